@@ -1,0 +1,43 @@
+/**
+ * @module The catalogue of coded errors. Callers match on `code`, never on instanceof.
+ * Domain errors know nothing about HTTP; the edge maps codes to statuses.
+ */
+import { format } from 'node:util'
+
+export const ERROR_CATALOGUE = {
+  EXEC_ERR_TOOL_NOT_FOUND: 'Tool not found: %s',
+  EXEC_ERR_INVALID_INPUT: 'Invalid input for %s',
+  EXEC_ERR_DEPENDENCY_CYCLE: 'Dependency cycle among calls: %s',
+  EXEC_ERR_UNKNOWN_DEPENDENCY: 'Call %s depends on unknown call %s',
+  EXEC_ERR_DUPLICATE_CALL_ID: 'Duplicate call id: %s',
+  EXEC_ERR_TIMEOUT: 'Tool execution timed out after %sms',
+  EXEC_ERR_CANCELLED: 'Tool execution cancelled',
+  EXEC_ERR_TURN_STOPPED: 'Tool cancelled because a previous tool result requested a turn stop.',
+  EXEC_ERR_PERMISSION_DENIED: 'Permission denied for %s',
+  EXEC_ERR_HOOK_BLOCKED: 'Blocked by PreToolUse hook',
+  EXEC_ERR_POST_HOOK_BLOCKED: 'Blocked by PostToolUse hook',
+  EXEC_ERR_BUSINESS: '%s',
+  EXEC_ERR_HANDLER: '%s',
+  EXEC_ERR_ADMISSION_ABORTED: 'Model request aborted while waiting for admission',
+  EXEC_ERR_INVALID_TOOL: 'Invalid tool entry %s: %s',
+  EXEC_ERR_DUPLICATE_TOOL: 'A tool named %s is already registered',
+  ART_ERR_WRITE_FAILED: 'Artifact write failed: %s',
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE
+
+export class ToolexecError extends Error {
+  readonly code: ErrorCode
+  readonly context: Readonly<Record<string, unknown>> | undefined
+
+  constructor(code: ErrorCode, args: readonly unknown[] = [], options?: { cause?: unknown; context?: Record<string, unknown> }) {
+    super(format(ERROR_CATALOGUE[code], ...args), options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ToolexecError'
+    this.code = code
+    this.context = options?.context
+  }
+}
+
+export function hasCode(error: unknown, code: ErrorCode): error is ToolexecError {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code
+}

@@ -1,0 +1,126 @@
+/**
+ * @module The tool entry contract: what a tool declares (serializable, TypeBox) and the
+ * optional functions the executor calls at fixed points of the pipeline (R12).
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import type { Display } from './display.js'
+import type { ToolFlags } from './flags.js'
+import { SideEffectScopeSchema } from './flags.js'
+import type { ModelContent } from './model-content.js'
+import type { Serialization } from './result.js'
+import type { ToolCallContext } from './ports.js'
+
+export const TimeoutPolicySchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('none'), Type.Literal('deadline')]),
+    defaultMs: Type.Optional(Type.Number({ minimum: 1 })),
+    maxMs: Type.Optional(Type.Number({ minimum: 1 })),
+    allowCallOverride: Type.Optional(Type.Boolean()),
+    cleanupGraceMs: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { $id: 'TimeoutPolicy' },
+)
+export type TimeoutPolicy = Static<typeof TimeoutPolicySchema>
+
+export const ResultBudgetSchema = Type.Object(
+  {
+    maxModelBytes: Type.Integer({ minimum: 1 }),
+    maxInlineBytes: Type.Integer({ minimum: 1 }),
+    strategy: Type.Union([Type.Literal('artifact'), Type.Literal('truncate')]),
+    previewDirection: Type.Union([Type.Literal('head'), Type.Literal('tail')]),
+  },
+  { $id: 'ResultBudget' },
+)
+export type ResultBudget = Static<typeof ResultBudgetSchema>
+
+export const RetentionSchema = Type.Union(
+  [Type.Literal('session'), Type.Literal('project'), Type.Literal('temporary')],
+  { $id: 'Retention' },
+)
+export type Retention = Static<typeof RetentionSchema>
+
+export const ToolDescriptorSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    description: Type.String(),
+    inputSchema: Type.Unknown({ description: 'JSON Schema of the input' }),
+    readOnly: Type.Boolean(),
+    destructive: Type.Boolean(),
+    concurrentSafe: Type.Boolean(),
+    permission: Type.Object({
+      sideEffectScope: SideEffectScopeSchema,
+      alwaysAsk: Type.Optional(Type.Boolean()),
+    }),
+    requiresUserInteraction: Type.Optional(Type.Boolean()),
+    timeout: Type.Optional(TimeoutPolicySchema),
+    resultBudget: Type.Optional(ResultBudgetSchema),
+    cancellation: Type.Optional(Type.Object({ userVisibleMessage: Type.Optional(Type.String()) })),
+    retention: Type.Optional(RetentionSchema),
+    metadata: Type.Optional(Type.Object({ timeoutMs: Type.Optional(Type.Number({ minimum: 1 })) })),
+  },
+  { $id: 'ToolDescriptor' },
+)
+export type ToolDescriptor = Static<typeof ToolDescriptorSchema>
+
+/** A business failure a handler returns as a value (R26, A4). */
+export interface ToolBusinessFailure {
+  readonly result: false
+  readonly errorCode?: string
+  readonly message: string
+}
+
+export interface ApprovalPreview {
+  readonly title?: string
+  readonly text?: string
+  readonly display?: Display
+}
+
+export interface ApprovalPreparation {
+  /** Only a narrowing to allow is honoured (R15). */
+  readonly behavior?: 'allow' | 'ask'
+  readonly preview?: ApprovalPreview
+}
+
+export interface PersistedContentArgs {
+  readonly content: string
+  readonly originalBytes: number
+  readonly persistedPath: string
+  readonly artifactUri: string
+}
+
+export interface DisplayArgs<I, O> {
+  readonly input: I
+  readonly output: O
+  readonly serialization: Serialization
+  readonly fullText: string
+}
+
+export interface InputContext {
+  readonly sessionId: string
+  readonly callId: string
+  readonly workspace?: string | undefined
+}
+
+/**
+ * A tool as the registry holds it. Methods use method syntax on purpose: parameters are then
+ * checked bivariantly, so a ToolEntry<{path: string}> is a ToolEntry<unknown> in a registry.
+ */
+export interface ToolEntry<I = unknown, O = unknown> extends Omit<ToolDescriptor, 'inputSchema'> {
+  readonly inputSchema: TSchema
+  handler(input: I, ctx: ToolCallContext): Promise<O | ToolBusinessFailure>
+  resolveInput?(input: I, ctx: InputContext): I | Promise<I>
+  /** Flags that depend on the input (Bash's read-only commands, R40). */
+  resolveFlags?(input: I): Partial<ToolFlags>
+  prepareApproval?(input: I, ctx: InputContext): ApprovalPreparation | Promise<ApprovalPreparation>
+  resolveTimeoutBudgetMs?(input: I): number | undefined
+  formatModelContent?(output: O): ModelContent
+  formatPersistedModelContent?(args: PersistedContentArgs): string
+  buildDisplay?(args: DisplayArgs<I, O>): Display | undefined
+}
+
+/** Declares a tool with its input type inferred from the TypeBox schema. */
+export function defineTool<S extends TSchema, O>(
+  entry: ToolEntry<Static<S>, O> & { readonly inputSchema: S },
+): ToolEntry<Static<S>, O> {
+  return entry
+}
