@@ -1,0 +1,147 @@
+/**
+ * @module Asking for approval (R15-R18): the tool may narrow or preview, the request is
+ * registered before it is visible, then the client's answer races the PermissionRequest
+ * hooks, the optional time limit and the turn's abort. The first decision wins.
+ */
+import { randomUUID } from 'node:crypto'
+import type { RiskLevel } from '../contracts/events.js'
+import type {
+  PermissionAnswer,
+  PermissionBroker,
+  PermissionRequest,
+  PermissionTicket,
+  PermissionVerdict,
+  TurnContext,
+} from '../contracts/ports.js'
+import type { ApprovalPreparation, ToolEntry } from '../contracts/tool-entry.js'
+import { DENIED_WITHOUT_CLIENT } from '../permissions/brokers.js'
+import type { ExecutorDeps } from './deps.js'
+import { emitEvent } from './events.js'
+import { hasHook, runPermissionRequestHooks } from './hook-flow.js'
+import { LOG_EVENTS } from './telemetry.js'
+
+export interface ApprovalInput {
+  readonly deps: ExecutorDeps
+  readonly turn: TurnContext
+  readonly entry: ToolEntry
+  readonly toolName: string
+  readonly callId: string
+  readonly input: unknown
+  readonly verdict: PermissionVerdict
+  readonly signal: AbortSignal
+}
+
+export type ApprovalOutcome =
+  | { readonly kind: 'narrowed' }
+  | { readonly kind: 'answered'; readonly permissionId: string; readonly answer: PermissionAnswer }
+
+/** R15: prepareApproval may only narrow to allow or attach a preview; a throw still asks. */
+async function prepare(args: ApprovalInput): Promise<ApprovalPreparation | undefined> {
+  if (args.entry.prepareApproval === undefined) return undefined
+  try {
+    return await args.entry.prepareApproval(args.input, { sessionId: args.turn.sessionId, callId: args.callId, workspace: args.turn.workspace })
+  } catch (error) {
+    args.deps.logger.warn({ callId: args.callId, toolName: args.toolName, err: error }, LOG_EVENTS.approvalPreviewFailed)
+    return undefined
+  }
+}
+
+function buildRequest(args: ApprovalInput, preparation: ApprovalPreparation | undefined): PermissionRequest {
+  const riskLevel: RiskLevel = args.verdict.riskLevel ?? 'medium'
+  return {
+    permissionId: `perm_${randomUUID()}`,
+    sessionId: args.turn.sessionId,
+    callId: args.callId,
+    toolName: args.toolName,
+    input: args.input,
+    preview: preparation?.preview,
+    riskLevel,
+    reason: args.verdict.reason ?? `Tool ${args.toolName} requires approval`,
+    suggestedRule: args.verdict.suggestedRule,
+  }
+}
+
+export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutcome> {
+  const preparation = await prepare(args)
+  if (preparation?.behavior === 'allow') return { kind: 'narrowed' }
+  const broker: PermissionBroker = args.turn.broker ?? args.deps.broker
+  const request = buildRequest(args, preparation)
+  // R16: the ticket exists before anyone can see the request, so no answer is dropped.
+  const ticket = broker.open(request)
+  await emitEvent(args.turn.emit, {
+    type: 'PermissionRequested',
+    sessionId: request.sessionId,
+    permissionId: request.permissionId,
+    callId: request.callId,
+    toolName: request.toolName,
+    input: request.input,
+    preview: request.preview,
+    riskLevel: request.riskLevel,
+    reason: request.reason,
+    suggestedRule: request.suggestedRule,
+  })
+  const stopRacers = startRacers(args, ticket, broker.interactive)
+  const answer = await ticket.answer
+  stopRacers()
+  await emitEvent(args.turn.emit, {
+    type: 'PermissionResolved',
+    sessionId: request.sessionId,
+    permissionId: request.permissionId,
+    callId: request.callId,
+    toolName: request.toolName,
+    decision: answer.decision,
+    decidedBy: answer.decidedBy,
+    reason: answer.message,
+    scope: answer.scope,
+  })
+  args.deps.logger.info({ callId: args.callId, decision: answer.decision, decidedBy: answer.decidedBy }, LOG_EVENTS.permissionResolved)
+  return { kind: 'answered', permissionId: request.permissionId, answer }
+}
+
+/** Starts everything that may answer besides the client; returns the cleanup. */
+function startRacers(args: ApprovalInput, ticket: PermissionTicket, interactive: boolean): () => void {
+  const hookController = new AbortController()
+  const onAbort = (): void => {
+    ticket.settle({ decision: 'deny', decidedBy: 'abort', message: 'Tool execution cancelled' })
+  }
+  if (args.signal.aborted) onAbort()
+  else args.signal.addEventListener('abort', onAbort, { once: true })
+  const timer = startPermissionTimer(args.turn.permissionTimeoutMs, ticket)
+  raceHooks(args, ticket, hookController.signal, interactive)
+  return function stopRacers() {
+    args.signal.removeEventListener('abort', onAbort)
+    if (timer !== undefined) clearTimeout(timer)
+    hookController.abort()
+  }
+}
+
+/** R18: no limit unless configured. */
+function startPermissionTimer(timeoutMs: number | undefined, ticket: PermissionTicket): NodeJS.Timeout | undefined {
+  if (timeoutMs === undefined || !(timeoutMs > 0)) return undefined
+  return setTimeout(() => {
+    ticket.settle({ decision: 'deny', decidedBy: 'timeout', message: `Permission request timed out after ${timeoutMs}ms` })
+  }, timeoutMs)
+}
+
+/** R16 and R17: hooks race the client; without a client, a silent hook chain means deny. */
+function raceHooks(args: ApprovalInput, ticket: PermissionTicket, signal: AbortSignal, interactive: boolean): void {
+  if (!hasHook(args.deps.hooks, 'PermissionRequest', args.toolName)) {
+    if (!interactive) ticket.settle(DENIED_WITHOUT_CLIENT)
+    return
+  }
+  const payload = {
+    hookEventName: 'PermissionRequest' as const,
+    sessionId: args.turn.sessionId,
+    callId: args.callId,
+    toolName: args.toolName,
+    toolInput: args.input,
+    workspace: args.turn.workspace,
+  }
+  void runPermissionRequestHooks({ hooks: args.deps.hooks, payload, signal, emit: args.turn.emit }).then((outcome) => {
+    if (outcome.decision !== undefined) {
+      const won = ticket.settle({ decision: outcome.decision, decidedBy: 'hook', message: outcome.reason })
+      if (!won) args.deps.logger.debug({ callId: args.callId }, LOG_EVENTS.hookRaceForfeited)
+    }
+    if (!interactive) ticket.settle(DENIED_WITHOUT_CLIENT)
+  })
+}

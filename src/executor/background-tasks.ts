@@ -1,0 +1,66 @@
+/**
+ * @module Background tasks the executor tracks: its own, and ones a turn did not start but
+ * adopts (R1 trackExternalBackgroundTask), listed and cancellable alike.
+ */
+import type { BackgroundTask } from '../contracts/ports.js'
+
+export interface BackgroundTaskInfo {
+  readonly id: string
+  readonly sessionId: string
+  readonly description: string
+  readonly external: boolean
+}
+
+interface Tracked {
+  readonly task: BackgroundTask
+  readonly external: boolean
+}
+
+export class BackgroundTaskRegistry {
+  readonly #tasks = new Map<string, Tracked>()
+
+  track(task: BackgroundTask, external: boolean): BackgroundTaskInfo {
+    const existing = this.#tasks.get(task.id)
+    if (existing !== undefined) return infoOf(existing)
+    const tracked = { task, external }
+    this.#tasks.set(task.id, tracked)
+    const forget = (): void => {
+      if (this.#tasks.get(task.id) === tracked) this.#tasks.delete(task.id)
+    }
+    task.done.then(forget, forget)
+    return infoOf(tracked)
+  }
+
+  list(sessionId?: string): BackgroundTaskInfo[] {
+    const infos: BackgroundTaskInfo[] = []
+    for (const tracked of this.#tasks.values()) {
+      if (sessionId === undefined || tracked.task.sessionId === sessionId) infos.push(infoOf(tracked))
+    }
+    return infos
+  }
+
+  get(id: string): BackgroundTask | undefined {
+    return this.#tasks.get(id)?.task
+  }
+
+  cancel(id: string, reason?: string): boolean {
+    const tracked = this.#tasks.get(id)
+    if (tracked === undefined) return false
+    tracked.task.cancel(reason)
+    return true
+  }
+
+  cancelSession(sessionId: string, reason?: string): number {
+    let count = 0
+    for (const tracked of [...this.#tasks.values()]) {
+      if (tracked.task.sessionId !== sessionId) continue
+      tracked.task.cancel(reason)
+      count++
+    }
+    return count
+  }
+}
+
+function infoOf(tracked: Tracked): BackgroundTaskInfo {
+  return { id: tracked.task.id, sessionId: tracked.task.sessionId, description: tracked.task.description, external: tracked.external }
+}

@@ -1,0 +1,200 @@
+/**
+ * @module One call's whole life (R12): lookup -> schema validation -> resolveInput ->
+ * PreToolUse hooks -> permission -> approval -> (timer starts) handler -> serialization ->
+ * PostToolUse hooks -> result. Every exit goes through one place that adds hook context,
+ * performance data, the event, the log line and the span.
+ */
+import type { Span } from '@opentelemetry/api'
+import type { ToolCall } from '../contracts/tool-call.js'
+import type { ToolFlags } from '../contracts/flags.js'
+import type { HookPayload, ToolCallContext, TurnContext } from '../contracts/ports.js'
+import type { PermissionOutcome, ToolExecutionResult } from '../contracts/result.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import { finishFailure, type FailureSpec } from './call-failures.js'
+import { runHandlerStage } from './call-handler.js'
+import type { ExecutorDeps } from './deps.js'
+import { createErrorResult, formatValidationError, projectErrorMessage, toolUseError } from './errors.js'
+import { emitEvent } from './events.js'
+import { runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
+import { appendHookContext } from './hook-context.js'
+import { decidePermission } from './permission-flow.js'
+import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
+import { flagsFor } from './tool-flags.js'
+import { planExitDenial } from './turn-control.js'
+
+const NEVER_ABORTED: AbortSignal = new AbortController().signal
+const CANCELLED_TEXT = 'Tool execution cancelled'
+
+/** What every stage of one call shares. */
+export class CallState {
+  readonly call: ToolCall
+  readonly turn: TurnContext
+  readonly deps: ExecutorDeps
+  readonly signal: AbortSignal
+  readonly startedAt: number
+  readonly contexts: string[] = []
+  readonly span: Span
+  entry: ToolEntry | undefined
+  input: unknown
+  flags: ToolFlags | undefined = undefined
+  permission: PermissionOutcome = 'none'
+  permissionWaitMs = 0
+  queuedMs = 0
+
+  constructor(call: ToolCall, turn: TurnContext, deps: ExecutorDeps) {
+    this.call = call
+    this.turn = turn
+    this.deps = deps
+    this.signal = turn.signal ?? NEVER_ABORTED
+    this.startedAt = deps.clock.now()
+    this.entry = call.name.length > 0 ? deps.registry.get(call.name) : undefined
+    this.input = call.input
+    this.span = startCallSpan(deps.tracer, call.name, this.entry !== undefined, call.id)
+  }
+
+  hookPayload(): HookPayload {
+    return {
+      hookEventName: 'PreToolUse',
+      sessionId: this.turn.sessionId,
+      callId: this.call.id,
+      toolName: this.call.name,
+      toolInput: this.input,
+      workspace: this.turn.workspace,
+    }
+  }
+
+  addContexts(contexts: readonly string[]): void {
+    for (const context of contexts) this.contexts.push(context)
+  }
+
+  /** The single exit: hook context (R29), perf (R42), event (R37), log (R43), span (R41). */
+  async finish(result: ToolExecutionResult): Promise<ToolExecutionResult> {
+    const finished: ToolExecutionResult = {
+      ...result,
+      modelContent: appendHookContext(result.modelContent, this.contexts),
+      perf: { totalMs: this.deps.clock.now() - this.startedAt, permissionWaitMs: this.permissionWaitMs, queuedMs: this.queuedMs },
+      permission: this.permission,
+      hookContext: this.contexts,
+    }
+    const pending = emitEvent(this.turn.emit, {
+      type: 'ToolCallResult',
+      sessionId: this.turn.sessionId,
+      callId: finished.callId,
+      toolName: finished.toolName,
+      result: finished,
+    })
+    if (pending !== undefined) await pending
+    logResult(this.deps.logger, finished, this.turn.sessionId)
+    endCallSpan(this.span, finished)
+    return finished
+  }
+
+  fail(spec: FailureSpec): Promise<ToolExecutionResult> {
+    return finishFailure(this, spec)
+  }
+}
+
+export async function executeToolCall(call: ToolCall, turn: TurnContext, deps: ExecutorDeps): Promise<ToolExecutionResult> {
+  const state = new CallState(call, turn, deps)
+  try {
+    return await runStages(state)
+  } catch (error) {
+    // A port that throws (storage, events) must still end the call with a result.
+    return state.finish(
+      createErrorResult({ callId: call.id, toolName: call.name, status: 'failed', stage: 'handler', errorClass: 'exception', message: projectErrorMessage(error) }),
+    )
+  }
+}
+
+async function runStages(state: CallState): Promise<ToolExecutionResult> {
+  if (state.signal.aborted) return cancelledBeforeStart(state)
+  const entry = state.entry
+  if (entry === undefined) return notFound(state)
+  const prepared = await prepareInput(state, entry, state.call.input)
+  if (prepared !== undefined) return prepared
+  const pre = await runPreToolUse({ hooks: state.deps.hooks, payload: state.hookPayload(), signal: state.signal, emit: state.turn.emit })
+  state.addContexts(pre.contexts)
+  const rejected = await applyPreToolUse(state, entry, pre)
+  if (rejected !== undefined) return rejected
+  const denied = await askPermission(state, entry, pre)
+  if (denied !== undefined) return denied
+  if (state.signal.aborted) return cancelledBeforeStart(state)
+  return runHandlerStage(state, entry)
+}
+
+function cancelledBeforeStart(state: CallState): Promise<ToolExecutionResult> {
+  const message = state.entry?.cancellation?.userVisibleMessage ?? CANCELLED_TEXT
+  return state.fail({ status: 'cancelled', stage: 'handler', errorClass: 'cancelled', message })
+}
+
+/** A4 and R27: an empty name and an unknown name have their own texts. */
+function notFound(state: CallState): Promise<ToolExecutionResult> {
+  const name = state.call.name
+  const modelContent = name.length === 0 ? toolUseError(`Error: No such tool available: ${name}`) : `Tool not found: ${name}`
+  return state.fail({ status: 'failed', stage: 'lookup', errorClass: 'not_found', message: modelContent, code: 'EXEC_ERR_TOOL_NOT_FOUND' })
+}
+
+/** Validation then resolveInput (R13); sets state.input and state.flags, or returns the failure. */
+async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): Promise<ToolExecutionResult | undefined> {
+  const invalid = formatValidationError(state.call.name, entry.inputSchema, raw)
+  if (invalid !== undefined) {
+    return state.fail({ status: 'failed', stage: 'validation', errorClass: 'validation', message: invalid, code: 'EXEC_ERR_INVALID_INPUT' })
+  }
+  try {
+    state.input = entry.resolveInput === undefined ? raw : await entry.resolveInput(raw, { sessionId: state.turn.sessionId, callId: state.call.id, workspace: state.turn.workspace })
+  } catch (error) {
+    const message = projectErrorMessage(error)
+    return state.fail({ status: 'failed', stage: 'resolve_input', errorClass: 'validation', message, modelContent: toolUseError(message) })
+  }
+  state.flags = flagsFor(entry, state.input)
+  return undefined
+}
+
+/** R13: a rewritten input is validated and resolved again; R14: a deny blocks here. */
+async function applyPreToolUse(state: CallState, entry: ToolEntry, pre: PreToolUseOutcome): Promise<ToolExecutionResult | undefined> {
+  if (pre.decision === 'deny') {
+    const reason = pre.reason ?? 'Blocked by PreToolUse hook'
+    await emitEvent(state.turn.emit, { type: 'PermissionResolved', sessionId: state.turn.sessionId, callId: state.call.id, toolName: state.call.name, decision: 'deny', decidedBy: 'hook', reason })
+    state.permission = 'denied'
+    return state.fail({ status: 'denied', stage: 'pre_tool_use', errorClass: 'hook_blocked', message: reason, code: 'EXEC_ERR_HOOK_BLOCKED' })
+  }
+  if (!pre.hasUpdatedInput) return undefined
+  return prepareInput(state, entry, pre.updatedInput)
+}
+
+async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUseOutcome): Promise<ToolExecutionResult | undefined> {
+  const askedAt = state.deps.clock.now()
+  const decision = await decidePermission({
+    deps: state.deps,
+    turn: state.turn,
+    entry,
+    toolName: state.call.name,
+    callId: state.call.id,
+    input: state.input,
+    flags: state.flags ?? flagsFor(entry, state.input),
+    pre,
+    signal: state.signal,
+  })
+  if (decision.kind !== 'allow' || decision.asked) state.permissionWaitMs = state.deps.clock.now() - askedAt
+  if (decision.kind === 'allow') {
+    state.permission = decision.asked ? 'approved' : 'none'
+    return undefined
+  }
+  if (decision.kind === 'aborted') return cancelledBeforeStart(state)
+  state.permission = 'denied'
+  if (state.call.name === 'ExitPlanMode' && decision.asked) return planExitDenied(state, decision.message)
+  const message = decision.message ?? `Permission denied for ${state.call.name}`
+  return state.fail({ status: 'denied', stage: 'permission', errorClass: 'permission_denied', message, code: 'EXEC_ERR_PERMISSION_DENIED' })
+}
+
+function planExitDenied(state: CallState, feedback: string | undefined): Promise<ToolExecutionResult> {
+  const denial = planExitDenial(feedback)
+  return state.fail({
+    status: 'denied',
+    stage: 'permission',
+    errorClass: 'permission_denied',
+    message: denial.modelContent,
+    context: denial.userFeedback === undefined ? undefined : { userFeedback: denial.userFeedback },
+    turnControl: denial.control,
+  })
+}

@@ -1,0 +1,115 @@
+/**
+ * @module The permission decision of one call (R14): the service's verdict with the project
+ * rules, then the PreToolUse decision laid over it, then the memory-file rule (A9); an `ask`
+ * goes to the approval gate.
+ */
+import path from 'node:path'
+import type { ToolFlags } from '../contracts/flags.js'
+import type { PermissionAnswer, PermissionVerdict, TurnContext } from '../contracts/ports.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import { requestApproval } from './approval-gate.js'
+import type { ExecutorDeps } from './deps.js'
+import { emitEvent } from './events.js'
+import type { PreToolUseOutcome } from './hook-flow.js'
+import { LOG_EVENTS } from './telemetry.js'
+
+export const MEMORY_FILE_RULE_ID = 'memory.file.markdown'
+const MEMORY_FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit'])
+
+export interface PermissionFlowInput {
+  readonly deps: ExecutorDeps
+  readonly turn: TurnContext
+  readonly entry: ToolEntry
+  readonly toolName: string
+  readonly callId: string
+  readonly input: unknown
+  readonly flags: ToolFlags
+  readonly pre: PreToolUseOutcome
+  readonly signal: AbortSignal
+}
+
+export type PermissionFlowResult =
+  | { readonly kind: 'allow'; readonly asked: boolean }
+  | { readonly kind: 'deny'; readonly message: string | undefined; readonly asked: boolean; readonly answer?: PermissionAnswer }
+  | { readonly kind: 'aborted' }
+
+const ALLOWED_WITHOUT_ASKING: PermissionFlowResult = Object.freeze({ kind: 'allow', asked: false })
+
+export async function decidePermission(args: PermissionFlowInput): Promise<PermissionFlowResult> {
+  const verdict = await evaluateVerdict(args)
+  if (verdict.behavior === 'allow') return ALLOWED_WITHOUT_ASKING
+  if (verdict.behavior === 'deny') return deny(args, verdict)
+  const outcome = await requestApproval({ ...args, verdict })
+  if (outcome.kind === 'narrowed') return ALLOWED_WITHOUT_ASKING
+  const answer = outcome.answer
+  if (answer.decidedBy === 'abort') return { kind: 'aborted' }
+  if (answer.decision === 'allow') return { kind: 'allow', asked: true }
+  return { kind: 'deny', message: answer.message, asked: true, answer }
+}
+
+async function evaluateVerdict(args: PermissionFlowInput): Promise<PermissionVerdict> {
+  const serviceVerdict = await args.deps.permissions.evaluate({
+    sessionId: args.turn.sessionId,
+    callId: args.callId,
+    toolName: args.toolName,
+    input: args.input,
+    flags: args.flags,
+    entry: args.entry,
+    mode: args.turn.permissionMode ?? 'default',
+    workspace: args.turn.workspace,
+  })
+  const alwaysAsk = args.flags.alwaysAsk
+  const lifted = alwaysAsk && serviceVerdict.behavior === 'allow' ? askBecauseAlwaysAsk(serviceVerdict, args.toolName) : serviceVerdict
+  const overlaid = overlayPreToolUse(lifted, args.pre, alwaysAsk)
+  return applyMemoryFileRule(overlaid, args)
+}
+
+function askBecauseAlwaysAsk(verdict: PermissionVerdict, toolName: string): PermissionVerdict {
+  return { ...verdict, behavior: 'ask', reason: `Tool ${toolName} requires approval`, explicitAsk: true }
+}
+
+/** R14: a hook's allow waives an ordinary ask, never alwaysAsk nor a deny; its ask lifts an allow. */
+export function overlayPreToolUse(verdict: PermissionVerdict, pre: PreToolUseOutcome, alwaysAsk: boolean): PermissionVerdict {
+  if (pre.decision === 'allow' && verdict.behavior === 'ask' && !alwaysAsk) {
+    return { behavior: 'allow', reason: pre.reason, ruleId: 'hook.PreToolUse' }
+  }
+  if (pre.decision === 'ask' && verdict.behavior === 'allow') {
+    return { ...verdict, behavior: 'ask', reason: pre.reason, ruleId: 'hook.PreToolUse', explicitAsk: true }
+  }
+  return verdict
+}
+
+/** A9: Markdown writes in the memory directory run without asking, with the listed exceptions. */
+export function applyMemoryFileRule(verdict: PermissionVerdict, args: PermissionFlowInput): PermissionVerdict {
+  if (!isMemoryFileWrite(args.toolName, args.input, args.deps.memoryDir, args.turn.workspace)) return verdict
+  if (verdict.behavior === 'deny' && verdict.modeDeny !== true) return verdict
+  if (args.flags.alwaysAsk || verdict.explicitAsk === true || args.pre.decision === 'ask') {
+    return verdict.behavior === 'deny' ? { ...verdict, behavior: 'ask' } : verdict
+  }
+  return { behavior: 'allow', ruleId: MEMORY_FILE_RULE_ID, reason: 'Memory file write' }
+}
+
+/** Relative paths are the workspace's, as the file tools resolve them. */
+export function isMemoryFileWrite(toolName: string, input: unknown, memoryDir: string | undefined, workspace: string | undefined): boolean {
+  if (memoryDir === undefined || !MEMORY_FILE_TOOLS.has(toolName)) return false
+  const filePath = typeof input === 'object' && input !== null ? (input as { file_path?: unknown }).file_path : undefined
+  if (typeof filePath !== 'string' || !filePath.toLowerCase().endsWith('.md')) return false
+  const target = path.resolve(workspace ?? process.cwd(), filePath)
+  const relative = path.relative(path.resolve(memoryDir), target)
+  return relative.length > 0 && !relative.startsWith('..') && !path.isAbsolute(relative)
+}
+
+async function deny(args: PermissionFlowInput, verdict: PermissionVerdict): Promise<PermissionFlowResult> {
+  args.deps.logger.info({ callId: args.callId, toolName: args.toolName, ruleId: verdict.ruleId }, LOG_EVENTS.permissionDenied)
+  await emitEvent(args.turn.emit, {
+    type: 'PermissionResolved',
+    sessionId: args.turn.sessionId,
+    callId: args.callId,
+    toolName: args.toolName,
+    decision: 'deny',
+    decidedBy: 'rule',
+    reason: verdict.reason,
+    ruleId: verdict.ruleId,
+  })
+  return { kind: 'deny', message: verdict.reason, asked: false }
+}
