@@ -118,9 +118,10 @@ export interface ToolEntry<I = unknown, O = unknown> extends Omit<ToolDescriptor
   buildDisplay?(args: DisplayArgs<I, O>): Display | undefined
 }
 
+/** A tool entry whose input type comes from its TypeBox schema. */
+export type ToolEntryOf<S extends TSchema, O> = Omit<ToolEntry<Static<S>, O>, 'inputSchema'> & { readonly inputSchema: S }
+
 /** Declares a tool with its input type inferred from the TypeBox schema. */
-export function defineTool<S extends TSchema, O>(
-  entry: ToolEntry<Static<S>, O> & { readonly inputSchema: S },
-): ToolEntry<Static<S>, O> {
-  return entry
+export function defineTool<S extends TSchema, O>(entry: ToolEntryOf<S, O>): ToolEntry<Static<S>, O> {
+  return entry as ToolEntry<Static<S>, O>
 }

@@ -18,7 +18,7 @@ import { wrapModelForCall } from './model-status.js'
 import { createToolResultDisplay } from './result-display.js'
 import { serializeOutput } from './result-serialization.js'
 import { LOG_EVENTS } from './telemetry.js'
-import { executeWithTimeout, resolveTimeoutMs } from './timeout.js'
+import { executeWithTimeout, resolveTimeoutMs, type AbortHandle } from './timeout.js'
 import { turnControlOnSuccess } from './turn-control.js'
 
 const NEVER_ABORTED: AbortSignal = new AbortController().signal
@@ -28,9 +28,9 @@ export async function runHandlerStage(state: CallState, entry: ToolEntry): Promi
   await announceStart(state)
   let deadline: ToolDeadline | undefined
   const outcome = await executeWithTimeout(
-    (signal, callDeadline) => {
+    (call, callDeadline) => {
       deadline = callDeadline
-      return entry.handler(state.input, buildContext(state, signal, callDeadline))
+      return entry.handler(state.input, buildContext(state, call, callDeadline))
     },
     { timeoutMs, parentSignal: state.turn.signal },
   )
@@ -70,7 +70,7 @@ async function announceStart(state: CallState): Promise<void> {
   state.deps.logger.info({ sessionId: state.turn.sessionId, callId: state.call.id, toolName: state.call.name }, LOG_EVENTS.started)
 }
 
-function buildContext(state: CallState, signal: AbortSignal, deadline: ToolDeadline | undefined): ToolCallContext {
+function buildContext(state: CallState, abort: AbortHandle, deadline: ToolDeadline | undefined): ToolCallContext {
   const { turn, deps, call } = state
   const sink = turn.emit
   // R22: the deadline listens to this call's ModelNetworkStatus events on their way out.
@@ -83,7 +83,9 @@ function buildContext(state: CallState, signal: AbortSignal, deadline: ToolDeadl
     sessionId: turn.sessionId,
     turnId: turn.turnId,
     toolName: call.name,
-    signal,
+    get signal() {
+      return abort.signal
+    },
     workspace: turn.workspace,
     permissionMode: turn.permissionMode ?? 'default',
     progress: (data) => emitDetached(sink, { type: 'ToolCallProgress', sessionId: turn.sessionId, callId: call.id, toolName: call.name, progress: data }),

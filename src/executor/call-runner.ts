@@ -182,7 +182,10 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)
   state.permission = 'denied'
-  if (state.call.name === 'ExitPlanMode' && decision.asked) return planExitDenied(state, decision.message)
+  if (state.call.name === 'ExitPlanMode' && decision.asked) {
+    // A5: only the user's own words are feedback; a broker, hook or timeout reason is not.
+    return planExitDenied(state, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
+  }
   const message = decision.message ?? `Permission denied for ${state.call.name}`
   return state.fail({ status: 'denied', stage: 'permission', errorClass: 'permission_denied', message, code: 'EXEC_ERR_PERMISSION_DENIED' })
 }

@@ -62,11 +62,18 @@ export interface TimedRunOptions {
   readonly parentSignal?: AbortSignal | undefined
 }
 
-export type TimedRun<T> = (signal: AbortSignal, deadline: ToolDeadline | undefined) => Promise<T>
+/** Gives the call's signal on first use. */
+export interface AbortHandle {
+  readonly signal: AbortSignal
+}
+
+export type TimedRun<T> = (handle: AbortHandle, deadline: ToolDeadline | undefined) => Promise<T>
 
 /** One race. Used as the parent signal's listener object, so no closure is made for it. */
-class TimedCall<T> {
-  readonly controller = new AbortController()
+class TimedCall<T> implements AbortHandle {
+  // Created on first use: an AbortController costs microseconds and most handlers never look.
+  #controller: AbortController | undefined = undefined
+  #abortReason: { readonly reason: unknown } | undefined = undefined
   readonly #parent: AbortSignal | undefined
   readonly #resolve: (outcome: TimedOutcome<T>) => void
   #deadline: ToolDeadline | undefined = undefined
@@ -86,7 +93,7 @@ class TimedCall<T> {
     }
     let pending: Promise<T>
     try {
-      pending = run(this.controller.signal, this.#deadline)
+      pending = run(this, this.#deadline)
     } catch (error) {
       this.#settle({ kind: 'error', error })
       return
@@ -98,12 +105,21 @@ class TimedCall<T> {
     )
   }
 
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      // A handler that looks only after the race ended still sees why it ended.
+      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason.reason)
+    }
+    return this.#controller.signal
+  }
+
   /** The parent signal aborted while the handler was running. */
   handleEvent(): void {
     if (this.#settled) return
     const reason: unknown = this.#parent?.reason
     this.#settle({ kind: 'aborted', reason })
-    this.controller.abort(reason)
+    this.#abort(reason)
   }
 
   #onExpire(timeoutMs: number): void {
@@ -111,7 +127,12 @@ class TimedCall<T> {
     const queuedMs = this.#deadline?.queuedMs ?? 0
     const error = new ToolexecError('EXEC_ERR_TIMEOUT', [timeoutMs], { context: { timeoutMs, queuedMs } })
     this.#settle({ kind: 'timeout', timeoutMs, queuedMs, error })
-    this.controller.abort(error)
+    this.#abort(error)
+  }
+
+  #abort(reason: unknown): void {
+    this.#abortReason = { reason }
+    this.#controller?.abort(reason)
   }
 
   // Settles first, then aborts: a handler reacting synchronously to its signal finds the race over.
@@ -129,7 +150,7 @@ class TimedCall<T> {
  * the first of: its value, its error, the timeout, the abort. Every timer and listener is
  * removed on every exit path.
  *
- * @example const outcome = await executeWithTimeout((signal) => tool.handler(input, { ...ctx, signal }), { timeoutMs: 1000, parentSignal: turn.signal })
+ * @example const outcome = await executeWithTimeout((call) => tool.handler(input, { ...ctx, signal: call.signal }), { timeoutMs: 1000, parentSignal: turn.signal })
  */
 export function executeWithTimeout<T>(run: TimedRun<T>, options: TimedRunOptions): Promise<TimedOutcome<T>> {
   const parent = options.parentSignal

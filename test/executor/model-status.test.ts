@@ -119,7 +119,7 @@ describe('wrapModelForCall', () => {
     const events: ExecutorEvent[] = []
     const remainingAtAdmission: number[] = []
     const outcome = executeWithTimeout(
-      async (signal, deadline) => {
+      async ({ signal }, deadline) => {
         const emit = (e: ExecutorEvent): void => {
           events.push(e)
           observeAdmissionClock(e, 'c1', deadline)
@@ -147,7 +147,7 @@ describe('wrapModelForCall', () => {
     setTimeout(other, 3000)
     const events: ExecutorEvent[] = []
     const outcome = executeWithTimeout(
-      async (signal, deadline) => {
+      async ({ signal }, deadline) => {
         const emit = (e: ExecutorEvent): void => {
           events.push(e)
           observeAdmissionClock(e, 'c1', deadline)

@@ -85,7 +85,7 @@ describe('executeWithTimeout with fake timers', () => {
     const handler = manual<string>()
     let handlerSignal: AbortSignal | undefined
     const result = executeWithTimeout(
-      (signal) => {
+      ({ signal }) => {
         handlerSignal = signal
         return handler.promise
       },
@@ -108,7 +108,7 @@ describe('executeWithTimeout with fake timers', () => {
     let handlerSignal: AbortSignal | undefined
     const handler = manual<string>()
     const result = executeWithTimeout(
-      (signal) => {
+      ({ signal }) => {
         handlerSignal = signal
         return handler.promise
       },
@@ -133,7 +133,7 @@ describe('executeWithTimeout with fake timers', () => {
   it('R22 a timeout reports the time its deadline spent paused as queuedMs', async () => {
     vi.useFakeTimers()
     const result = executeWithTimeout(
-      (_signal, deadline) => {
+      (_call, deadline) => {
         setTimeout(() => deadline?.pause(), 200)
         setTimeout(() => deadline?.resume(), 3200)
         return new Promise<never>(() => undefined)
@@ -176,7 +176,7 @@ describe('executeWithTimeout with fake timers', () => {
     const handler = manual<number>()
     let seenDeadline: unknown = 'unset'
     const result = executeWithTimeout(
-      (_signal, deadline) => {
+      (_call, deadline) => {
         seenDeadline = deadline
         return handler.promise
       },
@@ -204,7 +204,7 @@ describe('executeWithTimeout with real timers', () => {
     let handlerSignal: AbortSignal | undefined
     const started = performance.now()
     const outcome = await executeWithTimeout(
-      (signal) =>
+      ({ signal }) =>
         new Promise<string>((resolve, reject) => {
           handlerSignal = signal
           const timer = setTimeout(resolve, 2000, 'too late')
