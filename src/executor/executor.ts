@@ -45,7 +45,8 @@ export function createExecutor(ports: ExecutorPorts): Executor {
     plan,
     execute: (call, turn) => executeToolCall(call, turn, deps),
     executeBatch: (calls, turn) => executeBatch(calls, turn, deps),
-    executeSchedule: (calls, turn) => runGroups(calls, plan(calls), turn, deps),
+    // async so that a planning error (a cycle) rejects the promise instead of throwing.
+    executeSchedule: async (calls, turn) => runGroups(calls, plan(calls), turn, deps),
     trackExternalBackgroundTask: (task) => backgroundTasks.track(task, true),
     flagsOf: (call) => {
       const entry = deps.registry.get(call.name)

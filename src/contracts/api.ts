@@ -1,0 +1,231 @@
+/**
+ * @module The HTTP API's bodies and replies: the one source of the route schemas, of the
+ * OpenAPI document and of the generated clients' types.
+ */
+import { Type, type Static } from '@sinclair/typebox'
+import { ToolFlagsSchema } from './flags.js'
+import { ModelContentSchema } from './model-content.js'
+import { CallStatusSchema, ToolExecutionResultSchema } from './result.js'
+import { DecidedBySchema, RiskLevelSchema } from './events.js'
+import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
+
+const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:@-]+$' })
+
+export const ErrorReplySchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Unknown()),
+    }),
+  },
+  { $id: 'ErrorReply' },
+)
+export type ErrorReply = Static<typeof ErrorReplySchema>
+
+export const PermissionModeSchema = Type.Union(
+  [
+    Type.Literal('default'),
+    Type.Literal('acceptEdits'),
+    Type.Literal('plan'),
+    Type.Literal('dontAsk'),
+    Type.Literal('bypassPermissions'),
+  ],
+  { $id: 'PermissionMode' },
+)
+
+export const CreateSessionBodySchema = Type.Object(
+  {
+    id: Type.Optional(Id),
+    workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    permissionMode: Type.Optional(PermissionModeSchema),
+    interactive: Type.Optional(Type.Boolean()),
+    permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+  },
+  { $id: 'CreateSessionBody', additionalProperties: false },
+)
+export type CreateSessionBody = Static<typeof CreateSessionBodySchema>
+
+export const SessionStatusSchema = Type.Union([
+  Type.Literal('idle'),
+  Type.Literal('running'),
+  Type.Literal('awaiting_permission'),
+])
+
+export const SessionSchema = Type.Object(
+  {
+    id: Type.String(),
+    workspace: Type.String(),
+    permissionMode: PermissionModeSchema,
+    interactive: Type.Boolean(),
+    permissionTimeoutMs: Type.Union([Type.Integer(), Type.Null()]),
+    createdAt: Type.String(),
+    status: SessionStatusSchema,
+    counts: Type.Object({
+      schedules: Type.Integer(),
+      calls: Type.Integer(),
+      pendingPermissions: Type.Integer(),
+    }),
+    lastEventId: Type.Integer(),
+  },
+  { $id: 'Session' },
+)
+export type Session = Static<typeof SessionSchema>
+
+export const ScheduleCallInputSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String({ maxLength: 200 }),
+    input: Type.Unknown(),
+    dependsOn: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+  },
+  { $id: 'ScheduleCallInput', additionalProperties: false },
+)
+export type ScheduleCallInput = Static<typeof ScheduleCallInputSchema>
+
+export const CreateScheduleBodySchema = Type.Object(
+  {
+    sessionId: Id,
+    turnId: Type.Optional(Id),
+    calls: Type.Array(ScheduleCallInputSchema, { maxItems: 1000 }),
+    open: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'CreateScheduleBody', additionalProperties: false },
+)
+export type CreateScheduleBody = Static<typeof CreateScheduleBodySchema>
+
+export const ScheduleStatusSchema = Type.Union(
+  [
+    Type.Literal('open'),
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('completed'),
+    Type.Literal('stopped'),
+    Type.Literal('cancelled'),
+  ],
+  { $id: 'ScheduleStatus' },
+)
+export type ScheduleStatus = Static<typeof ScheduleStatusSchema>
+
+export const CallRecordStatusSchema = Type.Union(
+  [Type.Literal('pending'), Type.Literal('awaiting_permission'), Type.Literal('running'), CallStatusSchema],
+  { $id: 'CallRecordStatus' },
+)
+export type CallRecordStatus = Static<typeof CallRecordStatusSchema>
+
+export const ScheduleAcceptedReplySchema = Type.Object(
+  {
+    scheduleId: Type.String(),
+    sessionId: Type.String(),
+    turnId: Type.String(),
+    status: ScheduleStatusSchema,
+    groups: Type.Array(Type.Array(Type.String())),
+    calls: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        flags: Type.Union([ToolFlagsSchema, Type.Null()]),
+        /** R11: started at once while the schedule is open. */
+        dispatched: Type.Optional(Type.Boolean()),
+      }),
+    ),
+  },
+  { $id: 'ScheduleAccepted' },
+)
+export type ScheduleAcceptedReply = Static<typeof ScheduleAcceptedReplySchema>
+
+export const CallRecordSchema = Type.Object(
+  {
+    id: Type.String(),
+    scheduleId: Type.String(),
+    name: Type.String(),
+    input: Type.Unknown(),
+    resolvedInput: Type.Optional(Type.Unknown()),
+    flags: Type.Optional(ToolFlagsSchema),
+    status: CallRecordStatusSchema,
+    startedAt: Type.Optional(Type.String()),
+    completedAt: Type.Optional(Type.String()),
+    modelContent: Type.Optional(ModelContentSchema),
+    result: Type.Optional(ToolExecutionResultSchema),
+  },
+  { $id: 'CallRecord' },
+)
+export type CallRecord = Static<typeof CallRecordSchema>
+
+export const ScheduleReplySchema = Type.Object(
+  {
+    scheduleId: Type.String(),
+    sessionId: Type.String(),
+    turnId: Type.String(),
+    status: ScheduleStatusSchema,
+    groups: Type.Array(Type.Array(Type.String())),
+    calls: Type.Array(CallRecordSchema),
+  },
+  { $id: 'Schedule' },
+)
+export type ScheduleReply = Static<typeof ScheduleReplySchema>
+
+export const AddCallBodySchema = ScheduleCallInputSchema
+
+export const PermissionAnswerBodySchema = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
+    scope: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('session')])),
+    message: Type.Optional(Type.String({ maxLength: 10_000 })),
+    /** When given, the request must belong to this session. */
+    sessionId: Type.Optional(Id),
+  },
+  { $id: 'PermissionAnswerBody', additionalProperties: false },
+)
+export type PermissionAnswerBody = Static<typeof PermissionAnswerBodySchema>
+
+export const PermissionRequestRecordSchema = Type.Object(
+  {
+    id: Type.String(),
+    sessionId: Type.String(),
+    callId: Type.String(),
+    toolName: Type.String(),
+    input: Type.Unknown(),
+    preview: Type.Optional(Type.Unknown()),
+    riskLevel: RiskLevelSchema,
+    reason: Type.String(),
+    suggestedRule: Type.Optional(Type.String()),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('allow'), Type.Literal('deny')]),
+    decidedBy: Type.Optional(DecidedBySchema),
+    message: Type.Optional(Type.String()),
+    scope: Type.Optional(Type.String()),
+    createdAt: Type.String(),
+    decidedAt: Type.Optional(Type.String()),
+  },
+  { $id: 'PermissionRequestRecord' },
+)
+export type PermissionRequestRecord = Static<typeof PermissionRequestRecordSchema>
+
+export const ToolInfoSchema = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    inputSchema: Type.Unknown(),
+    flags: ToolFlagsSchema,
+    timeout: Type.Optional(TimeoutPolicySchema),
+    resultBudget: ResultBudgetSchema,
+  },
+  { $id: 'ToolInfo' },
+)
+export type ToolInfo = Static<typeof ToolInfoSchema>
+
+export const HistoryEntrySchema = Type.Object(
+  {
+    scheduleId: Type.String(),
+    turnId: Type.String(),
+    callId: Type.String(),
+    toolName: Type.String(),
+    input: Type.Unknown(),
+    status: CallRecordStatusSchema,
+    isError: Type.Boolean(),
+    modelContent: ModelContentSchema,
+    result: ToolExecutionResultSchema,
+  },
+  { $id: 'HistoryEntry' },
+)
+export type HistoryEntry = Static<typeof HistoryEntrySchema>

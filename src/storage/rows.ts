@@ -1,0 +1,76 @@
+/** @module Raw SQLite rows to records: JSON columns parsed, flags turned back into booleans. */
+import type { CallRecordStatus, ScheduleStatus } from '../contracts/api.js'
+import type { ToolFlags } from '../contracts/flags.js'
+import type { PermissionMode } from '../contracts/ports.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
+
+export type RawRow = Record<string, unknown>
+
+function parsed<T>(value: unknown): T | undefined {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : undefined
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+export function toSessionRecord(row: RawRow): SessionRecord {
+  return {
+    id: String(row.id),
+    workspace: String(row.workspace),
+    permissionMode: row.permission_mode as PermissionMode,
+    interactive: row.interactive === 1,
+    permissionTimeoutMs: typeof row.permission_timeout_ms === 'number' ? row.permission_timeout_ms : null,
+    createdAt: String(row.created_at),
+  }
+}
+
+export function toScheduleRecord(row: RawRow): ScheduleRecord {
+  return {
+    id: String(row.id),
+    sessionId: String(row.session_id),
+    turnId: String(row.turn_id),
+    arrival: Number(row.arrival),
+    status: row.status as ScheduleStatus,
+    groups: parsed<string[][]>(row.groups_json) ?? [],
+    createdAt: String(row.created_at),
+    completedAt: text(row.completed_at),
+  }
+}
+
+export function toCallRow(row: RawRow): CallRow {
+  return {
+    sessionId: String(row.session_id),
+    id: String(row.id),
+    scheduleId: String(row.schedule_id),
+    position: Number(row.position),
+    name: String(row.name),
+    input: parsed<unknown>(row.input_json),
+    dependsOn: parsed<string[]>(row.depends_on_json),
+    resolvedInput: parsed<unknown>(row.resolved_input_json),
+    flags: parsed<ToolFlags>(row.flags_json),
+    status: row.status as CallRecordStatus,
+    startedAt: text(row.started_at),
+    completedAt: text(row.completed_at),
+    result: parsed<ToolExecutionResult>(row.result_json),
+  }
+}
+
+export function toPermissionRow(row: RawRow): PermissionRow {
+  return {
+    id: String(row.id),
+    sessionId: String(row.session_id),
+    callId: String(row.call_id),
+    toolName: String(row.tool_name),
+    input: parsed<unknown>(row.input_json),
+    preview: parsed<unknown>(row.preview_json),
+    riskLevel: row.risk_level as PermissionRow['riskLevel'],
+    reason: String(row.reason),
+    suggestedRule: text(row.suggested_rule),
+    status: row.status as PermissionRow['status'],
+    decidedBy: text(row.decided_by),
+    message: text(row.message),
+    scope: text(row.scope),
+    createdAt: String(row.created_at),
+    decidedAt: text(row.decided_at),
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * @module Every row toolexec keeps, behind statements prepared once. Synchronous on
+ * purpose: better-sqlite3 runs a transaction without yielding, so a state change and its
+ * event are one atomic step.
+ */
+import type { ArtifactRef } from '../contracts/ports.js'
+import type { CallRecordStatus, ScheduleStatus } from '../contracts/api.js'
+import type { ToolFlags } from '../contracts/flags.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord, StoredEvent } from '../contracts/store.js'
+import type { Db } from './database.js'
+import { prepareStatements, type Statements } from './statements.js'
+import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from './rows.js'
+
+const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
+
+export interface NewCall {
+  readonly sessionId: string
+  readonly id: string
+  readonly scheduleId: string
+  readonly position: number
+  readonly name: string
+  readonly input: unknown
+  readonly dependsOn?: readonly string[] | undefined
+}
+
+export class SqliteStore {
+  readonly db: Db
+  readonly #s: Statements
+
+  constructor(db: Db) {
+    this.db = db
+    this.#s = prepareStatements(db)
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)()
+  }
+
+  insertSession(session: SessionRecord): void {
+    this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+  }
+
+  getSession(id: string): SessionRecord | undefined {
+    const row = this.#s.getSession.get(id) as RawRow | undefined
+    return row === undefined ? undefined : toSessionRecord(row)
+  }
+
+  sessionIds(): string[] {
+    return this.#s.sessionIds.pluck().all() as string[]
+  }
+
+  sessionCounts(id: string): { schedules: number; calls: number; pendingPermissions: number } {
+    return this.#s.sessionCounts.get(id, id, id) as { schedules: number; calls: number; pendingPermissions: number }
+  }
+
+  insertSchedule(schedule: Omit<ScheduleRecord, 'arrival' | 'completedAt'>): void {
+    this.#s.insertSchedule.run(schedule.id, schedule.sessionId, schedule.turnId, schedule.sessionId, schedule.status, JSON.stringify(schedule.groups), schedule.createdAt)
+  }
+
+  getSchedule(id: string): ScheduleRecord | undefined {
+    const row = this.#s.getSchedule.get(id) as RawRow | undefined
+    return row === undefined ? undefined : toScheduleRecord(row)
+  }
+
+  setScheduleStatus(id: string, status: ScheduleStatus, completedAt: string | null): void {
+    this.#s.setScheduleStatus.run(status, completedAt, id)
+  }
+
+  setScheduleGroups(id: string, groups: readonly (readonly string[])[]): void {
+    this.#s.setScheduleGroups.run(JSON.stringify(groups), id)
+  }
+
+  unfinishedSchedules(): ScheduleRecord[] {
+    return (this.#s.unfinishedSchedules.all() as RawRow[]).map(toScheduleRecord)
+  }
+
+  insertCall(call: NewCall): void {
+    this.#s.insertCall.run(call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn))
+  }
+
+  callExists(sessionId: string, id: string): boolean {
+    return this.#s.callExists.get(sessionId, id) !== undefined
+  }
+
+  markCallRunning(sessionId: string, id: string, resolvedInput: unknown, flags: ToolFlags, at: string): void {
+    this.#s.markCallRunning.run(json(resolvedInput), JSON.stringify(flags), at, sessionId, id)
+  }
+
+  setCallStatus(sessionId: string, id: string, status: CallRecordStatus): void {
+    this.#s.setCallStatus.run(status, sessionId, id)
+  }
+
+  completeCall(sessionId: string, result: ToolExecutionResult, at: string): void {
+    this.#s.completeCall.run(
+      result.status,
+      at,
+      json(result.output),
+      JSON.stringify(result.modelContent),
+      json(result.display),
+      JSON.stringify(result.serialization),
+      json(result.error),
+      JSON.stringify(result.perf),
+      JSON.stringify(result),
+      sessionId,
+      result.callId,
+    )
+  }
+
+  callsOfSchedule(scheduleId: string): CallRow[] {
+    return (this.#s.callsOfSchedule.all(scheduleId) as RawRow[]).map(toCallRow)
+  }
+
+  getCall(sessionId: string, id: string): CallRow | undefined {
+    const row = this.#s.getCall.get(sessionId, id) as RawRow | undefined
+    return row === undefined ? undefined : toCallRow(row)
+  }
+
+  /** Terminal records in the order the model saw them (R39). */
+  history(sessionId: string): (CallRow & { turnId: string })[] {
+    return (this.#s.history.all(sessionId) as RawRow[]).map((row) => ({ ...toCallRow(row), turnId: String(row.turn_id) }))
+  }
+
+  insertPermission(request: Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt'>): void {
+    this.#s.insertPermission.run(
+      request.id,
+      request.sessionId,
+      request.callId,
+      request.toolName,
+      JSON.stringify(request.input ?? null),
+      json(request.preview),
+      request.riskLevel,
+      request.reason,
+      request.suggestedRule,
+      request.createdAt,
+    )
+  }
+
+  decidePermission(id: string, decision: { status: 'allow' | 'deny'; decidedBy: string; message: string | null; scope: string | null; decidedAt: string }): void {
+    this.#s.decidePermission.run(decision.status, decision.decidedBy, decision.message, decision.scope, decision.decidedAt, id)
+  }
+
+  getPermission(id: string): PermissionRow | undefined {
+    const row = this.#s.getPermission.get(id) as RawRow | undefined
+    return row === undefined ? undefined : toPermissionRow(row)
+  }
+
+  pendingPermissions(sessionId?: string): PermissionRow[] {
+    const rows = sessionId === undefined ? this.#s.pendingPermissions.all() : this.#s.pendingPermissionsOfSession.all(sessionId)
+    return (rows as RawRow[]).map(toPermissionRow)
+  }
+
+  pendingPermissionForCall(sessionId: string, callId: string): PermissionRow | undefined {
+    const row = this.#s.pendingPermissionForCall.get(sessionId, callId) as RawRow | undefined
+    return row === undefined ? undefined : toPermissionRow(row)
+  }
+
+  insertGrant(sessionId: string, toolName: string, ruleKey: string, at: string): void {
+    this.#s.insertGrant.run(sessionId, toolName, ruleKey, at)
+  }
+
+  hasGrant(sessionId: string, toolName: string, ruleKey: string): boolean {
+    return this.#s.hasGrant.get(sessionId, toolName, ruleKey) !== undefined
+  }
+
+  insertArtifact(ref: ArtifactRef, at: string): void {
+    this.#s.insertArtifact.run(ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at)
+  }
+
+  getArtifact(sessionId: string, id: string): (ArtifactRef & { createdAt: string }) | undefined {
+    const row = this.#s.getArtifact.get(sessionId, id) as RawRow | undefined
+    if (row === undefined) return undefined
+    return {
+      id: String(row.id),
+      sessionId: String(row.session_id),
+      callId: String(row.call_id),
+      path: String(row.path),
+      uri: String(row.uri),
+      bytes: Number(row.bytes),
+      mediaType: String(row.media_type),
+      retention: row.retention as ArtifactRef['retention'],
+      sha256: String(row.sha256),
+      createdAt: String(row.created_at),
+    }
+  }
+
+  insertEvent(event: StoredEvent, at: string): void {
+    this.#s.insertEvent.run(event.sessionId, event.seq, event.type, at, event.data)
+  }
+
+  eventsAfter(sessionId: string, afterSeq: number, limit: number): StoredEvent[] {
+    return this.#s.eventsAfter.all(sessionId, afterSeq, limit) as StoredEvent[]
+  }
+
+  lastSeq(sessionId: string): number {
+    return this.#s.lastSeq.pluck().get(sessionId) as number
+  }
+
+  /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
+  rowCounts(): Record<string, number> {
+    const counts: Record<string, number> = {}
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events']) {
+      counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
+    }
+    return counts
+  }
+}

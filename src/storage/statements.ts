@@ -1,0 +1,57 @@
+/** @module Every SQL statement of the store, prepared once per database. */
+import type Database from 'better-sqlite3'
+import type { Db } from './database.js'
+
+const SQL = {
+  insertSession:
+    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  getSession: 'SELECT * FROM sessions WHERE id = ?',
+  sessionIds: 'SELECT id FROM sessions',
+  sessionCounts: `SELECT
+      (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
+      (SELECT count(*) FROM tool_calls WHERE session_id = ?) AS calls,
+      (SELECT count(*) FROM permission_requests WHERE session_id = ? AND status = 'pending') AS pendingPermissions`,
+  insertSchedule: `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
+      VALUES (?, ?, ?, (SELECT COALESCE(MAX(arrival), 0) + 1 FROM schedules WHERE session_id = ?), ?, ?, ?)`,
+  getSchedule: 'SELECT * FROM schedules WHERE id = ?',
+  setScheduleStatus: 'UPDATE schedules SET status = ?, completed_at = ? WHERE id = ?',
+  setScheduleGroups: 'UPDATE schedules SET groups_json = ? WHERE id = ?',
+  unfinishedSchedules: "SELECT * FROM schedules WHERE status IN ('open', 'queued', 'running') ORDER BY session_id, arrival",
+  insertCall:
+    "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
+  callExists: 'SELECT 1 FROM tool_calls WHERE session_id = ? AND id = ?',
+  markCallRunning:
+    "UPDATE tool_calls SET resolved_input_json = ?, flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
+  setCallStatus: 'UPDATE tool_calls SET status = ? WHERE session_id = ? AND id = ?',
+  completeCall: `UPDATE tool_calls SET status = ?, completed_at = ?, output_json = ?, model_content_json = ?, display_json = ?,
+      serialization_json = ?, error_json = ?, perf_json = ?, result_json = ? WHERE session_id = ? AND id = ?`,
+  callsOfSchedule: 'SELECT * FROM tool_calls WHERE schedule_id = ? ORDER BY position',
+  getCall: 'SELECT * FROM tool_calls WHERE session_id = ? AND id = ?',
+  history: `SELECT c.*, s.turn_id FROM tool_calls c JOIN schedules s ON s.id = c.schedule_id
+      WHERE c.session_id = ? AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
+  insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
+      suggested_rule, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+  decidePermission:
+    "UPDATE permission_requests SET status = ?, decided_by = ?, message = ?, scope = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+  getPermission: 'SELECT * FROM permission_requests WHERE id = ?',
+  pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
+  pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = ? ORDER BY created_at, id",
+  pendingPermissionForCall:
+    "SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1",
+  insertGrant: 'INSERT OR IGNORE INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES (?, ?, ?, ?)',
+  hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = ? AND tool_name = ? AND rule_key = ?',
+  insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  getArtifact: 'SELECT * FROM artifacts WHERE session_id = ? AND id = ?',
+  insertEvent: 'INSERT INTO events (session_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
+  eventsAfter: 'SELECT session_id AS sessionId, seq, type, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  lastSeq: 'SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?',
+} as const
+
+export type Statements = { readonly [K in keyof typeof SQL]: Database.Statement }
+
+export function prepareStatements(db: Db): Statements {
+  const prepared: Partial<Record<keyof typeof SQL, Database.Statement>> = {}
+  for (const key of Object.keys(SQL) as (keyof typeof SQL)[]) prepared[key] = db.prepare(SQL[key])
+  return prepared as Statements
+}

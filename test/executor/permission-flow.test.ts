@@ -1,0 +1,224 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { HookOutput, PermissionAnswer, PermissionMode } from '../../src/contracts/ports.js'
+import type { ToolEntry } from '../../src/contracts/tool-entry.js'
+import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
+import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
+import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
+import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import {
+  CLIENT_ALLOW,
+  answeringSink,
+  exitPlanModeTool,
+  hook,
+  noteTool,
+  ofType,
+  tempDir,
+  writeTool,
+} from '../support/permission-tools.js'
+import { readTool } from '../support/tools.js'
+
+let workspace: string
+let memoryDir: string
+
+beforeAll(async () => {
+  workspace = await tempDir('perm-ws')
+  memoryDir = await tempDir('perm-memory')
+})
+
+interface Setup {
+  readonly tools: readonly ToolEntry[]
+  readonly hooks?: readonly FunctionHook[]
+  readonly memoryDir?: string
+}
+
+function build(setup: Setup): { executor: Executor; broker: InMemoryPermissionBroker } {
+  const executor = createExecutor({
+    registry: new InMemoryToolRegistry(setup.tools),
+    hooks: setup.hooks === undefined ? undefined : createFunctionHookRunner(setup.hooks),
+    memoryDir: setup.memoryDir,
+  })
+  return { executor, broker: new InMemoryPermissionBroker() }
+}
+
+function preToolUse(output: HookOutput): FunctionHook {
+  return hook('PreToolUse', () => output)
+}
+
+describe('R13 what was approved is what runs', () => {
+  it('R13 gives the PermissionRequested event and the handler the same resolved input, byte for byte', async () => {
+    const write = writeTool()
+    const { executor, broker } = build({ tools: [write.entry] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    const result = await executor.execute(
+      { id: 'w1', name: 'Write', input: { file_path: '  notes/a.txt  ', content: 'hi' } },
+      { sessionId: 's', workspace, broker, emit: sink.emit },
+    )
+    expect(result.status).toBe('succeeded')
+    const [requested] = ofType(sink.events, 'PermissionRequested')
+    expect(JSON.stringify(requested?.input)).toBe(JSON.stringify(write.inputs[0]))
+    expect(write.inputs).toEqual([{ file_path: path.join(workspace, 'notes/a.txt'), content: 'hi' }])
+    expect(await fs.readFile(path.join(workspace, 'notes/a.txt'), 'utf8')).toBe('hi')
+  })
+
+  it('R13 validates and resolves a PreToolUse updatedInput again, and the hook, request and handler agree', async () => {
+    const write = writeTool()
+    const seenByHook: unknown[] = []
+    const rewrite = hook('PreToolUse', (payload) => {
+      seenByHook.push(payload.toolInput)
+      return { updatedInput: { file_path: ' rewritten.txt ', content: 'new' } }
+    })
+    const { executor, broker } = build({ tools: [write.entry], hooks: [rewrite] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    await executor.execute({ id: 'w2', name: 'Write', input: { file_path: 'original.txt' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
+    expect(seenByHook).toEqual([{ file_path: path.join(workspace, 'original.txt') }])
+    const resolved = { file_path: path.join(workspace, 'rewritten.txt'), content: 'new' }
+    expect(write.inputs).toEqual([resolved])
+    const [requested] = ofType(sink.events, 'PermissionRequested')
+    expect(JSON.stringify(requested?.input)).toBe(JSON.stringify(write.inputs[0]))
+    const [started] = ofType(sink.events, 'ToolCallStarted')
+    expect(started?.input).toEqual(resolved)
+  })
+
+  it('R13 fails an updatedInput that breaks the schema with the A4 validation text, before asking', async () => {
+    const write = writeTool()
+    const { executor, broker } = build({ tools: [write.entry], hooks: [preToolUse({ updatedInput: { file_path: 7 } })] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    const result = await executor.execute({ id: 'w3', name: 'Write', input: { file_path: 'x.txt' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
+    expect(result.modelContent).toBe(
+      '<tool_use_error>InputValidationError: Write failed due to the following issue:\n' +
+        'The parameter `file_path` type is expected as `string` but provided as `number`\n</tool_use_error>',
+    )
+    expect(result.error?.stage).toBe('validation')
+    expect(ofType(sink.events, 'PermissionRequested')).toEqual([])
+    expect(write.inputs).toEqual([])
+  })
+})
+
+describe('R14 the PreToolUse decision laid over the verdict', () => {
+  const cases: Array<{ title: string; tool: 'plain' | 'alwaysAsk' | 'read'; mode: PermissionMode; hookOutput: HookOutput; asks: boolean; status: string; content: string }> = [
+    { title: 'allow waives an ordinary ask', tool: 'plain', mode: 'default', hookOutput: { permissionDecision: 'allow' }, asks: false, status: 'succeeded', content: 'done Deploy' },
+    { title: 'allow cannot waive alwaysAsk', tool: 'alwaysAsk', mode: 'default', hookOutput: { permissionDecision: 'allow' }, asks: true, status: 'succeeded', content: 'done Deploy' },
+    { title: 'allow cannot waive alwaysAsk even in bypassPermissions', tool: 'alwaysAsk', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'allow' }, asks: true, status: 'succeeded', content: 'done Deploy' },
+    { title: 'allow cannot waive a deny verdict', tool: 'plain', mode: 'dontAsk', hookOutput: { permissionDecision: 'allow' }, asks: false, status: 'denied', content: 'Permission denied for Deploy' },
+    { title: 'ask turns an allow into a confirmation', tool: 'read', mode: 'default', hookOutput: { permissionDecision: 'ask' }, asks: true, status: 'succeeded', content: 'done Deploy' },
+    { title: 'ask turns a bypass allow into a confirmation', tool: 'plain', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'ask' }, asks: true, status: 'succeeded', content: 'done Deploy' },
+    { title: 'deny blocks with the hook reason', tool: 'read', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'deny', reason: 'no deploys on Friday' }, asks: false, status: 'denied', content: 'no deploys on Friday' },
+    { title: 'deny without a reason says Blocked by PreToolUse hook', tool: 'plain', mode: 'default', hookOutput: { permissionDecision: 'deny' }, asks: false, status: 'denied', content: 'Blocked by PreToolUse hook' },
+  ]
+
+  it.each(cases)('R14 $title', async ({ tool, mode, hookOutput, asks, status, content }) => {
+    const extra = tool === 'alwaysAsk' ? { permission: { sideEffectScope: 'network' as const, alwaysAsk: true } } : {}
+    const deploy = noteTool('Deploy', tool === 'read' ? 'none' : 'network', extra)
+    const { executor, broker } = build({ tools: [deploy.entry], hooks: [preToolUse(hookOutput)] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's', permissionMode: mode, broker, emit: sink.emit })
+    expect(ofType(sink.events, 'PermissionRequested').length).toBe(asks ? 1 : 0)
+    expect([result.status, result.modelContent]).toEqual([status, content])
+    expect(deploy.inputs.length).toBe(status === 'succeeded' ? 1 : 0)
+  })
+
+  it('R14 asks with the A11 reason when a PreToolUse ask lifts an allow', async () => {
+    const { executor, broker } = build({ tools: [readTool], hooks: [preToolUse({ permissionDecision: 'ask' })] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    await executor.execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's', broker, emit: sink.emit })
+    expect(ofType(sink.events, 'PermissionRequested')[0]?.reason).toBe('Tool requires approval by PreToolUse hook')
+  })
+
+  it('R14 reports a PreToolUse deny as a PermissionResolved decided by the hook', async () => {
+    const { executor, broker } = build({ tools: [readTool], hooks: [preToolUse({ permissionDecision: 'deny', reason: 'nope' })] })
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    const result = await executor.execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's', broker, emit: sink.emit })
+    expect(ofType(sink.events, 'PermissionResolved').map((e) => [e.decision, e.decidedBy, e.reason])).toEqual([['deny', 'hook', 'nope']])
+    expect(ofType(sink.events, 'ToolCallStarted')).toEqual([])
+    expect(result.permission).toBe('denied')
+  })
+})
+
+describe('A9 memory files', () => {
+  type Case = { title: string; file: () => string; mode?: PermissionMode; alwaysAsk?: boolean; hookAsk?: boolean; asks: boolean; status: string }
+  const cases: Case[] = [
+    { title: 'a .md file in memoryDir is written without asking', file: () => path.join(memoryDir, 'notes.md'), asks: false, status: 'succeeded' },
+    { title: 'a relative path into memoryDir counts too', file: () => path.relative(workspace, path.join(memoryDir, 'sub', 'rel.md')), asks: false, status: 'succeeded' },
+    { title: 'plan mode deny does not cover a memory file', file: () => path.join(memoryDir, 'plan.md'), mode: 'plan', asks: false, status: 'succeeded' },
+    { title: 'a file that is not .md asks', file: () => path.join(memoryDir, 'notes.txt'), asks: true, status: 'denied' },
+    { title: 'a .md file outside memoryDir asks', file: () => path.join(workspace, 'notes.md'), asks: true, status: 'denied' },
+    { title: 'a path escaping memoryDir with .. asks', file: () => path.join(memoryDir, '..', 'escape.md'), asks: true, status: 'denied' },
+    { title: 'an alwaysAsk Write still asks', file: () => path.join(memoryDir, 'always.md'), alwaysAsk: true, asks: true, status: 'denied' },
+    { title: 'an alwaysAsk Write still asks in plan mode', file: () => path.join(memoryDir, 'always-plan.md'), mode: 'plan', alwaysAsk: true, asks: true, status: 'denied' },
+    { title: 'a PreToolUse ask still asks', file: () => path.join(memoryDir, 'hooked.md'), hookAsk: true, asks: true, status: 'denied' },
+    { title: 'a deny that is not plan mode still denies', file: () => path.join(memoryDir, 'dont.md'), mode: 'dontAsk', asks: false, status: 'denied' },
+  ]
+
+  it.each(cases)('A9 $title', async ({ file, mode, alwaysAsk, hookAsk, asks, status }) => {
+    const write = writeTool({ alwaysAsk })
+    const hooks = hookAsk === true ? [preToolUse({ permissionDecision: 'ask' })] : []
+    const { executor, broker } = build({ tools: [write.entry], hooks, memoryDir })
+    // The client denies whatever it is asked, so "asked" and "ran" cannot be confused.
+    const sink = answeringSink(broker, { decision: 'deny', decidedBy: 'client', message: 'client said no' })
+    const input = { file_path: file(), content: 'remember' }
+    const result = await executor.execute({ id: 'm', name: 'Write', input }, { sessionId: 's', workspace, permissionMode: mode, broker, emit: sink.emit })
+    expect(ofType(sink.events, 'PermissionRequested').length).toBe(asks ? 1 : 0)
+    expect(result.status).toBe(status)
+    if (status !== 'succeeded') return
+    expect(await fs.readFile(path.resolve(workspace, input.file_path), 'utf8')).toBe('remember')
+  })
+})
+
+describe('denials reach the model', () => {
+  it.each<[string, PermissionAnswer, string]>([
+    ['the answer message', { decision: 'deny', decidedBy: 'client', message: 'Not in production, please.' }, 'Not in production, please.'],
+    ['Permission denied for <name> without one', { decision: 'deny', decidedBy: 'client' }, 'Permission denied for Deploy'],
+  ])('R14 a deny answer gives the model %s', async (_title, answer, content) => {
+    const deploy = noteTool('Deploy', 'network')
+    const { executor, broker } = build({ tools: [deploy.entry] })
+    const sink = answeringSink(broker, answer)
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's', broker, emit: sink.emit })
+    expect([result.status, result.modelContent, result.permission]).toEqual(['denied', content, 'denied'])
+    expect(deploy.inputs).toEqual([])
+  })
+})
+
+describe('A5 ExitPlanMode denied', () => {
+  function planSchedule(answer: PermissionAnswer): Promise<{ outcome: Awaited<ReturnType<Executor['executeSchedule']>>; read: number }> {
+    const exit = exitPlanModeTool()
+    const { executor, broker } = build({ tools: [exit.entry, readTool] })
+    const sink = answeringSink(broker, answer)
+    const calls = [
+      { id: 'exit', name: 'ExitPlanMode', input: { note: 'the plan' } },
+      { id: 'r1', name: 'Read', input: { file_path: 'a' } },
+    ]
+    return executor.executeSchedule(calls, { sessionId: 's', broker, emit: sink.emit }).then((outcome) => ({ outcome, read: exit.inputs.length }))
+  }
+
+  it('A5 without feedback stops the turn and later groups get the R9 text', async () => {
+    const { outcome } = await planSchedule({ decision: 'deny', decidedBy: 'client' })
+    const [exit, read] = outcome.results
+    expect(outcome.groups).toEqual([['exit'], ['r1']])
+    expect(exit?.modelContent).toBe('Permission denied for ExitPlanMode')
+    expect(exit?.control).toEqual({ turnControl: { reason: 'plan_exit_denied', stopTurnAfterResult: true } })
+    expect([read?.status, read?.modelContent]).toEqual(['cancelled', TURN_STOP_TEXT])
+    expect(outcome.status).toBe('stopped')
+  })
+
+  it('A5 with feedback goes on: the model is told the plan was not approved and the feedback is kept', async () => {
+    const { outcome } = await planSchedule({ decision: 'deny', decidedBy: 'client', message: 'Split step 2 in two.' })
+    const [exit, read] = outcome.results
+    expect(exit?.modelContent).toBe('The plan was not approved by the user.')
+    expect(exit?.control).toBeUndefined()
+    expect(exit?.error?.context?.['userFeedback']).toBe('Split step 2 in two.')
+    expect([read?.status, read?.modelContent]).toEqual(['succeeded', 'contents of a'])
+    expect(outcome.status).toBe('completed')
+  })
+
+  it('A5 treats a headless denial as no feedback: the broker reason is not the user speaking', async () => {
+    const exit = exitPlanModeTool()
+    const executor = createExecutor({ registry: new InMemoryToolRegistry([exit.entry]) })
+    const result = await executor.execute({ id: 'exit', name: 'ExitPlanMode', input: {} }, { sessionId: 's' })
+    expect(result.modelContent).toBe('Permission denied for ExitPlanMode')
+    expect(result.control?.turnControl?.reason).toBe('plan_exit_denied')
+    expect(result.error?.context).toBeUndefined()
+  })
+})
