@@ -22,6 +22,21 @@ export const ERROR_CATALOGUE = {
   EXEC_ERR_INVALID_TOOL: 'Invalid tool entry %s: %s',
   EXEC_ERR_DUPLICATE_TOOL: 'A tool named %s is already registered',
   ART_ERR_WRITE_FAILED: 'Artifact write failed: %s',
+  API_ERR_VALIDATION: '%s',
+  API_ERR_UNAUTHORIZED: 'Missing or invalid bearer token',
+  API_ERR_NOT_FOUND: 'Route %s %s not found',
+  API_ERR_SESSION_NOT_FOUND: 'Session %s not found',
+  API_ERR_SESSION_EXISTS: 'Session %s already exists',
+  API_ERR_SCHEDULE_NOT_FOUND: 'Schedule %s not found',
+  API_ERR_SCHEDULE_NOT_OPEN: 'Schedule %s is not open for more calls (status %s)',
+  API_ERR_CALL_ID_TAKEN: 'Call id %s is already used in session %s',
+  API_ERR_BAD_DEPENDENCY: 'Call %s depends on %s, which is not an earlier call of this schedule',
+  API_ERR_PERMISSION_NOT_FOUND: 'Permission request %s not found',
+  API_ERR_PERMISSION_DECIDED: 'Permission request %s was already decided: %s by %s',
+  API_ERR_ARTIFACT_NOT_FOUND: 'Artifact %s not found in session %s',
+  API_ERR_RANGE: 'Range %s cannot be satisfied for %s bytes',
+  API_ERR_SHUTTING_DOWN: 'The server is shutting down',
+  API_ERR_INTERNAL: 'Internal error',
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE

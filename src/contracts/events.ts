@@ -161,4 +161,4 @@ export type PermissionRequestedEvent = EventOf<'PermissionRequested'>
 export type ModelNetworkStatusEvent = EventOf<'ModelNetworkStatus'>
 
 /** Returns nothing when the sink is synchronous, so the hot path does not await. */
-export type EventSink = (event: ExecutorEvent) => void | Promise<void>
+export type EventSink = (event: ExecutorEvent) => void | Promise<unknown>

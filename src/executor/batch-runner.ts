@@ -44,10 +44,11 @@ export async function runGroups(
   groups: readonly (readonly string[])[],
   turn: TurnContext,
   deps: ExecutorDeps,
+  turnStopped = false,
 ): Promise<ScheduleOutcome> {
   const byId = new Map(calls.map((call) => [call.id, call]))
   const resultsById = new Map<string, ToolExecutionResult>()
-  let stopped = false
+  let stopped = turnStopped
   for (let batchIndex = 0; batchIndex < groups.length; batchIndex++) {
     const group = (groups[batchIndex] ?? []).map((id) => byId.get(id) as ToolCall)
     if (stopped) {

@@ -74,7 +74,7 @@ function buildContext(state: CallState, abort: AbortHandle, deadline: ToolDeadli
   const { turn, deps, call } = state
   const sink = turn.emit
   // R22: the deadline listens to this call's ModelNetworkStatus events on their way out.
-  const emit = (event: ExecutorEvent): void | Promise<void> => {
+  const emit = (event: ExecutorEvent): void | Promise<unknown> => {
     observeAdmissionClock(event, call.id, deadline)
     return sink?.(event)
   }

@@ -1,7 +1,7 @@
 /** @module Emitting events without awaiting a synchronous sink (hot path). */
 import type { EventSink, ExecutorEvent } from '../contracts/events.js'
 
-export function emitEvent(sink: EventSink | undefined, event: ExecutorEvent): void | Promise<void> {
+export function emitEvent(sink: EventSink | undefined, event: ExecutorEvent): void | Promise<unknown> {
   if (sink === undefined) return
   return sink(event)
 }

@@ -21,7 +21,8 @@ export interface Executor {
   /** A set of calls concurrently, at most maxConcurrency at once. */
   executeBatch(calls: readonly ToolCall[], turn: TurnContext): Promise<ToolExecutionResult[]>
   /** Grouped as planned, group after group, with batch events. */
-  executeSchedule(calls: readonly ToolCall[], turn: TurnContext): Promise<ScheduleOutcome>
+  /** With `turnStopped`, an earlier result of this turn already asked for a stop (R9). */
+  executeSchedule(calls: readonly ToolCall[], turn: TurnContext, turnStopped?: boolean): Promise<ScheduleOutcome>
   /** Adopts a background task this turn did not start. */
   trackExternalBackgroundTask(task: BackgroundTask): BackgroundTaskInfo
   /** The groups executeSchedule would run; throws a coded error on a cycle. */
@@ -46,7 +47,7 @@ export function createExecutor(ports: ExecutorPorts): Executor {
     execute: (call, turn) => executeToolCall(call, turn, deps),
     executeBatch: (calls, turn) => executeBatch(calls, turn, deps),
     // async so that a planning error (a cycle) rejects the promise instead of throwing.
-    executeSchedule: async (calls, turn) => runGroups(calls, plan(calls), turn, deps),
+    executeSchedule: async (calls, turn, turnStopped = false) => runGroups(calls, plan(calls), turn, deps, turnStopped),
     trackExternalBackgroundTask: (task) => backgroundTasks.track(task, true),
     flagsOf: (call) => {
       const entry = deps.registry.get(call.name)

@@ -10,7 +10,7 @@ import type { AdmissionGate, ReleaseAdmission } from './admission-gate.js'
 export interface ModelStatusTarget {
   readonly sessionId: string
   readonly callId: string
-  readonly emit: (event: ExecutorEvent) => void | Promise<void>
+  readonly emit: (event: ExecutorEvent) => void | Promise<unknown>
 }
 
 type Status = ModelNetworkStatusEvent['status']

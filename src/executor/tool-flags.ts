@@ -6,16 +6,7 @@ const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
 
 /** R3: readOnly only when the tool declares it AND its scope is `none`. */
 export function flagsFor(entry: ToolEntry, input: unknown): ToolFlags {
-  const sideEffectScope = entry.permission.sideEffectScope
-  const declared: ToolFlags = {
-    readOnly: entry.readOnly && sideEffectScope === 'none',
-    destructive: entry.destructive,
-    concurrentSafe: entry.concurrentSafe,
-    sideEffectScope,
-    alwaysAsk: entry.permission.alwaysAsk === true,
-    requiresUserInteraction: entry.requiresUserInteraction === true,
-    dependencies: NO_DEPENDENCIES as string[],
-  }
+  const declared = declaredFlags(entry)
   if (entry.resolveFlags === undefined) return declared
   const dynamic = { ...declared, ...entry.resolveFlags(input) }
   dynamic.readOnly = dynamic.readOnly && dynamic.sideEffectScope === 'none'
@@ -54,4 +45,18 @@ export function isEarlyDispatchEligible(flags: ToolFlags, needsApproval: boolean
     !flags.requiresUserInteraction &&
     flags.sideEffectScope === 'none'
   )
+}
+
+/** Flags as declared, before any input is known (for listings such as GET /tools). */
+export function declaredFlags(entry: ToolEntry): ToolFlags {
+  const sideEffectScope = entry.permission.sideEffectScope
+  return {
+    readOnly: entry.readOnly && sideEffectScope === 'none',
+    destructive: entry.destructive,
+    concurrentSafe: entry.concurrentSafe,
+    sideEffectScope,
+    alwaysAsk: entry.permission.alwaysAsk === true,
+    requiresUserInteraction: entry.requiresUserInteraction === true,
+    dependencies: NO_DEPENDENCIES as string[],
+  }
 }

@@ -1,0 +1,92 @@
+/**
+ * @module Server configuration from environment variables, each also a `--flag` of
+ * `npm start -- ...` (flags win). Refuses to expose the server without a token.
+ */
+import { readFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+export interface ServerConfig {
+  readonly host: string
+  readonly port: number
+  readonly dataDir: string
+  readonly workspace: string
+  readonly token: string | undefined
+  readonly configFile: string | undefined
+  readonly fileConfig: Record<string, unknown>
+  readonly corsOrigins: string[]
+  readonly logLevel: string
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+const FLAGS = {
+  host: { env: 'HOST' },
+  port: { env: 'PORT' },
+  'data-dir': { env: 'TOOLEXEC_DATA_DIR' },
+  workspace: { env: 'TOOLEXEC_WORKSPACE' },
+  token: { env: 'TOOLEXEC_TOKEN' },
+  config: { env: 'TOOLEXEC_CONFIG' },
+  'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
+  'log-level': { env: 'LOG_LEVEL' },
+} as const
+
+type FlagName = keyof typeof FLAGS
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): ServerConfig {
+  const options = Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' as const }]))
+  const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false })
+  const pick = (name: FlagName): string | undefined => {
+    const value = values[name] ?? env[FLAGS[name].env]
+    return typeof value === 'string' && value.length > 0 ? value : undefined
+  }
+  const host = pick('host') ?? '127.0.0.1'
+  const token = pick('token')
+  if (!isLoopback(host) && token === undefined) {
+    throw new ConfigError(`Refusing to listen on ${host} without a token: set TOOLEXEC_TOKEN (or --token) or listen on 127.0.0.1.`)
+  }
+  const configFile = pick('config')
+  return {
+    host,
+    port: parsePort(pick('port') ?? '8787'),
+    dataDir: path.resolve(cwd, pick('data-dir') ?? path.join(os.homedir(), '.toolexec')),
+    workspace: path.resolve(cwd, pick('workspace') ?? '.'),
+    token,
+    configFile,
+    fileConfig: configFile === undefined ? {} : readConfigFile(path.resolve(cwd, configFile)),
+    corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
+    logLevel: parseLogLevel(pick('log-level') ?? 'info'),
+  }
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+function parsePort(value: string): number {
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}"`)
+  return port
+}
+
+function parseLogLevel(value: string): string {
+  if (!LOG_LEVELS.has(value)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}, got "${value}"`)
+  return value
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new ConfigError(`TOOLEXEC_CONFIG ${file}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`TOOLEXEC_CONFIG ${file}: the file must hold a JSON object`)
+  }
+  return parsed as Record<string, unknown>
+}

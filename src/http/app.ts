@@ -1,0 +1,80 @@
+/**
+ * @module The HTTP application: routes over the runtime, bearer auth, CORS, errors as
+ * `{error:{code,message,details?}}`, the OpenAPI document and its browsable reference.
+ */
+import cors from '@fastify/cors'
+import { fastifySSE } from '@fastify/sse'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { ToolexecError } from '../contracts/errors.js'
+import type { Runtime } from '../sessions/runtime.js'
+import { redactUrl, registerAuth } from './auth.js'
+import { handleError } from './error-status.js'
+import { artifactRoutes } from './routes/artifacts.js'
+import { eventRoutes } from './routes/events.js'
+import { permissionRoutes } from './routes/permissions.js'
+import { scheduleRoutes } from './routes/schedules.js'
+import { sessionRoutes } from './routes/sessions.js'
+import { toolRoutes } from './routes/tools.js'
+import type { StreamLimits } from './session-stream.js'
+
+export const HEARTBEAT_MS = 15_000
+const BODY_LIMIT = 10 * 1024 * 1024
+
+export interface AppOptions {
+  readonly runtime: Runtime
+  readonly logger: Logger
+  readonly token?: string | undefined
+  readonly corsOrigins?: readonly string[] | undefined
+  readonly heartbeatMs?: number | undefined
+  readonly streamLimits?: StreamLimits | undefined
+  readonly version?: string | undefined
+}
+
+export const OPENAPI_INFO = {
+  title: 'toolexec',
+  description: "Executes AI agents' tool calls: scheduling, approval, timeouts, budgets, events.",
+  version: '0.1.0',
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  // Replies are built from the contracts; JSON.stringify keeps every field as stored.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler((request) => {
+    throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request')
+  })
+  registerAuth(app, options.token)
+  if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
+    await app.register(cors, { origin: [...options.corsOrigins], allowedHeaders: ['authorization', 'content-type', 'last-event-id'] })
+  }
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: OPENAPI_INFO, components: bearerComponents(options.token) } })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
+  const runtime = options.runtime
+  await app.register(sessionRoutes, { runtime })
+  await app.register(scheduleRoutes, { runtime })
+  await app.register(permissionRoutes, { runtime })
+  await app.register(eventRoutes, { runtime, limits: options.streamLimits })
+  await app.register(artifactRoutes, { runtime })
+  await app.register(toolRoutes, { runtime })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  return app
+}
+
+function bearerComponents(token: string | undefined): Record<string, unknown> {
+  return { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: token === undefined ? 'Needed when TOOLEXEC_TOKEN is set' : 'TOOLEXEC_TOKEN' } } }
+}

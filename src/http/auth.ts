@@ -1,0 +1,41 @@
+/**
+ * @module Bearer-token authentication: every route but /healthz when a token is set. A
+ * browser's EventSource cannot send headers, so the events route also takes ?access_token=.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ToolexecError } from '../contracts/errors.js'
+
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz'])
+const EVENTS_ROUTE = '/sessions/:id/events'
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
+
+export function registerAuth(app: FastifyInstance, token: string | undefined): void {
+  if (token === undefined || token.length === 0) return
+  const expected = digest(token)
+  const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
+  app.addHook('onRequest', async function authenticate(request) {
+    if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return
+    if (matches(bearerOf(request))) return
+    if (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request))) return
+    throw new ToolexecError('API_ERR_UNAUTHORIZED')
+  })
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return undefined
+  return header.slice('Bearer '.length).trim()
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined
+  const value = query?.access_token
+  return typeof value === 'string' ? value : undefined
+}
+
+/** Log lines never carry the token given in the query string. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]access_token=)[^&]*/g, '$1[redacted]')
+}

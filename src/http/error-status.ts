@@ -1,0 +1,59 @@
+/** @module The edge's one mapping from coded domain errors to HTTP statuses and bodies. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { ErrorCode } from '../contracts/errors.js'
+import type { ErrorReply } from '../contracts/api.js'
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  API_ERR_VALIDATION: 400,
+  API_ERR_BAD_DEPENDENCY: 400,
+  EXEC_ERR_DEPENDENCY_CYCLE: 400,
+  EXEC_ERR_UNKNOWN_DEPENDENCY: 400,
+  EXEC_ERR_INVALID_TOOL: 400,
+  API_ERR_UNAUTHORIZED: 401,
+  API_ERR_NOT_FOUND: 404,
+  API_ERR_SESSION_NOT_FOUND: 404,
+  API_ERR_SCHEDULE_NOT_FOUND: 404,
+  API_ERR_PERMISSION_NOT_FOUND: 404,
+  API_ERR_ARTIFACT_NOT_FOUND: 404,
+  API_ERR_SESSION_EXISTS: 409,
+  API_ERR_CALL_ID_TAKEN: 409,
+  EXEC_ERR_DUPLICATE_CALL_ID: 409,
+  EXEC_ERR_DUPLICATE_TOOL: 409,
+  API_ERR_SCHEDULE_NOT_OPEN: 409,
+  API_ERR_PERMISSION_DECIDED: 409,
+  API_ERR_RANGE: 416,
+  API_ERR_SHUTTING_DOWN: 503,
+}
+
+interface CodedError {
+  readonly code?: unknown
+  readonly message: string
+  readonly statusCode?: unknown
+  readonly validation?: unknown
+  readonly context?: unknown
+}
+
+export function statusOf(error: CodedError): number {
+  if (error.validation !== undefined) return 400
+  const mapped = typeof error.code === 'string' ? STATUS[error.code as ErrorCode] : undefined
+  if (mapped !== undefined) return mapped
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500
+  return status >= 400 && status < 600 ? status : 500
+}
+
+export function errorBody(error: CodedError, status: number): ErrorReply {
+  if (error.validation !== undefined) {
+    return { error: { code: 'API_ERR_VALIDATION', message: error.message, details: error.validation } }
+  }
+  if (status >= 500) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
+  const code = typeof error.code === 'string' ? error.code : `HTTP_${status}`
+  const body: ErrorReply = { error: { code, message: error.message } }
+  if (error.context !== undefined) body.error.details = error.context
+  return body
+}
+
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = statusOf(error)
+  if (status >= 500) request.log.error({ err: error }, 'request failed')
+  void reply.code(status).type('application/json').send(errorBody(error, status))
+}

@@ -1,0 +1,65 @@
+/** @module Artifact bytes, streamed with their media type and single-range support. */
+import { createReadStream } from 'node:fs'
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ToolexecError } from '../../contracts/errors.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { errors } from '../schema.js'
+
+const BINARY = Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The bytes' })
+
+export interface ByteRange {
+  readonly start: number
+  readonly end: number
+}
+
+/** Parses one `bytes=a-b`, `bytes=a-` or `bytes=-n` range; undefined when it cannot be met. */
+export function parseRange(header: string, size: number): ByteRange | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (match === null || (match[1] === '' && match[2] === '')) return undefined
+  const [, from = '', to = ''] = match
+  if (from === '') {
+    const suffix = Number(to)
+    if (suffix === 0 || size === 0) return undefined
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(from)
+  const end = to === '' ? size - 1 : Math.min(Number(to), size - 1)
+  if (start >= size || end < start) return undefined
+  return { start, end }
+}
+
+export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+  app.get(
+    '/artifacts/:sessionId/:artifactId',
+    {
+      schema: {
+        summary: "An artifact's bytes with its media type; supports a single Range",
+        tags: ['artifacts'],
+        params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 200 }), artifactId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 200: BINARY, 206: BINARY, ...errors(404, 416) },
+      },
+    },
+    async (request, reply) => {
+      const { sessionId, artifactId } = request.params
+      const artifact = runtime.ctx.store.getArtifact(sessionId, artifactId)
+      if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
+      void reply.header('accept-ranges', 'bytes').type(artifact.mediaType)
+      const rangeHeader = request.headers.range
+      if (rangeHeader === undefined) {
+        void reply.header('content-length', artifact.bytes)
+        return reply.send(createReadStream(artifact.path))
+      }
+      const range = parseRange(rangeHeader, artifact.bytes)
+      if (range === undefined) {
+        void reply.header('content-range', `bytes */${artifact.bytes}`)
+        throw new ToolexecError('API_ERR_RANGE', [rangeHeader, artifact.bytes])
+      }
+      void reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${artifact.bytes}`)
+        .header('content-length', range.end - range.start + 1)
+      return reply.send(createReadStream(artifact.path, { start: range.start, end: range.end }))
+    },
+  )
+}

@@ -1,0 +1,43 @@
+/** @module The session's SSE stream: replay after Last-Event-ID or ?after=N, then live events. */
+import type {} from '@fastify/sse'
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ToolexecError } from '../../contracts/errors.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { SessionStream, type StreamLimits } from '../session-stream.js'
+import { errors, SessionIdParams } from '../schema.js'
+
+export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?: StreamLimits | undefined }> = async (app, { runtime, limits }) => {
+  app.get(
+    '/sessions/:id/events',
+    {
+      sse: 'only',
+      schema: {
+        summary: "The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N",
+        tags: ['events'],
+        params: SessionIdParams,
+        querystring: Type.Object(
+          {
+            after: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
+            access_token: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+        headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })) }),
+        response: { 200: Type.Unsafe<unknown>({ type: 'string', description: 'text/event-stream' }), ...errors(400, 401, 404) },
+      },
+      // The session check runs before the SSE wrapper commits the response as a stream.
+      preHandler: async (request) => {
+        if (runtime.ctx.store.getSession(request.params.id) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
+      },
+    },
+    async (request, reply) => {
+      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0)
+      reply.sse.keepAlive()
+      reply.sse.sendHeaders()
+      const stream = new SessionStream(reply.raw, after, limits)
+      reply.sse.onClose(() => stream.close())
+      await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)
+    },
+  )
+}

@@ -1,0 +1,41 @@
+/** @module Approval routes: answer a request (first answer wins), list pending ones. */
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { PermissionAnswerBodySchema, PermissionRequestRecordSchema } from '../../contracts/api.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { errors, inline } from '../schema.js'
+
+export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+  app.post(
+    '/permissions/:id',
+    {
+      schema: {
+        summary: 'Answer a permission request; the same answer again is accepted, a different one is a 409',
+        tags: ['permissions'],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: inline(PermissionAnswerBodySchema),
+        response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 404, 409) },
+      },
+    },
+    async (request) => runtime.sessions.answerPermission(request.params.id, request.body),
+  )
+
+  app.get(
+    '/permissions',
+    {
+      schema: {
+        summary: 'Pending permission requests across sessions, or of one session',
+        tags: ['permissions'],
+        querystring: Type.Object(
+          {
+            sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            status: Type.Optional(Type.Literal('pending')),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ requests: Type.Array(inline(PermissionRequestRecordSchema)) }), ...errors(400) },
+      },
+    },
+    async (request) => ({ requests: runtime.sessions.pendingPermissions(request.query.sessionId) }),
+  )
+}

@@ -1,0 +1,68 @@
+/** @module Schedule routes, including streaming early dispatch (open, add calls, close). */
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { AddCallBodySchema, CreateScheduleBodySchema, ScheduleAcceptedReplySchema, ScheduleReplySchema } from '../../contracts/api.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { errors, inline } from '../schema.js'
+
+const ScheduleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
+const MAX_WAIT_SECONDS = 300
+
+export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+  app.post(
+    '/schedules',
+    {
+      schema: {
+        summary: 'Accept the tool calls of one model reply; an unknown session is created with defaults',
+        tags: ['schedules'],
+        body: inline(CreateScheduleBodySchema),
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(runtime.schedules.submit(request.body)),
+  )
+
+  app.post(
+    '/schedules/:id/calls',
+    {
+      schema: {
+        summary: 'Add a streamed call to an open schedule; an eligible one starts at once (R11)',
+        tags: ['schedules'],
+        params: ScheduleParams,
+        body: inline(AddCallBodySchema),
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await runtime.schedules.addCall(request.params.id, request.body)),
+  )
+
+  app.post(
+    '/schedules/:id/close',
+    {
+      schema: {
+        summary: 'Close an open schedule: the calls not yet started are grouped and run',
+        tags: ['schedules'],
+        params: ScheduleParams,
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(runtime.schedules.close(request.params.id)),
+  )
+
+  app.get(
+    '/schedules/:id',
+    {
+      schema: {
+        summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends",
+        tags: ['schedules'],
+        params: ScheduleParams,
+        querystring: Type.Object({ wait: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]{1,3})?$' })) }, { additionalProperties: false }),
+        response: { 200: inline(ScheduleReplySchema), ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const wait = Math.min(MAX_WAIT_SECONDS, Number(request.query.wait ?? 0))
+      return runtime.schedules.waitFor(request.params.id, wait)
+    },
+  )
+}

@@ -1,0 +1,58 @@
+/** @module Session routes: create, read, abort, history. */
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { CreateSessionBodySchema, HistoryEntrySchema, SessionSchema } from '../../contracts/api.js'
+import { ToolexecError } from '../../contracts/errors.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { errors, inline, SessionIdParams } from '../schema.js'
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+  app.post(
+    '/sessions',
+    {
+      schema: {
+        summary: 'Create a session',
+        tags: ['sessions'],
+        body: inline(CreateSessionBodySchema),
+        response: { 201: inline(SessionSchema), ...errors(400, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(runtime.sessions.create(request.body)),
+  )
+
+  app.get(
+    '/sessions/:id',
+    { schema: { summary: 'Read a session with its status and counts', tags: ['sessions'], params: SessionIdParams, response: { 200: inline(SessionSchema), ...errors(404) } } },
+    async (request) => {
+      const view = runtime.sessions.view(request.params.id)
+      if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
+      return view
+    },
+  )
+
+  app.post(
+    '/sessions/:id/abort',
+    {
+      schema: {
+        summary: 'Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled',
+        tags: ['sessions'],
+        params: SessionIdParams,
+        response: { 200: Type.Object({ sessionId: Type.String(), aborted: Type.Boolean() }), ...errors(404) },
+      },
+    },
+    async (request) => runtime.sessions.abort(request.params.id),
+  )
+
+  app.get(
+    '/sessions/:id/history',
+    {
+      schema: {
+        summary: 'Every stored tool record in order, with the exact modelContent the model received',
+        tags: ['sessions'],
+        params: SessionIdParams,
+        response: { 200: Type.Object({ sessionId: Type.String(), entries: Type.Array(inline(HistoryEntrySchema)) }), ...errors(404) },
+      },
+    },
+    async (request) => ({ sessionId: request.params.id, entries: runtime.sessions.history(request.params.id) }),
+  )
+}

@@ -1,0 +1,27 @@
+/** @module Tool listing and health. */
+import { Type } from '@sinclair/typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ToolInfoSchema } from '../../contracts/api.js'
+import type { Runtime } from '../../sessions/runtime.js'
+import { toolView } from '../../sessions/views.js'
+import { inline } from '../schema.js'
+
+export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+  app.get(
+    '/tools',
+    {
+      schema: {
+        summary: 'Every tool with its description, input schema, flags, timeout policy and result budget',
+        tags: ['tools'],
+        response: { 200: Type.Object({ tools: Type.Array(inline(ToolInfoSchema)) }) },
+      },
+    },
+    async () => ({ tools: runtime.registry.list().map(toolView) }),
+  )
+
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness', tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  )
+}

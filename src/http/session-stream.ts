@@ -1,0 +1,113 @@
+/**
+ * @module One client's SSE stream of a session: stored events after its last id are
+ * replayed in joined writes, then live events follow with nothing lost or doubled at the
+ * seam (the bus subscription starts before the first read, and every frame is sent only
+ * if its seq is past the last one sent). A client that falls too far behind is closed and
+ * resumes by id.
+ */
+import type { ServerResponse } from 'node:http'
+import type { StoredEvent } from '../contracts/store.js'
+import type { EventBus } from '../sessions/event-bus.js'
+import type { SqliteStore } from '../storage/sqlite-store.js'
+
+export interface StreamLimits {
+  /** Events read per replay page; each page goes out as one write. */
+  readonly replayPage: number
+  /** Frames buffered for a slow client before it is closed. */
+  readonly maxQueuedFrames: number
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000 }
+
+export function frameOf(event: StoredEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`
+}
+
+export class SessionStream {
+  readonly #raw: ServerResponse
+  readonly #limits: StreamLimits
+  #lastSent: number
+  #replaying = true
+  #queue: StoredEvent[] = []
+  #waitingForDrain = false
+  #closed = false
+  #unsubscribe: () => void = () => {}
+
+  constructor(raw: ServerResponse, afterSeq: number, limits: StreamLimits = DEFAULT_STREAM_LIMITS) {
+    this.#raw = raw
+    this.#lastSent = afterSeq
+    this.#limits = limits
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  async run(sessionId: string, bus: EventBus, store: SqliteStore): Promise<void> {
+    this.#unsubscribe = bus.subscribe(sessionId, (event) => this.#onLive(event))
+    this.#raw.once('close', () => this.close())
+    await this.#replay(sessionId, store)
+    this.#replaying = false
+    this.#flush()
+  }
+
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#unsubscribe()
+    this.#queue = []
+    if (!this.#raw.writableEnded) this.#raw.end()
+  }
+
+  async #replay(sessionId: string, store: SqliteStore): Promise<void> {
+    while (!this.#closed) {
+      const page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
+      if (page.length === 0) return
+      this.#writeFrames(page)
+      if (page.length < this.#limits.replayPage) return
+      if (this.#waitingForDrain) await this.#drained()
+    }
+  }
+
+  #onLive(event: StoredEvent): void {
+    if (this.#closed || event.seq <= this.#lastSent) return
+    this.#queue.push(event)
+    if (this.#queue.length > this.#limits.maxQueuedFrames) {
+      this.close()
+      return
+    }
+    if (!this.#replaying && !this.#waitingForDrain) queueMicrotask(() => this.#flush())
+  }
+
+  #flush(): void {
+    if (this.#closed || this.#waitingForDrain || this.#queue.length === 0) return
+    const pending = this.#queue
+    this.#queue = []
+    this.#writeFrames(pending.filter((event) => event.seq > this.#lastSent))
+  }
+
+  /** All frames waiting for this client go out in one write. */
+  #writeFrames(events: readonly StoredEvent[]): void {
+    if (events.length === 0 || this.#closed) return
+    let joined = ''
+    for (const event of events) joined += frameOf(event)
+    this.#lastSent = (events[events.length - 1] as StoredEvent).seq
+    if (this.#raw.write(joined)) return
+    this.#waitingForDrain = true
+    void this.#drained().then(() => this.#flush())
+  }
+
+  /** Settles on drain or on close: a write pending on drain never settles after a disconnect. */
+  #drained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.#raw.off('drain', done)
+        this.#raw.off('close', done)
+        this.#waitingForDrain = false
+        resolve()
+      }
+      this.#raw.once('drain', done)
+      this.#raw.once('close', done)
+    })
+  }
+}

@@ -1,0 +1,25 @@
+/** @module `npm start`: configuration from the environment and flags, then the server. */
+import { ConfigError, loadConfig } from './config.js'
+import { startServer } from './server.js'
+import { builtinTools } from './tools/builtin.js'
+
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig(process.argv.slice(2), process.env)
+  } catch (error) {
+    if (error instanceof ConfigError || (error instanceof Error && 'code' in error)) {
+      process.stderr.write(`toolexec: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  const server = await startServer(config, { tools: builtinTools() })
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+await main()

@@ -1,0 +1,73 @@
+/**
+ * @module Crash recovery, at start, for every unfinished schedule: a call whose handler had
+ * started gets a terminal `interrupted` record (it is never run again); a call waiting for
+ * approval keeps its request, answerable after the restart, and then runs; calls not yet
+ * started run. Every outcome is an event in the session's one sequence.
+ */
+import type { ToolCall } from '../contracts/tool-call.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { CallRow, ScheduleRecord } from '../contracts/store.js'
+import { createErrorResult } from '../executor/errors.js'
+import { stateChangeFor } from './event-projection.js'
+import type { RuntimeContext } from './runtime-context.js'
+import type { ScheduleService } from './schedule-service.js'
+
+export const INTERRUPTED_TEXT =
+  'Tool execution was interrupted: the server stopped while this tool was running. It was not run again; check its effects before retrying.'
+
+export interface RecoveryReport {
+  readonly schedules: number
+  readonly interrupted: number
+  readonly resumed: number
+}
+
+export function recoverUnfinished(ctx: RuntimeContext, schedules: ScheduleService): RecoveryReport {
+  let interrupted = 0
+  let resumed = 0
+  const unfinished = ctx.store.unfinishedSchedules()
+  for (const schedule of unfinished) {
+    const outcome = recoverSchedule(ctx, schedules, schedule)
+    interrupted += outcome.interrupted
+    resumed += outcome.resumed
+  }
+  return { schedules: unfinished.length, interrupted, resumed }
+}
+
+function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedule: ScheduleRecord): { interrupted: number; resumed: number } {
+  const session = ctx.store.getSession(schedule.sessionId)
+  if (session === undefined) return { interrupted: 0, resumed: 0 }
+  const earlier: ToolExecutionResult[] = []
+  const remaining: ToolCall[] = []
+  let interrupted = 0
+  for (const row of ctx.store.callsOfSchedule(schedule.id)) {
+    if (row.result !== undefined) earlier.push(row.result)
+    else if (row.status === 'running') {
+      earlier.push(interrupt(ctx, row))
+      interrupted++
+    } else remaining.push(toCall(row))
+  }
+  const accepted = { id: schedule.id, session, turnId: schedule.turnId, calls: remaining, signal: ctx.live.get(session.id).controller.signal }
+  schedules.resume(accepted, remaining, earlier)
+  ctx.logger.info({ scheduleId: schedule.id, interrupted, resumed: remaining.length }, 'schedule.recovered')
+  return { interrupted, resumed: remaining.length }
+}
+
+function interrupt(ctx: RuntimeContext, row: CallRow): ToolExecutionResult {
+  const result = createErrorResult({
+    callId: row.id,
+    toolName: row.name,
+    status: 'interrupted',
+    stage: 'handler',
+    errorClass: 'interrupted',
+    message: INTERRUPTED_TEXT,
+  })
+  const event = { type: 'ToolCallResult' as const, sessionId: row.sessionId, callId: row.id, toolName: row.name, result }
+  ctx.journal.appendNow(event, stateChangeFor(event))
+  return result
+}
+
+function toCall(row: CallRow): ToolCall {
+  const call: ToolCall = { id: row.id, name: row.name, input: row.input }
+  if (row.dependsOn !== undefined) call.dependsOn = row.dependsOn
+  return call
+}

@@ -1,0 +1,83 @@
+/** @module What the session services share: storage, journal, executor, live session state. */
+import type { Logger } from 'pino'
+import type { ExecutorEvent } from '../contracts/events.js'
+import type { PermissionBroker, TurnContext } from '../contracts/ports.js'
+import type { SessionRecord } from '../contracts/store.js'
+import type { Executor } from '../executor/executor.js'
+import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { EventBus } from './event-bus.js'
+import type { EventJournal } from './event-journal.js'
+import { stateChangeFor } from './event-projection.js'
+import type { SessionPermissionBroker } from './session-broker.js'
+
+export interface RuntimeContext {
+  readonly store: SqliteStore
+  readonly journal: EventJournal
+  readonly bus: EventBus
+  readonly executor: Executor
+  readonly broker: SessionPermissionBroker
+  readonly denyingBroker: PermissionBroker
+  readonly defaultWorkspace: string
+  readonly logger: Logger
+  readonly live: LiveSessions
+}
+
+/** In-memory state of a session: its turn's abort controller and its schedule queue. */
+export class LiveSession {
+  readonly id: string
+  controller = new AbortController()
+  /** Schedules of one session run one after another in arrival order. */
+  tail: Promise<void> = Promise.resolve()
+  running = 0
+
+  constructor(id: string) {
+    this.id = id
+  }
+
+  enqueue(task: () => Promise<void>): Promise<void> {
+    const next = this.tail.then(task, task)
+    this.tail = next.catch(() => {})
+    return next
+  }
+}
+
+export class LiveSessions {
+  readonly #sessions = new Map<string, LiveSession>()
+
+  get(id: string): LiveSession {
+    let session = this.#sessions.get(id)
+    if (session === undefined) {
+      session = new LiveSession(id)
+      this.#sessions.set(id, session)
+    }
+    return session
+  }
+
+  peek(id: string): LiveSession | undefined {
+    return this.#sessions.get(id)
+  }
+
+  all(): LiveSession[] {
+    return [...this.#sessions.values()]
+  }
+}
+
+export function journalSink(journal: EventJournal): (event: ExecutorEvent) => Promise<unknown> {
+  return function journalEvent(event) {
+    return journal.append(event, stateChangeFor(event))
+  }
+}
+
+export function turnFor(ctx: RuntimeContext, session: SessionRecord, scheduleId: string, turnId: string, signal: AbortSignal): TurnContext {
+  return {
+    sessionId: session.id,
+    turnId,
+    scheduleId,
+    signal,
+    emit: journalSink(ctx.journal),
+    permissionMode: session.permissionMode,
+    workspace: session.workspace,
+    permissionTimeoutMs: session.permissionTimeoutMs ?? undefined,
+    broker: session.interactive ? ctx.broker : ctx.denyingBroker,
+  }
+}

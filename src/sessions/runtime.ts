@@ -1,0 +1,91 @@
+/**
+ * @module The composition root of the server's runtime: database, journal, executor with
+ * its ports, the session and schedule services, and crash recovery.
+ */
+import path from 'node:path'
+import type { Logger } from 'pino'
+import type { HookRunner, ModelClient, PermissionService } from '../contracts/ports.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import { createExecutor, type Executor } from '../executor/executor.js'
+import { createDenyingBroker } from '../permissions/brokers.js'
+import { createModePermissionService } from '../permissions/mode-permission-service.js'
+import { withSessionGrants } from '../permissions/session-grants.js'
+import { openDatabase } from '../storage/database.js'
+import { FsArtifactStore } from '../storage/fs-artifact-store.js'
+import { recordArtifacts } from '../storage/recorded-artifact-store.js'
+import { SqliteStore } from '../storage/sqlite-store.js'
+import { InMemoryToolRegistry } from '../tools/registry.js'
+import { EventBus } from './event-bus.js'
+import { EventJournal } from './event-journal.js'
+import { recoverUnfinished, type RecoveryReport } from './recovery.js'
+import { LiveSessions, type RuntimeContext } from './runtime-context.js'
+import { ScheduleService } from './schedule-service.js'
+import { SessionPermissionBroker } from './session-broker.js'
+import { SessionService } from './session-service.js'
+
+export interface RuntimeOptions {
+  readonly dataDir: string
+  readonly workspace: string
+  readonly tools: readonly ToolEntry[]
+  readonly logger: Logger
+  readonly hooks?: HookRunner | undefined
+  readonly permissions?: PermissionService | undefined
+  readonly model?: ModelClient | undefined
+  readonly memoryDir?: string | undefined
+}
+
+export interface Runtime {
+  readonly ctx: RuntimeContext
+  readonly registry: InMemoryToolRegistry
+  readonly executor: Executor
+  readonly sessions: SessionService
+  readonly schedules: ScheduleService
+  readonly dataDir: string
+  recover(): RecoveryReport
+  close(): void
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const db = openDatabase(path.join(options.dataDir, 'toolexec.db'))
+  const store = new SqliteStore(db)
+  const bus = new EventBus()
+  const journal = new EventJournal(store, bus)
+  const broker = new SessionPermissionBroker(store)
+  const registry = new InMemoryToolRegistry(options.tools)
+  const executor = createExecutor({
+    registry,
+    permissions: withSessionGrants(options.permissions ?? createModePermissionService(), store),
+    broker,
+    hooks: options.hooks,
+    artifacts: recordArtifacts(new FsArtifactStore({ dataDir: options.dataDir }), store),
+    model: options.model,
+    logger: options.logger,
+    memoryDir: options.memoryDir ?? path.join(options.dataDir, 'memory'),
+  })
+  const ctx: RuntimeContext = {
+    store,
+    journal,
+    bus,
+    executor,
+    broker,
+    denyingBroker: createDenyingBroker(),
+    defaultWorkspace: options.workspace,
+    logger: options.logger,
+    live: new LiveSessions(),
+  }
+  const sessions = new SessionService(ctx)
+  const schedules = new ScheduleService(ctx, sessions)
+  return {
+    ctx,
+    registry,
+    executor,
+    sessions,
+    schedules,
+    dataDir: options.dataDir,
+    recover: () => recoverUnfinished(ctx, schedules),
+    close: () => {
+      journal.flush()
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,43 @@
+/** @module Running an accepted schedule and recording how it ended. */
+import type { ToolCall } from '../contracts/tool-call.js'
+import type { SessionRecord } from '../contracts/store.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import { stopsTurn } from '../executor/turn-control.js'
+import { stateChangeFor } from './event-projection.js'
+import type { RuntimeContext } from './runtime-context.js'
+import { turnFor } from './runtime-context.js'
+
+export interface AcceptedSchedule {
+  readonly id: string
+  readonly session: SessionRecord
+  readonly turnId: string
+  readonly calls: ToolCall[]
+  readonly signal: AbortSignal
+}
+
+/** Runs `calls` as planned (R5), after `earlier` results of the same turn (early dispatch, recovery). */
+export async function runAccepted(
+  ctx: RuntimeContext,
+  schedule: AcceptedSchedule,
+  calls: readonly ToolCall[],
+  earlier: readonly ToolExecutionResult[] = [],
+): Promise<void> {
+  ctx.store.setScheduleStatus(schedule.id, 'running', null)
+  const turn = turnFor(ctx, schedule.session, schedule.id, schedule.turnId, schedule.signal)
+  const outcome = await ctx.executor.executeSchedule(pruneDependencies(calls), turn, earlier.some(stopsTurn))
+  const status = schedule.signal.aborted ? 'cancelled' : earlier.some(stopsTurn) ? 'stopped' : outcome.status
+  const event = { type: 'ScheduleCompleted' as const, sessionId: schedule.session.id, scheduleId: schedule.id, status }
+  await ctx.journal.append(event, stateChangeFor(event))
+}
+
+/** Dependencies on calls outside this set have already ended, so they no longer constrain the plan. */
+export function pruneDependencies(calls: readonly ToolCall[]): ToolCall[] {
+  const ids = new Set(calls.map((call) => call.id))
+  return calls.map((call) => {
+    if (call.dependsOn === undefined) return call
+    const kept = call.dependsOn.filter((dep) => ids.has(dep))
+    const pruned: ToolCall = { id: call.id, name: call.name, input: call.input }
+    if (kept.length > 0) pruned.dependsOn = kept
+    return pruned
+  })
+}

@@ -1,0 +1,199 @@
+/**
+ * @module Schedules: accepted and stored with their ScheduleAccepted event in one
+ * transaction, then run one after another per session. An open schedule takes calls as
+ * the model streams them (R11): eligible ones start at once, the rest run at close.
+ */
+import type { CreateScheduleBody, ScheduleAcceptedReply, ScheduleCallInput, ScheduleReply } from '../contracts/api.js'
+import { ToolexecError } from '../contracts/errors.js'
+import type { ToolCall } from '../contracts/tool-call.js'
+import type { SessionRecord } from '../contracts/store.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { RuntimeContext } from './runtime-context.js'
+import { turnFor } from './runtime-context.js'
+import type { SessionService } from './session-service.js'
+import { scheduleView } from './views.js'
+import { ScheduleWaiters } from './schedule-waiters.js'
+import { pruneDependencies, runAccepted, type AcceptedSchedule } from './schedule-runner.js'
+
+interface OpenSchedule {
+  readonly schedule: AcceptedSchedule
+  readonly dispatched: Map<string, Promise<ToolExecutionResult>>
+  readonly closed: Promise<void>
+  close(): void
+}
+
+export class ScheduleService {
+  readonly #ctx: RuntimeContext
+  readonly #sessions: SessionService
+  readonly #open = new Map<string, OpenSchedule>()
+  readonly waiters = new ScheduleWaiters()
+
+  constructor(ctx: RuntimeContext, sessions: SessionService) {
+    this.#ctx = ctx
+    this.#sessions = sessions
+  }
+
+  submit(body: CreateScheduleBody): ScheduleAcceptedReply {
+    const { store } = this.#ctx
+    const calls = body.calls.map(toToolCall)
+    const open = body.open === true
+    const existing = store.getSession(body.sessionId)
+    const session = existing ?? this.#sessions.newRecord(body.sessionId)
+    this.#assertNewCallIds(session.id, calls)
+    this.#assertDependencies(calls)
+    const groups = open ? [] : this.#ctx.executor.plan(calls)
+    const scheduleId = `sch_${crypto.randomUUID()}`
+    const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
+    this.#ctx.journal.appendNow({ type: 'ScheduleAccepted', sessionId: session.id, scheduleId, turnId, groups }, undefined, (tx, at) => {
+      if (existing === undefined) tx.insertSession(session)
+      tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
+      calls.forEach((call, position) => tx.insertCall({ ...call, sessionId: session.id, scheduleId, position }))
+    })
+    const schedule: AcceptedSchedule = { id: scheduleId, session, turnId, calls, signal: this.#ctx.live.get(session.id).controller.signal }
+    if (open) this.#startOpen(schedule)
+    else this.#enqueue(schedule, () => runAccepted(this.#ctx, schedule, calls))
+    return this.#acceptedReply(schedule, open ? 'open' : 'queued', groups, calls)
+  }
+
+  /** R11: a streamed call starts at once when it is eligible, else waits for close. */
+  async addCall(scheduleId: string, input: ScheduleCallInput): Promise<ScheduleAcceptedReply> {
+    const open = this.#requireOpen(scheduleId)
+    const call = toToolCall(input)
+    const { schedule } = open
+    this.#assertNewCallIds(schedule.session.id, [call])
+    this.#assertDependencies([...schedule.calls, call], schedule.calls.length)
+    this.#ctx.store.insertCall({ ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
+    schedule.calls.push(call)
+    const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
+    if (call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))) {
+      open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
+    }
+    return this.#acceptedReply(schedule, 'open', [], schedule.calls, open.dispatched)
+  }
+
+  close(scheduleId: string): ScheduleAcceptedReply {
+    const open = this.#requireOpen(scheduleId)
+    const { schedule } = open
+    const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
+    const groups = this.#ctx.executor.plan(pruneDependencies(rest))
+    this.#ctx.store.transaction(() => {
+      this.#ctx.store.setScheduleGroups(scheduleId, groups)
+      this.#ctx.store.setScheduleStatus(scheduleId, 'queued', null)
+    })
+    this.#open.delete(scheduleId)
+    open.close()
+    return this.#acceptedReply(schedule, 'queued', groups, schedule.calls, open.dispatched)
+  }
+
+  view(scheduleId: string): ScheduleReply {
+    const schedule = this.#ctx.store.getSchedule(scheduleId)
+    if (schedule === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
+    return scheduleView(schedule, this.#ctx.store.callsOfSchedule(scheduleId))
+  }
+
+  /** Holds until the schedule ends or `seconds` pass, whichever is first. */
+  async waitFor(scheduleId: string, seconds: number): Promise<ScheduleReply> {
+    const current = this.view(scheduleId)
+    if (isFinished(current.status) || seconds <= 0) return current
+    await this.waiters.wait(scheduleId, seconds * 1000)
+    return this.view(scheduleId)
+  }
+
+  /** Used by recovery: runs stored, unfinished calls of an accepted schedule. */
+  resume(schedule: AcceptedSchedule, calls: readonly ToolCall[], earlier: readonly ToolExecutionResult[]): void {
+    this.#enqueue(schedule, () => runAccepted(this.#ctx, schedule, calls, earlier))
+  }
+
+  #startOpen(schedule: AcceptedSchedule): void {
+    let close: () => void = () => {}
+    const closed = new Promise<void>((resolve) => {
+      close = resolve
+    })
+    const open: OpenSchedule = { schedule, dispatched: new Map(), closed, close }
+    this.#open.set(schedule.id, open)
+    this.#enqueue(schedule, async () => {
+      await closed
+      const early = await Promise.all(open.dispatched.values())
+      const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
+      await runAccepted(this.#ctx, schedule, rest, early)
+    })
+  }
+
+  #enqueue(schedule: AcceptedSchedule, task: () => Promise<void>): void {
+    const live = this.#ctx.live.get(schedule.session.id)
+    void live
+      .enqueue(async () => {
+        live.running++
+        try {
+          await task()
+        } finally {
+          live.running--
+        }
+      })
+      .catch((error: unknown) => this.#ctx.logger.error({ err: error, scheduleId: schedule.id }, 'schedule.failed'))
+      .finally(() => this.waiters.release(schedule.id))
+  }
+
+  #requireOpen(scheduleId: string): OpenSchedule {
+    const open = this.#open.get(scheduleId)
+    if (open !== undefined) return open
+    const stored = this.#ctx.store.getSchedule(scheduleId)
+    if (stored === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
+    throw new ToolexecError('API_ERR_SCHEDULE_NOT_OPEN', [scheduleId, stored.status])
+  }
+
+  #assertNewCallIds(sessionId: string, calls: readonly ToolCall[]): void {
+    const seen = new Set<string>()
+    for (const call of calls) {
+      if (seen.has(call.id) || this.#ctx.store.callExists(sessionId, call.id)) {
+        throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, sessionId])
+      }
+      seen.add(call.id)
+    }
+  }
+
+  /** A call may depend only on calls before it in the same schedule, so no cycle can form. */
+  #assertDependencies(calls: readonly ToolCall[], from = 0): void {
+    const earlier = new Set(calls.slice(0, from).map((call) => call.id))
+    for (const call of calls.slice(from)) {
+      for (const dep of call.dependsOn ?? []) {
+        if (!earlier.has(dep) && !calls.some((other) => other.id === dep)) throw new ToolexecError('API_ERR_BAD_DEPENDENCY', [call.id, dep])
+      }
+      earlier.add(call.id)
+    }
+  }
+
+  #acceptedReply(
+    schedule: AcceptedSchedule,
+    status: ScheduleAcceptedReply['status'],
+    groups: string[][],
+    calls: readonly ToolCall[],
+    dispatched?: ReadonlyMap<string, unknown>,
+  ): ScheduleAcceptedReply {
+    return {
+      scheduleId: schedule.id,
+      sessionId: schedule.session.id,
+      turnId: schedule.turnId,
+      status,
+      groups,
+      calls: calls.map((call) => ({
+        id: call.id,
+        name: call.name,
+        flags: this.#ctx.executor.flagsOf(call) ?? null,
+        ...(dispatched === undefined ? null : { dispatched: dispatched.has(call.id) }),
+      })),
+    }
+  }
+}
+
+function toToolCall(input: ScheduleCallInput): ToolCall {
+  const call: ToolCall = { id: input.id, name: input.name, input: input.input ?? null }
+  if (input.dependsOn !== undefined && input.dependsOn.length > 0) call.dependsOn = input.dependsOn
+  return call
+}
+
+export function isFinished(status: string): boolean {
+  return status === 'completed' || status === 'stopped' || status === 'cancelled'
+}
+
+export type { SessionRecord }

@@ -1,0 +1,91 @@
+/** @module Sessions: create, look up, abort the turn, answer approvals, read history. */
+import path from 'node:path'
+import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session } from '../contracts/api.js'
+import { ToolexecError } from '../contracts/errors.js'
+import type { SessionRecord } from '../contracts/store.js'
+import type { RuntimeContext } from './runtime-context.js'
+import { historyView, permissionView, sessionView } from './views.js'
+
+export const TURN_ABORTED = 'Turn aborted by the client'
+
+export class SessionService {
+  readonly #ctx: RuntimeContext
+
+  constructor(ctx: RuntimeContext) {
+    this.#ctx = ctx
+  }
+
+  create(body: CreateSessionBody): Session {
+    const id = body.id ?? `ses_${crypto.randomUUID()}`
+    if (this.#ctx.store.getSession(id) !== undefined) throw new ToolexecError('API_ERR_SESSION_EXISTS', [id])
+    this.#ctx.store.insertSession(this.newRecord(id, body))
+    return this.view(id) as Session
+  }
+
+  /** A record with defaults for `id`, not yet stored. */
+  newRecord(id: string, body: CreateSessionBody = {}): SessionRecord {
+    return {
+      id,
+      workspace: path.resolve(this.#ctx.defaultWorkspace, body.workspace ?? '.'),
+      permissionMode: body.permissionMode ?? 'default',
+      interactive: body.interactive ?? true,
+      permissionTimeoutMs: body.permissionTimeoutMs ?? null,
+      createdAt: new Date().toISOString(),
+    }
+  }
+
+  get(id: string): SessionRecord {
+    const record = this.#ctx.store.getSession(id)
+    if (record === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id])
+    return record
+  }
+
+  view(id: string): Session | undefined {
+    const record = this.#ctx.store.getSession(id)
+    if (record === undefined) return undefined
+    const running = (this.#ctx.live.peek(id)?.running ?? 0) > 0
+    return sessionView(record, this.#ctx.store.sessionCounts(id), running, this.#ctx.journal.lastSeq(id))
+  }
+
+  /** R23: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled. */
+  abort(id: string): { sessionId: string; aborted: boolean } {
+    this.get(id)
+    const live = this.#ctx.live.get(id)
+    const previous = live.controller
+    live.controller = new AbortController()
+    previous.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } }))
+    this.#ctx.executor.backgroundTasks.cancelSession(id, TURN_ABORTED)
+    return { sessionId: id, aborted: true }
+  }
+
+  answerPermission(id: string, body: PermissionAnswerBody): PermissionRequestRecord {
+    const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once' }
+    const outcome = this.#ctx.broker.answer(id, answer, body.sessionId)
+    if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
+    if (outcome.kind === 'conflict') {
+      throw new ToolexecError('API_ERR_PERMISSION_DECIDED', [id, outcome.answer.decision, outcome.answer.decidedBy], {
+        context: { decision: outcome.answer.decision, decidedBy: outcome.answer.decidedBy },
+      })
+    }
+    const row = this.#ctx.store.getPermission(id)
+    if (row === undefined) throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
+    // The stored row may lag the live decision by a tick; show the decision that holds.
+    const view = permissionView(row)
+    if (view.status !== 'pending') return view
+    return { ...view, status: outcome.answer.decision, decidedBy: outcome.answer.decidedBy }
+  }
+
+  pendingPermissions(sessionId?: string): PermissionRequestRecord[] {
+    return this.#ctx.store.pendingPermissions(sessionId).map(permissionView)
+  }
+
+  history(id: string): HistoryEntry[] {
+    this.get(id)
+    const entries: HistoryEntry[] = []
+    for (const row of this.#ctx.store.history(id)) {
+      const entry = historyView(row)
+      if (entry !== undefined) entries.push(entry)
+    }
+    return entries
+  }
+}

@@ -1,0 +1,91 @@
+/** @module Stored records as the API shows them. */
+import type { CallRecord, HistoryEntry, PermissionRequestRecord, ScheduleReply, Session, ToolInfo } from '../contracts/api.js'
+import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import type { DecidedBy, RiskLevel } from '../contracts/events.js'
+import { isErrorForHistory } from '../executor/history.js'
+import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
+import { declaredFlags } from '../executor/tool-flags.js'
+
+export function sessionView(
+  record: SessionRecord,
+  counts: Session['counts'],
+  running: boolean,
+  lastEventId: number,
+): Session {
+  const status: Session['status'] = counts.pendingPermissions > 0 ? 'awaiting_permission' : running ? 'running' : 'idle'
+  return { ...record, status, counts, lastEventId }
+}
+
+export function callView(row: CallRow): CallRecord {
+  const view: CallRecord = { id: row.id, scheduleId: row.scheduleId, name: row.name, input: row.input, status: row.status }
+  if (row.resolvedInput !== undefined) view.resolvedInput = row.resolvedInput
+  if (row.flags !== undefined) view.flags = row.flags
+  if (row.startedAt !== null) view.startedAt = row.startedAt
+  if (row.completedAt !== null) view.completedAt = row.completedAt
+  if (row.result !== undefined) {
+    view.modelContent = row.result.modelContent
+    view.result = row.result
+  }
+  return view
+}
+
+export function scheduleView(schedule: ScheduleRecord, calls: readonly CallRow[]): ScheduleReply {
+  return {
+    scheduleId: schedule.id,
+    sessionId: schedule.sessionId,
+    turnId: schedule.turnId,
+    status: schedule.status,
+    groups: schedule.groups,
+    calls: calls.map(callView),
+  }
+}
+
+export function historyView(row: CallRow & { turnId: string }): HistoryEntry | undefined {
+  const result = row.result
+  if (result === undefined) return undefined
+  return {
+    scheduleId: row.scheduleId,
+    turnId: row.turnId,
+    callId: row.id,
+    toolName: row.name,
+    input: row.input,
+    status: row.status,
+    isError: isErrorForHistory(result),
+    modelContent: result.modelContent,
+    result,
+  }
+}
+
+export function permissionView(row: PermissionRow): PermissionRequestRecord {
+  const view: PermissionRequestRecord = {
+    id: row.id,
+    sessionId: row.sessionId,
+    callId: row.callId,
+    toolName: row.toolName,
+    input: row.input,
+    riskLevel: row.riskLevel as RiskLevel,
+    reason: row.reason,
+    status: row.status,
+    createdAt: row.createdAt,
+  }
+  if (row.preview !== undefined) view.preview = row.preview
+  if (row.suggestedRule !== null) view.suggestedRule = row.suggestedRule
+  if (row.decidedBy !== null) view.decidedBy = row.decidedBy as DecidedBy
+  if (row.message !== null) view.message = row.message
+  if (row.scope !== null) view.scope = row.scope
+  if (row.decidedAt !== null) view.decidedAt = row.decidedAt
+  return view
+}
+
+export function toolView(entry: ToolEntry): ToolInfo {
+  const view: ToolInfo = {
+    name: entry.name,
+    description: entry.description,
+    inputSchema: entry.inputSchema,
+    flags: declaredFlags(entry),
+    resultBudget: entry.resultBudget ?? DEFAULT_RESULT_BUDGET,
+  }
+  if (entry.timeout !== undefined) view.timeout = entry.timeout
+  return view
+}
