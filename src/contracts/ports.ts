@@ -172,6 +172,8 @@ export interface ToolCallContext {
   readonly signal: AbortSignal
   readonly workspace?: string | undefined
   readonly permissionMode: PermissionMode
+  /** `approved` when a person approved this very call (e.g. a path outside the workspace). */
+  readonly permission: 'none' | 'approved'
   /** Live output of a long call; becomes a ToolCallProgress event. */
   progress(data: Record<string, unknown>): void
   /** Present when a model is configured; always wrapped by the admission gate (R22). */

@@ -13,6 +13,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { handleError } from './error-status.js'
+import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
@@ -32,12 +33,6 @@ export interface AppOptions {
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
   readonly version?: string | undefined
-}
-
-export const OPENAPI_INFO = {
-  title: 'toolexec',
-  description: "Executes AI agents' tool calls: scheduling, approval, timeouts, budgets, events.",
-  version: '0.1.0',
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
     await app.register(cors, { origin: [...options.corsOrigins], allowedHeaders: ['authorization', 'content-type', 'last-event-id'] })
   }
-  await app.register(swagger, { openapi: { openapi: '3.1.0', info: OPENAPI_INFO, components: bearerComponents(options.token) } })
+  await app.register(swagger, swaggerOptions())
   await app.register(swaggerUi, { routePrefix: '/docs' })
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
   const runtime = options.runtime
@@ -73,8 +68,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(toolRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   return app
-}
-
-function bearerComponents(token: string | undefined): Record<string, unknown> {
-  return { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: token === undefined ? 'Needed when TOOLEXEC_TOKEN is set' : 'TOOLEXEC_TOKEN' } } }
 }

@@ -34,6 +34,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     '/artifacts/:sessionId/:artifactId',
     {
       schema: {
+        operationId: 'getArtifact',
         summary: "An artifact's bytes with its media type; supports a single Range",
         tags: ['artifacts'],
         params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 200 }), artifactId: Type.String({ minLength: 1, maxLength: 200 }) }),

@@ -7,14 +7,28 @@ import type { Runtime } from '../../sessions/runtime.js'
 import { SessionStream, type StreamLimits } from '../session-stream.js'
 import { errors, SessionIdParams } from '../schema.js'
 
+const EVENT_STREAM_DESCRIPTION = [
+  'Each event is one frame: `id:` the session\'s sequence number (1, 2, 3, ... with no gaps), `event:` its type,',
+  '`data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow.',
+  'A heartbeat comment comes at least every 15 s.',
+].join(' ')
+
+const EVENT_STREAM = {
+  description: 'The event stream (text/event-stream)',
+  content: { 'text/event-stream': { schema: Type.String({ description: 'Server-Sent Events frames' }) } },
+}
+
 export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?: StreamLimits | undefined }> = async (app, { runtime, limits }) => {
   app.get(
     '/sessions/:id/events',
     {
       sse: 'only',
       schema: {
+        operationId: 'streamEvents',
         summary: "The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N",
+        description: EVENT_STREAM_DESCRIPTION,
         tags: ['events'],
+        security: [{ bearer: [] }, { accessToken: [] }],
         params: SessionIdParams,
         querystring: Type.Object(
           {
@@ -24,7 +38,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
           { additionalProperties: false },
         ),
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })) }),
-        response: { 200: Type.Unsafe<unknown>({ type: 'string', description: 'text/event-stream' }), ...errors(400, 401, 404) },
+        response: { 200: EVENT_STREAM, ...errors(400, 401, 404) },
       },
       // The session check runs before the SSE wrapper commits the response as a stream.
       preHandler: async (request) => {

@@ -10,6 +10,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
     '/permissions/:id',
     {
       schema: {
+        operationId: 'answerPermission',
         summary: 'Answer a permission request; the same answer again is accepted, a different one is a 409',
         tags: ['permissions'],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
@@ -24,6 +25,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
     '/permissions',
     {
       schema: {
+        operationId: 'listPermissions',
         summary: 'Pending permission requests across sessions, or of one session',
         tags: ['permissions'],
         querystring: Type.Object(

@@ -13,6 +13,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     '/schedules',
     {
       schema: {
+        operationId: 'createSchedule',
         summary: 'Accept the tool calls of one model reply; an unknown session is created with defaults',
         tags: ['schedules'],
         body: inline(CreateScheduleBodySchema),
@@ -26,6 +27,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     '/schedules/:id/calls',
     {
       schema: {
+        operationId: 'addScheduleCall',
         summary: 'Add a streamed call to an open schedule; an eligible one starts at once (R11)',
         tags: ['schedules'],
         params: ScheduleParams,
@@ -40,6 +42,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     '/schedules/:id/close',
     {
       schema: {
+        operationId: 'closeSchedule',
         summary: 'Close an open schedule: the calls not yet started are grouped and run',
         tags: ['schedules'],
         params: ScheduleParams,
@@ -53,6 +56,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     '/schedules/:id',
     {
       schema: {
+        operationId: 'getSchedule',
         summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends",
         tags: ['schedules'],
         params: ScheduleParams,

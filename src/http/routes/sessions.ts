@@ -11,6 +11,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
     '/sessions',
     {
       schema: {
+        operationId: 'createSession',
         summary: 'Create a session',
         tags: ['sessions'],
         body: inline(CreateSessionBodySchema),
@@ -22,7 +23,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
 
   app.get(
     '/sessions/:id',
-    { schema: { summary: 'Read a session with its status and counts', tags: ['sessions'], params: SessionIdParams, response: { 200: inline(SessionSchema), ...errors(404) } } },
+    { schema: { operationId: 'getSession', summary: 'Read a session with its status and counts', tags: ['sessions'], params: SessionIdParams, response: { 200: inline(SessionSchema), ...errors(404) } } },
     async (request) => {
       const view = runtime.sessions.view(request.params.id)
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
@@ -34,6 +35,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
     '/sessions/:id/abort',
     {
       schema: {
+        operationId: 'abortSession',
         summary: 'Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled',
         tags: ['sessions'],
         params: SessionIdParams,
@@ -47,6 +49,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
     '/sessions/:id/history',
     {
       schema: {
+        operationId: 'getHistory',
         summary: 'Every stored tool record in order, with the exact modelContent the model received',
         tags: ['sessions'],
         params: SessionIdParams,

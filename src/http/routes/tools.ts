@@ -11,6 +11,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     '/tools',
     {
       schema: {
+        operationId: 'listTools',
         summary: 'Every tool with its description, input schema, flags, timeout policy and result budget',
         tags: ['tools'],
         response: { 200: Type.Object({ tools: Type.Array(inline(ToolInfoSchema)) }) },
@@ -21,7 +22,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
 
   app.get(
     '/healthz',
-    { schema: { summary: 'Liveness', tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    { schema: { operationId: 'health', summary: 'Liveness', tags: ['health'], security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   )
 }

@@ -1,0 +1,23 @@
+/**
+ * The real toolexec server (startServer) on a data dir given as argv[2], with the no-op
+ * tool registered. Its stop report counts the stored rows, so the bench can prove every
+ * call it timed was persisted with a terminal record.
+ */
+import { pino } from 'pino'
+import { loadConfig } from '../../src/config.js'
+import { startServer } from '../../src/server.js'
+import { noopTool } from './noop-tool.js'
+import { serveAsChild } from './child-process.js'
+
+const dataDir = process.argv[2]
+if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir>')
+const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent'], {})
+const server = await startServer(config, { tools: [noopTool], logger: pino({ level: 'silent' }) })
+
+serveAsChild(server.url, async () => {
+  const db = server.runtime.ctx.store.db
+  const terminal = db.prepare("SELECT count(*) FROM tool_calls WHERE result_json IS NOT NULL AND status = 'succeeded'").pluck().get() as number
+  const counts = server.runtime.ctx.store.rowCounts()
+  await server.close()
+  return { ...counts, succeededCalls: terminal }
+})

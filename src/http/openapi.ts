@@ -1,0 +1,162 @@
+/**
+ * @module The OpenAPI document: its options, and the final touches @fastify/swagger cannot
+ * make. Route schemas are inlined for the validator (see schema.ts), so the contract schemas
+ * that carry an `$id` are found again by shape and become `components/schemas` with `$ref`s;
+ * the routes and their validation stay as they are.
+ */
+import { STATUS_CODES } from 'node:http'
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import * as api from '../contracts/api.js'
+import * as display from '../contracts/display.js'
+import * as events from '../contracts/events.js'
+import * as flags from '../contracts/flags.js'
+import * as modelContent from '../contracts/model-content.js'
+import * as result from '../contracts/result.js'
+import * as toolCall from '../contracts/tool-call.js'
+import * as toolEntry from '../contracts/tool-entry.js'
+
+type Json = null | boolean | number | string | Json[] | JsonObject
+interface JsonObject {
+  [key: string]: Json
+}
+
+export const OPENAPI_INFO = {
+  title: 'toolexec',
+  description: "Executes AI agents' tool calls: scheduling, approval, timeouts, budgets, events.",
+  version: '0.1.0',
+}
+
+const TAGS = [
+  { name: 'sessions', description: 'A session holds the workspace, the permission mode and the ordered history of tool calls' },
+  { name: 'schedules', description: "The tool calls of one model reply, grouped and run; streamed calls start early (R11)" },
+  { name: 'permissions', description: 'Approval requests: list the pending ones, answer each once' },
+  { name: 'events', description: "Each session's durable, numbered event stream over Server-Sent Events" },
+  { name: 'artifacts', description: 'Bytes a result saved aside (large outputs, images)' },
+  { name: 'tools', description: 'The registered tools' },
+  { name: 'health', description: 'Liveness; never needs a token' },
+]
+
+const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'TOOLEXEC_TOKEN: required on every route but /healthz when the server runs with a token' },
+  accessToken: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'access_token',
+    description: "TOOLEXEC_TOKEN in the query, for the events route only: a browser's EventSource cannot send headers",
+  },
+} as const
+
+const SCHEMAS_REF = '#/components/schemas/'
+const ERROR_REPLY = 'ErrorReply'
+const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
+const CONTRACT_MODULES: readonly object[] = [api, display, events, flags, modelContent, result, toolCall, toolEntry]
+
+export function swaggerOptions(): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      tags: TAGS,
+      security: [{ bearer: [] }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    transformObject: function finishOpenapi(document) {
+      if (!('openapiObject' in document)) return document.swaggerObject
+      return finishDocument(document.openapiObject as unknown as JsonObject) as typeof document.openapiObject
+    },
+  }
+}
+
+/** Hoists the named contract schemas into components, names responses, documents 401s. */
+export function finishDocument(document: JsonObject): JsonObject {
+  const named = namedContractSchemas()
+  const components = new Map<string, Json>()
+  const paths = hoist(document.paths ?? {}, named, components, false)
+  if (isObject(paths)) describeResponses(paths, document.security ?? [], components, named)
+  const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {}
+  for (const [name, schema] of components) schemas[name] = schema
+  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] ?? {}]))
+  return { ...document, components: { ...(isObject(document.components) ? document.components : {}), schemas: sorted }, paths }
+}
+
+/** Canonical shape -> `$id`, for every contract schema that has one. */
+function namedContractSchemas(): Map<string, string> {
+  const named = new Map<string, string>()
+  for (const module of CONTRACT_MODULES) {
+    for (const value of Object.values(module)) {
+      if (!isObject(value) || typeof value.$id !== 'string') continue
+      const shape = canonical(documentForm(value))
+      if (shape !== '{}' && !named.has(shape)) named.set(shape, value.$id)
+    }
+  }
+  return named
+}
+
+function hoist(node: Json, named: Map<string, string>, components: Map<string, Json>, mayReplace: boolean): Json {
+  if (Array.isArray(node)) return node.map((item) => hoist(item, named, components, true))
+  if (!isObject(node)) return node
+  const name = mayReplace ? named.get(canonical(node)) : undefined
+  if (name !== undefined) {
+    if (!components.has(name)) {
+      components.set(name, {})
+      components.set(name, hoist(node, named, components, false))
+    }
+    return { $ref: SCHEMAS_REF + name }
+  }
+  const copy: JsonObject = {}
+  for (const [key, value] of Object.entries(node)) copy[key] = hoist(value, named, components, true)
+  return copy
+}
+
+function describeResponses(paths: JsonObject, globalSecurity: Json, components: Map<string, Json>, named: Map<string, string>): void {
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      if (!isObject(operation) || !isObject(operation.responses)) continue
+      const responses = operation.responses
+      for (const [status, response] of Object.entries(responses)) {
+        if (isObject(response) && response.description === 'Default Response') response.description = STATUS_CODES[status] ?? status
+      }
+      const security = operation.security ?? globalSecurity
+      if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {
+        responses['401'] = { description: UNAUTHORIZED, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+      }
+    }
+  }
+}
+
+function errorReplyRef(components: Map<string, Json>, named: Map<string, string>): Json {
+  if (!components.has(ERROR_REPLY)) components.set(ERROR_REPLY, hoist(documentForm(api.ErrorReplySchema), named, components, false))
+  return { $ref: SCHEMAS_REF + ERROR_REPLY }
+}
+
+/** A TypeBox schema as @fastify/swagger writes it: no `$id`, `const` as `enum`, records as additionalProperties. */
+function documentForm(schema: unknown): Json {
+  const plain = JSON.parse(JSON.stringify(schema)) as Json
+  return convert(plain)
+}
+
+function convert(node: Json): Json {
+  if (Array.isArray(node)) return node.map(convert)
+  if (!isObject(node)) return node
+  const out: JsonObject = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$id' || key === '$schema') continue
+    if (key === 'const') out.enum = [value]
+    else if (key === 'patternProperties' && isObject(value)) out.additionalProperties = convert(Object.values(value)[0] ?? {})
+    else out[key] = convert(value)
+  }
+  return out
+}
+
+/** JSON with sorted keys: two schemas with the same content give the same string. */
+function canonical(node: Json): string {
+  if (Array.isArray(node)) return `[${node.map(canonical).join(',')}]`
+  if (!isObject(node)) return JSON.stringify(node)
+  const keys = Object.keys(node).sort()
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(node[key] ?? null)}`).join(',')}}`
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,89 @@
+/**
+ * @module What the built-in tools need from the host, as ports on ToolServices. The server
+ * provides real implementations (src/sessions/runtime.ts); tests may pass their own real ones.
+ */
+import type { PermissionMode } from '../contracts/ports.js'
+import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+
+/** What a session has read, so that a write never lands on a file it has not seen (no blind writes). */
+export interface FileReadRecord {
+  readonly path: string
+  readonly mtimeMs: number
+  readonly size: number
+  readonly sha256: string
+}
+
+export interface FileStateStore {
+  recordRead(sessionId: string, record: FileReadRecord): void
+  lastRead(sessionId: string, path: string): FileReadRecord | undefined
+  forget(sessionId: string, path: string): void
+}
+
+export interface TodoItem {
+  readonly content: string
+  readonly status: 'pending' | 'in_progress' | 'completed'
+  readonly activeForm?: string | undefined
+}
+
+export interface TodoStore {
+  get(sessionId: string): TodoItem[]
+  set(sessionId: string, todos: readonly TodoItem[]): void
+}
+
+export interface SessionControl {
+  getPermissionMode(sessionId: string): PermissionMode
+  setPermissionMode(sessionId: string, mode: PermissionMode): void
+}
+
+export interface WebFetchSettings {
+  /** Private, loopback and link-local addresses are refused unless this is true. */
+  readonly allowPrivateNetwork: boolean
+  readonly maxResponseBytes: number
+  readonly userAgent: string
+}
+
+export interface BuiltinServices {
+  readonly fileState: FileStateStore
+  readonly todos: TodoStore
+  readonly session: SessionControl
+  readonly backgroundTasks: BackgroundTaskRegistry
+  readonly webFetch: WebFetchSettings
+}
+
+declare module '../contracts/ports.js' {
+  interface ToolServices extends BuiltinServices {}
+}
+
+export class InMemoryFileStateStore implements FileStateStore {
+  readonly #reads = new Map<string, FileReadRecord>()
+
+  recordRead(sessionId: string, record: FileReadRecord): void {
+    this.#reads.set(`${sessionId}\0${record.path}`, record)
+  }
+
+  lastRead(sessionId: string, path: string): FileReadRecord | undefined {
+    return this.#reads.get(`${sessionId}\0${path}`)
+  }
+
+  forget(sessionId: string, path: string): void {
+    this.#reads.delete(`${sessionId}\0${path}`)
+  }
+}
+
+export class InMemoryTodoStore implements TodoStore {
+  readonly #todos = new Map<string, TodoItem[]>()
+
+  get(sessionId: string): TodoItem[] {
+    return [...(this.#todos.get(sessionId) ?? [])]
+  }
+
+  set(sessionId: string, todos: readonly TodoItem[]): void {
+    this.#todos.set(sessionId, [...todos])
+  }
+}
+
+export const DEFAULT_WEB_FETCH: WebFetchSettings = {
+  allowPrivateNetwork: false,
+  maxResponseBytes: 10 * 1024 * 1024,
+  userAgent: 'toolexec/0.1 (+WebFetch)',
+}

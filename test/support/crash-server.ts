@@ -1,0 +1,28 @@
+/**
+ * Child-process entry point of the crash test:
+ *   node --import tsx test/support/crash-server.ts <dataDir> <markerDir>
+ * Starts the real server (startServer + loadConfig, so crash recovery runs at start) on
+ * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ...}` as one JSON
+ * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly.
+ */
+import { pino } from 'pino'
+import { loadConfig } from '../../src/config.js'
+import { startServer } from '../../src/server.js'
+import { crashTools } from './crash-tools.js'
+
+async function main(): Promise<void> {
+  const [dataDir, markerDir] = process.argv.slice(2)
+  if (dataDir === undefined || markerDir === undefined) {
+    process.stderr.write('usage: crash-server.ts <dataDir> <markerDir>\n')
+    process.exit(2)
+  }
+  const level = process.env.CRASH_LOG_LEVEL ?? 'silent'
+  const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: level })
+  const server = await startServer(config, { tools: crashTools(markerDir), logger: pino({ level }, pino.destination(2)) })
+  process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`)
+  process.once('SIGTERM', () => {
+    void server.close().then(() => process.exit(0))
+  })
+}
+
+await main()

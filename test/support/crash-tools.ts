@@ -1,0 +1,53 @@
+/**
+ * Tool fixtures for the crash and recovery tests. Every handler run first writes one marker
+ * file, synchronously, so runs can be counted across a SIGKILL and a restart: a call that
+ * was interrupted and never re-run has exactly the markers of its first life.
+ */
+import { randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { ToolCallContext } from '../../src/contracts/ports.js'
+import type { ToolEntry } from '../../src/contracts/tool-entry.js'
+import { editTool, readTool, sleepTool } from './tools.js'
+
+interface RunMarker {
+  readonly sessionId: string
+  readonly callId: string
+  readonly pid: number
+}
+
+function writeMarker(markerDir: string, ctx: ToolCallContext): void {
+  const marker: RunMarker = { sessionId: ctx.sessionId, callId: ctx.callId, pid: process.pid }
+  writeFileSync(path.join(markerDir, `run-${randomUUID()}.json`), JSON.stringify(marker))
+}
+
+/** The same tool, but each handler run leaves a marker in `markerDir` before it starts. */
+export function countRuns(entry: ToolEntry, markerDir: string): ToolEntry {
+  return {
+    ...entry,
+    handler: function countedHandler(input, ctx) {
+      writeMarker(markerDir, ctx)
+      return entry.handler(input, ctx)
+    },
+  }
+}
+
+/** Read (parallel, no approval), Edit (serial, asks in mode `default`), Sleep (parallel, slow), all counted. */
+export function crashTools(markerDir: string): ToolEntry[] {
+  return [readTool, editTool, sleepTool()].map((entry) => countRuns(entry, markerDir))
+}
+
+export function runKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`
+}
+
+/** How many times each `session/call` handler started, over every process that used `markerDir`. */
+export function countMarkers(markerDir: string): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const name of readdirSync(markerDir)) {
+    const marker = JSON.parse(readFileSync(path.join(markerDir, name), 'utf8')) as RunMarker
+    const key = runKey(marker.sessionId, marker.callId)
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return counts
+}

@@ -1,0 +1,43 @@
+/** A real toolexec server on 127.0.0.1 with a temporary data dir, for HTTP tests. */
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
+import { loadConfig } from '../../src/config.js'
+import type { ToolEntry } from '../../src/contracts/tool-entry.js'
+import { startServer, type RunningServer, type ServerParts } from '../../src/server.js'
+import { editTool, readTool, sleepTool } from './tools.js'
+
+export interface TestServer extends RunningServer {
+  readonly dataDir: string
+  /** fetch against the server with JSON in and out. */
+  json<T = unknown>(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>
+}
+
+export const DEFAULT_TEST_TOOLS: readonly ToolEntry[] = [readTool, editTool, sleepTool()]
+
+export interface TestServerOptions extends Partial<ServerParts> {
+  readonly dataDir?: string
+  readonly env?: Record<string, string>
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'toolexec-test-'))
+  const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: 'silent', ...options.env })
+  const server = await startServer(config, {
+    ...options,
+    tools: options.tools ?? DEFAULT_TEST_TOOLS,
+    logger: options.logger ?? pino({ level: 'silent' }),
+  })
+  const json = async <T>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
+    const init: RequestInit = { method, headers: { ...headers } }
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body)
+      ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
+    }
+    const response = await fetch(`${server.url}${route}`, init)
+    const text = await response.text()
+    return { status: response.status, body: (text.length > 0 ? JSON.parse(text) : undefined) as T }
+  }
+  return { ...server, dataDir, json, close: server.close }
+}
