@@ -14,6 +14,7 @@ import type {
 import { createDenyingBroker } from '../permissions/brokers.js'
 import { createModePermissionService } from '../permissions/mode-permission-service.js'
 import { AdmissionGate } from './admission-gate.js'
+import { BackgroundTaskRegistry } from './background-tasks.js'
 import { DEFAULT_TIMEOUT_MS } from './timeout.js'
 
 export const DEFAULT_MAX_CONCURRENCY = 10
@@ -35,6 +36,8 @@ export interface ExecutorPorts {
   /** Markdown writes here are allowed without asking (A9). */
   readonly memoryDir?: string | undefined
   readonly maxConcurrency?: number | undefined
+  /** Shared with the tools that start background tasks; one is made when absent. */
+  readonly backgroundTasks?: BackgroundTaskRegistry | undefined
 }
 
 export interface ExecutorDeps {
@@ -52,6 +55,7 @@ export interface ExecutorDeps {
   readonly defaultTimeoutMs: number
   readonly memoryDir: string | undefined
   readonly maxConcurrency: number
+  readonly backgroundTasks: BackgroundTaskRegistry
 }
 
 const PERFORMANCE_CLOCK: Clock = { now: () => performance.now() }
@@ -72,5 +76,6 @@ export function resolveDeps(ports: ExecutorPorts): ExecutorDeps {
     defaultTimeoutMs: ports.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
     memoryDir: ports.memoryDir,
     maxConcurrency: Math.max(1, Math.trunc(ports.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY)),
+    backgroundTasks: ports.backgroundTasks ?? new BackgroundTaskRegistry(),
   }
 }

@@ -8,7 +8,7 @@ import type { ToolCall } from '../contracts/tool-call.js'
 import type { BackgroundTask, TurnContext } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { ToolFlags } from '../contracts/flags.js'
-import { BackgroundTaskRegistry, type BackgroundTaskInfo } from './background-tasks.js'
+import type { BackgroundTaskInfo, BackgroundTaskRegistry } from './background-tasks.js'
 import { executeBatch, runGroups, type ScheduleOutcome } from './batch-runner.js'
 import { executeToolCall } from './call-runner.js'
 import { resolveDeps, type ExecutorDeps, type ExecutorPorts } from './deps.js'
@@ -37,7 +37,7 @@ export interface Executor {
 
 export function createExecutor(ports: ExecutorPorts): Executor {
   const deps = resolveDeps(ports)
-  const backgroundTasks = new BackgroundTaskRegistry()
+  const backgroundTasks = deps.backgroundTasks
   const plan = (calls: readonly ToolCall[]): string[][] =>
     planSchedule(calls.map((call) => dependencyFor(call.id, call.name, deps.registry.get(call.name), call.input, call.dependsOn)))
   return {

@@ -115,7 +115,7 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       if (!isObject(operation) || !isObject(operation.responses)) continue
       const responses = operation.responses
       for (const [status, response] of Object.entries(responses)) {
-        if (isObject(response) && response.description === 'Default Response') response.description = STATUS_CODES[status] ?? status
+        if (isObject(response) && response.description === 'Default Response') response.description = status === '401' ? UNAUTHORIZED : (STATUS_CODES[status] ?? status)
       }
       const security = operation.security ?? globalSecurity
       if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {

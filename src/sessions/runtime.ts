@@ -15,7 +15,10 @@ import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
+import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import type { WebFetchSettings } from '../tools/services.js'
 import { EventBus } from './event-bus.js'
+import { serverToolServices, withLiveMode } from './tool-services.js'
 import { EventJournal } from './event-journal.js'
 import { recoverUnfinished, type RecoveryReport } from './recovery.js'
 import { LiveSessions, type RuntimeContext } from './runtime-context.js'
@@ -32,6 +35,7 @@ export interface RuntimeOptions {
   readonly permissions?: PermissionService | undefined
   readonly model?: ModelClient | undefined
   readonly memoryDir?: string | undefined
+  readonly webFetch?: Partial<WebFetchSettings> | undefined
 }
 
 export interface Runtime {
@@ -52,9 +56,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const journal = new EventJournal(store, bus)
   const broker = new SessionPermissionBroker(store)
   const registry = new InMemoryToolRegistry(options.tools)
+  const backgroundTasks = new BackgroundTaskRegistry()
+  const services = serverToolServices(store, backgroundTasks, options.webFetch)
   const executor = createExecutor({
     registry,
-    permissions: withSessionGrants(options.permissions ?? createModePermissionService(), store),
+    permissions: withLiveMode(withSessionGrants(options.permissions ?? createModePermissionService(), store), services.session),
+    services,
+    backgroundTasks,
     broker,
     hooks: options.hooks,
     artifacts: recordArtifacts(new FsArtifactStore({ dataDir: options.dataDir }), store),

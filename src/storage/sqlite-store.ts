@@ -196,10 +196,23 @@ export class SqliteStore {
     return this.#s.lastSeq.pluck().get(sessionId) as number
   }
 
+  setPermissionMode(sessionId: string, mode: SessionRecord['permissionMode']): void {
+    this.#s.setPermissionMode.run(mode, sessionId)
+  }
+
+  getTodos(sessionId: string): unknown {
+    const value = this.#s.getTodos.pluck().get(sessionId)
+    return typeof value === 'string' ? JSON.parse(value) : undefined
+  }
+
+  setTodos(sessionId: string, todos: unknown, at: string): void {
+    this.#s.setTodos.run(sessionId, JSON.stringify(todos), at)
+  }
+
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events']) {
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos']) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

@@ -46,6 +46,10 @@ const SQL = {
   insertEvent: 'INSERT INTO events (session_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
   eventsAfter: 'SELECT session_id AS sessionId, seq, type, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?',
+  setPermissionMode: 'UPDATE sessions SET permission_mode = ? WHERE id = ?',
+  getTodos: 'SELECT todos_json FROM todos WHERE session_id = ?',
+  setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT(session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,
 } as const
 
 export type Statements = { readonly [K in keyof typeof SQL]: Database.Statement }

@@ -41,13 +41,13 @@ export function runKey(sessionId: string, callId: string): string {
   return `${sessionId}/${callId}`
 }
 
-/** How many times each `session/call` handler started, over every process that used `markerDir`. */
-export function countMarkers(markerDir: string): Map<string, number> {
-  const counts = new Map<string, number>()
+/** For each `session/call`, the pid of every process whose handler run started, over all processes that used `markerDir`. */
+export function runsByCall(markerDir: string): Map<string, number[]> {
+  const runs = new Map<string, number[]>()
   for (const name of readdirSync(markerDir)) {
     const marker = JSON.parse(readFileSync(path.join(markerDir, name), 'utf8')) as RunMarker
     const key = runKey(marker.sessionId, marker.callId)
-    counts.set(key, (counts.get(key) ?? 0) + 1)
+    runs.set(key, [...(runs.get(key) ?? []), marker.pid])
   }
-  return counts
+  return runs
 }

@@ -6,7 +6,8 @@ import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { errors } from '../schema.js'
 
-const BINARY = Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The bytes' })
+// Documented as any media type: the artifact's own is sent (image/png, text/plain, ...).
+const BINARY = { description: "The artifact's bytes with its media type", content: { '*/*': { schema: Type.Unsafe<unknown>({ type: 'string', format: 'binary' }) } } }
 
 export interface ByteRange {
   readonly start: number

@@ -49,6 +49,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0)
       reply.sse.keepAlive()
       reply.sse.sendHeaders()
+      // writeHead alone holds the headers until the first write; a caught-up client would wait for a heartbeat.
+      reply.raw.flushHeaders()
       const stream = new SessionStream(reply.raw, after, limits)
       reply.sse.onClose(() => stream.close())
       await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)

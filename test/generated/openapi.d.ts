@@ -1,0 +1,1235 @@
+export interface paths {
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a session */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a session with its status and counts */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled */
+        post: operations["abortSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every stored tool record in order, with the exact modelContent the model received */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept the tool calls of one model reply; an unknown session is created with defaults */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{id}/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a streamed call to an open schedule; an eligible one starts at once (R11) */
+        post: operations["addScheduleCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close an open schedule: the calls not yet started are grouped and run */
+        post: operations["closeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer a permission request; the same answer again is accepted, a different one is a 409 */
+        post: operations["answerPermission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending permission requests across sessions, or of one session */
+        get: operations["listPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N
+         * @description Each event is one frame: `id:` the session's sequence number (1, 2, 3, ... with no gaps), `event:` its type, `data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow. A heartbeat comment comes at least every 15 s.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/artifacts/{sessionId}/{artifactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An artifact's bytes with its media type; supports a single Range */
+        get: operations["getArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tool with its description, input schema, flags, timeout policy and result budget */
+        get: operations["listTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        CallRecord: {
+            id: string;
+            scheduleId: string;
+            name: string;
+            input: unknown;
+            resolvedInput?: unknown;
+            flags?: components["schemas"]["ToolFlags"];
+            status: components["schemas"]["CallRecordStatus"];
+            startedAt?: string;
+            completedAt?: string;
+            modelContent?: components["schemas"]["ModelContent"];
+            result?: components["schemas"]["ToolExecutionResult"];
+        };
+        CallRecordStatus: "pending" | "awaiting_permission" | "running" | components["schemas"]["CallStatus"];
+        CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
+        CreateScheduleBody: {
+            sessionId: string;
+            turnId?: string;
+            calls: components["schemas"]["ScheduleCallInput"][];
+            open?: boolean;
+        };
+        CreateSessionBody: {
+            id?: string;
+            workspace?: string;
+            permissionMode?: components["schemas"]["PermissionMode"];
+            interactive?: boolean;
+            permissionTimeoutMs?: number;
+        };
+        DecidedBy: "client" | "hook" | "rule" | "broker" | "timeout" | "abort";
+        Display: {
+            /** @enum {string} */
+            kind: "bash_output";
+            command: string;
+            output: string;
+            exitCode: number | null;
+            truncated: boolean;
+            originalBytes: number;
+            persistedPath?: string;
+        } | {
+            /** @enum {string} */
+            kind: "file_diff";
+            filePath: string;
+            operation: "create" | "update";
+            hunks: {
+                oldStart: number;
+                oldLines: number;
+                newStart: number;
+                newLines: number;
+                lines: string[];
+            }[];
+            additions: number;
+            deletions: number;
+            truncated: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "mcp_tool";
+            server: string;
+            tool: string;
+            text: string;
+            isError: boolean;
+            truncated: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "cua";
+            action: string;
+            screenshotUri?: string;
+            x?: number;
+            y?: number;
+        } | {
+            /** @enum {string} */
+            kind: "node_repl_screenshot";
+            screenshotUri: string;
+            width?: number;
+            height?: number;
+        } | {
+            /** @enum {string} */
+            kind: "subagent_run";
+            agentId: string;
+            description: string;
+            status: string;
+            summary?: string;
+        } | {
+            /** @enum {string} */
+            kind: "subagent_batch";
+            agents: {
+                agentId: string;
+                description: string;
+                status: string;
+            }[];
+        } | {
+            /** @enum {string} */
+            kind: "background_task";
+            taskId: string;
+            command?: string;
+            status: string;
+        } | {
+            /** @enum {string} */
+            kind: "background_task_output";
+            taskId: string;
+            status: string;
+            output: string;
+            truncated: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "workflow_run";
+            runId: string;
+            workflow: string;
+            status: string;
+        } | {
+            /** @enum {string} */
+            kind: "workflow_step";
+            runId: string;
+            step: string;
+            status: string;
+        } | {
+            /** @enum {string} */
+            kind: "workflow_saved";
+            workflow: string;
+            path: string;
+        } | {
+            /** @enum {string} */
+            kind: "workflow_list";
+            workflows: {
+                name: string;
+                description?: string;
+            }[];
+        } | {
+            /** @enum {string} */
+            kind: "workflow_eval";
+            snippet: string;
+            result: string;
+            truncated: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "workflow_schedule";
+            scheduleId: string;
+            cron?: string;
+            action: "created" | "updated" | "deleted";
+        } | {
+            /** @enum {string} */
+            kind: "model_list";
+            models: {
+                id: string;
+                provider?: string;
+            }[];
+        };
+        ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
+        ErrorReply: {
+            error: {
+                code: string;
+                message: string;
+                details?: unknown;
+            };
+        };
+        ErrorStage: "lookup" | "validation" | "resolve_input" | "pre_tool_use" | "permission" | "handler" | "serialization" | "post_tool_use" | "scheduling";
+        HistoryEntry: {
+            scheduleId: string;
+            turnId: string;
+            callId: string;
+            toolName: string;
+            input: unknown;
+            status: components["schemas"]["CallRecordStatus"];
+            isError: boolean;
+            modelContent: components["schemas"]["ModelContent"];
+            result: components["schemas"]["ToolExecutionResult"];
+        };
+        ModelContent: string | components["schemas"]["ModelContentBlock"][];
+        ModelContentBlock: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+        } | {
+            /** @enum {string} */
+            type: "image";
+            mediaType: string;
+            data?: string;
+            artifactUri?: string;
+            path?: string;
+        };
+        PermissionAnswerBody: {
+            decision: "allow" | "deny";
+            scope?: "once" | "session";
+            message?: string;
+            sessionId?: string;
+        };
+        PermissionMode: "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
+        PermissionRequestRecord: {
+            id: string;
+            sessionId: string;
+            callId: string;
+            toolName: string;
+            input: unknown;
+            preview?: unknown;
+            riskLevel: "low" | "medium" | "high";
+            reason: string;
+            suggestedRule?: string;
+            status: "pending" | "allow" | "deny";
+            decidedBy?: components["schemas"]["DecidedBy"];
+            message?: string;
+            scope?: string;
+            createdAt: string;
+            decidedAt?: string;
+        };
+        ResultBudget: {
+            maxModelBytes: number;
+            maxInlineBytes: number;
+            strategy: "artifact" | "truncate";
+            previewDirection: "head" | "tail";
+        };
+        Schedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            groups: string[][];
+            calls: components["schemas"]["CallRecord"][];
+        };
+        ScheduleAccepted: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            groups: string[][];
+            calls: {
+                id: string;
+                name: string;
+                flags: components["schemas"]["ToolFlags"] | null;
+                dispatched?: boolean;
+            }[];
+        };
+        ScheduleCallInput: {
+            id: string;
+            name: string;
+            input: unknown;
+            dependsOn?: string[];
+        };
+        ScheduleStatus: "open" | "queued" | "running" | "completed" | "stopped" | "cancelled";
+        Session: {
+            id: string;
+            workspace: string;
+            permissionMode: components["schemas"]["PermissionMode"];
+            interactive: boolean;
+            permissionTimeoutMs: number | null;
+            createdAt: string;
+            status: "idle" | "running" | "awaiting_permission";
+            counts: {
+                schedules: number;
+                calls: number;
+                pendingPermissions: number;
+            };
+            lastEventId: number;
+        };
+        SideEffectScope: "none" | "session" | "workspace" | "network" | "system" | "userInteraction";
+        TimeoutPolicy: {
+            kind: "none" | "deadline";
+            defaultMs?: number;
+            maxMs?: number;
+            allowCallOverride?: boolean;
+            cleanupGraceMs?: number;
+        };
+        ToolExecutionResult: {
+            callId: string;
+            toolName: string;
+            success: boolean;
+            status: components["schemas"]["CallStatus"];
+            isError: boolean;
+            modelContent: components["schemas"]["ModelContent"];
+            output?: unknown;
+            display?: components["schemas"]["Display"];
+            error?: {
+                message: string;
+                stage: components["schemas"]["ErrorStage"];
+                errorClass: components["schemas"]["ErrorClass"];
+                code?: string;
+                context?: {
+                    [key: string]: unknown;
+                };
+            };
+            control?: {
+                turnControl?: {
+                    reason: string;
+                    /** @enum {boolean} */
+                    stopTurnAfterResult: true;
+                };
+            };
+            serialization: {
+                truncated: boolean;
+                originalBytes: number;
+                actualBytes: number;
+                strategy: "inline" | "truncate" | "artifact";
+                persistedPath?: string;
+                artifactUri?: string;
+            };
+            perf: {
+                totalMs: number;
+                permissionWaitMs: number;
+                queuedMs: number;
+            };
+            permission: "none" | "approved" | "denied";
+            hookContext: string[];
+        };
+        ToolFlags: {
+            readOnly: boolean;
+            destructive: boolean;
+            concurrentSafe: boolean;
+            sideEffectScope: components["schemas"]["SideEffectScope"];
+            alwaysAsk: boolean;
+            requiresUserInteraction: boolean;
+            dependencies: string[];
+        };
+        ToolInfo: {
+            name: string;
+            description: string;
+            inputSchema: unknown;
+            flags: components["schemas"]["ToolFlags"];
+            timeout?: components["schemas"]["TimeoutPolicy"];
+            resultBudget: components["schemas"]["ResultBudget"];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    abortSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessionId: string;
+                        aborted: boolean;
+                    };
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessionId: string;
+                        entries: components["schemas"]["HistoryEntry"][];
+                    };
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleAccepted"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    addScheduleCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCallInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleAccepted"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    closeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleAccepted"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: {
+                wait?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    answerPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PermissionAnswerBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionRequestRecord"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    listPermissions: {
+        parameters: {
+            query?: {
+                sessionId?: string;
+                status?: "pending";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requests: components["schemas"]["PermissionRequestRecord"][];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                after?: string;
+            };
+            header?: {
+                "last-event-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                artifactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact's bytes with its media type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The artifact's bytes with its media type */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Range Not Satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tools: components["schemas"]["ToolInfo"][];
+                    };
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,239 @@
+/**
+ * Crash recovery in process, on a real SQLite file: a first runtime writes the state a
+ * SIGKILL leaves behind straight through its store, a second runtime on the same data dir
+ * recovers it.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ScheduleReply } from '../../src/contracts/api.js'
+import type { ToolExecutionResult } from '../../src/contracts/result.js'
+import type { StoredEvent } from '../../src/contracts/store.js'
+import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
+import { SUBAGENT_TERMINAL } from '../../src/executor/turn-control.js'
+import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
+import { createRuntime, type Runtime } from '../../src/sessions/runtime.js'
+import type { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { crashTools, runKey, runsByCall } from '../support/crash-tools.js'
+
+const dirs: string[] = []
+const runtimes: Runtime[] = []
+
+afterEach(() => {
+  for (const runtime of runtimes.splice(0)) runtime.close()
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  dirs.push(dir)
+  return dir
+}
+
+function openRuntime(dataDir: string, markerDir: string): Runtime {
+  const runtime = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
+  runtimes.push(runtime)
+  return runtime
+}
+
+interface SeededCall {
+  readonly id: string
+  readonly name: string
+  readonly input: unknown
+  readonly state: 'pending' | 'running' | 'awaiting_permission' | ToolExecutionResult
+}
+
+/** Writes what a killed server leaves behind: rows and events, as the journal would have. */
+class CrashState {
+  readonly #runtime: Runtime
+  readonly #seq = new Map<string, number>()
+  readonly permissionIds = new Map<string, string>()
+
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime
+  }
+
+  get #store(): SqliteStore {
+    return this.#runtime.ctx.store
+  }
+
+  schedule(sessionId: string, scheduleId: string, status: 'queued' | 'running', calls: readonly SeededCall[]): void {
+    const at = new Date().toISOString()
+    if (this.#store.getSession(sessionId) === undefined) {
+      this.#store.insertSession({ id: sessionId, workspace: os.tmpdir(), permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: at })
+    }
+    const groups = calls.map((call) => [call.id])
+    this.#store.insertSchedule({ id: scheduleId, sessionId, turnId: `turn-${scheduleId}`, status, groups, createdAt: at })
+    this.#event(sessionId, 'ScheduleAccepted', { scheduleId, turnId: `turn-${scheduleId}`, groups })
+    calls.forEach((call, position) => {
+      this.#store.insertCall({ sessionId, id: call.id, scheduleId, position, name: call.name, input: call.input })
+      this.#advance(sessionId, call, at)
+    })
+  }
+
+  #advance(sessionId: string, call: SeededCall, at: string): void {
+    if (call.state === 'pending') return
+    if (call.state === 'awaiting_permission') {
+      const permissionId = `perm_${randomUUID()}`
+      this.permissionIds.set(call.id, permissionId)
+      const request = { id: permissionId, sessionId, callId: call.id, toolName: call.name, input: call.input, preview: undefined }
+      this.#store.insertPermission({ ...request, riskLevel: 'medium', reason: `Tool ${call.name} requires approval`, suggestedRule: null, createdAt: at })
+      this.#store.setCallStatus(sessionId, call.id, 'awaiting_permission')
+      this.#event(sessionId, 'PermissionRequested', { permissionId, callId: call.id, toolName: call.name, input: call.input, riskLevel: 'medium' })
+      return
+    }
+    const flags = this.#runtime.executor.flagsOf(call)
+    if (flags === undefined) throw new Error(`no flags for ${call.name}`)
+    this.#store.markCallRunning(sessionId, call.id, call.input, flags, at)
+    this.#event(sessionId, 'ToolCallStarted', { callId: call.id, toolName: call.name, input: call.input, flags })
+    if (call.state === 'running') return
+    this.#store.completeCall(sessionId, call.state, at)
+    this.#event(sessionId, 'ToolCallResult', { callId: call.id, toolName: call.name, result: call.state })
+  }
+
+  #event(sessionId: string, type: string, fields: Record<string, unknown>): void {
+    const seq = (this.#seq.get(sessionId) ?? 0) + 1
+    this.#seq.set(sessionId, seq)
+    const at = new Date().toISOString()
+    this.#store.insertEvent({ sessionId, seq, type, data: JSON.stringify({ type, sessionId, seq, at, ...fields }) }, at)
+  }
+}
+
+const read = (id: string, state: SeededCall['state'] = 'pending'): SeededCall => ({ id, name: 'Read', input: { file_path: `${id}.txt` }, state })
+const edit = (id: string, state: SeededCall['state'] = 'pending'): SeededCall => ({ id, name: 'Edit', input: { file_path: `${id}.txt` }, state })
+const sleep = (id: string, state: SeededCall['state'] = 'pending'): SeededCall => ({ id, name: 'Sleep', input: { ms: 5 }, state })
+
+function stoppingResult(callId: string): ToolExecutionResult {
+  const text = 'final answer submitted'
+  const bytes = Buffer.byteLength(text)
+  return {
+    callId,
+    toolName: 'Read',
+    success: true,
+    status: 'succeeded',
+    isError: false,
+    modelContent: text,
+    output: text,
+    control: { turnControl: SUBAGENT_TERMINAL },
+    serialization: { truncated: false, originalBytes: bytes, actualBytes: bytes, strategy: 'inline' },
+    perf: { totalMs: 1, permissionWaitMs: 0, queuedMs: 0 },
+    permission: 'none',
+    hookContext: [],
+  }
+}
+
+/** A crashed data dir: seeded and closed by one runtime, reopened by a second one that is returned. */
+function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; markerDir: string; state: CrashState } {
+  const dataDir = tempDir('toolexec-recovery-')
+  const markerDir = tempDir('toolexec-recovery-runs-')
+  const first = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
+  const state = new CrashState(first)
+  seed(state)
+  first.close()
+  return { runtime: openRuntime(dataDir, markerDir), markerDir, state }
+}
+
+const callOf = (reply: ScheduleReply, id: string) => reply.calls.find((call) => call.id === id)
+const events = (runtime: Runtime, sessionId: string): StoredEvent[] => runtime.ctx.store.eventsAfter(sessionId, 0, 10_000)
+const parsed = (event: StoredEvent): Record<string, unknown> => JSON.parse(event.data) as Record<string, unknown>
+
+describe('recoverUnfinished', () => {
+  it('R39 ends a call whose handler had started as interrupted, never runs it again, and runs the calls after it', async () => {
+    const { runtime, markerDir } = crashAndReopen((state) => {
+      state.schedule('s-run', 'sch-run', 'running', [sleep('run-1', 'running'), read('next-1')])
+      state.schedule('s-run', 'sch-queued', 'queued', [read('queued-1'), sleep('queued-2')])
+    })
+    expect(runtime.recover()).toEqual({ schedules: 2, interrupted: 1, resumed: 3 })
+    const running = await runtime.schedules.waitFor('sch-run', 5)
+    const queued = await runtime.schedules.waitFor('sch-queued', 5)
+    expect([running.status, queued.status]).toEqual(['completed', 'completed'])
+    expect(callOf(running, 'run-1')).toMatchObject({ status: 'interrupted', modelContent: INTERRUPTED_TEXT })
+    expect(callOf(running, 'run-1')?.result).toMatchObject({ success: false, isError: true, error: { errorClass: 'interrupted' } })
+    expect([callOf(running, 'next-1')?.status, ...queued.calls.map((call) => call.status)]).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    const runs = runsByCall(markerDir)
+    expect(runs.has(runKey('s-run', 'run-1'))).toBe(false)
+    for (const id of ['next-1', 'queued-1', 'queued-2']) expect(runs.get(runKey('s-run', id)), id).toHaveLength(1)
+    expect(runtime.sessions.history('s-run').map((entry) => entry.callId)).toEqual(['run-1', 'next-1', 'queued-1', 'queued-2'])
+  })
+
+  it('R9 cancels a pending call whose earlier sibling result stopped the turn, without asking or running it', async () => {
+    const { runtime, markerDir } = crashAndReopen((state) => {
+      state.schedule('s-stop', 'sch-stop', 'running', [read('stop-1', stoppingResult('stop-1')), edit('after-stop')])
+    })
+    expect(runtime.recover()).toEqual({ schedules: 1, interrupted: 0, resumed: 1 })
+    const reply = await runtime.schedules.waitFor('sch-stop', 5)
+    expect(reply.status).toBe('stopped')
+    expect(callOf(reply, 'stop-1')).toMatchObject({ status: 'succeeded', modelContent: 'final answer submitted' })
+    expect(callOf(reply, 'after-stop')).toMatchObject({ status: 'cancelled', modelContent: TURN_STOP_TEXT })
+    expect(runtime.sessions.pendingPermissions('s-stop')).toEqual([])
+    expect(runsByCall(markerDir).has(runKey('s-stop', 'after-stop'))).toBe(false)
+  })
+
+  it('R37 appends every recovered outcome to the session sequence with no gap or duplicate', async () => {
+    const { runtime } = crashAndReopen((state) => {
+      state.schedule('s-seq', 'sch-seq', 'running', [read('done-1', stoppingResultFor('done-1')), sleep('run-2', 'running'), read('next-2')])
+    })
+    const before = events(runtime, 's-seq')
+    runtime.recover()
+    await runtime.schedules.waitFor('sch-seq', 5)
+    const after = events(runtime, 's-seq')
+    expect(after.map((event) => event.seq)).toEqual(Array.from({ length: after.length }, (_, i) => i + 1))
+    expect(after.slice(0, before.length)).toEqual(before)
+    const appended = after.slice(before.length).map(parsed)
+    expect(appended[0]).toMatchObject({ type: 'ToolCallResult', callId: 'run-2', result: { status: 'interrupted', modelContent: INTERRUPTED_TEXT } })
+    expect(appended.filter((event) => event.type === 'ToolCallResult').map((event) => event.callId)).toEqual(['run-2', 'next-2'])
+    expect(appended[appended.length - 1]).toMatchObject({ type: 'ScheduleCompleted', scheduleId: 'sch-seq', status: 'completed' })
+    expect(runtime.sessions.view('s-seq')?.lastEventId).toBe(after.length)
+  })
+})
+
+/** A plain success (no turn stop), stored before the crash. */
+function stoppingResultFor(callId: string): ToolExecutionResult {
+  const { control: _control, ...plain } = stoppingResult(callId)
+  return plain
+}
+
+describe('recovering a call that was waiting for approval', () => {
+  type Timing = 'before recover()' | 'right after recover(), before the gate' | 'after the request is re-opened'
+  const timings: Timing[] = ['before recover()', 'right after recover(), before the gate', 'after the request is re-opened']
+
+  it.each(timings)('R16 keeps the pending request and its id; an allow answered %s is not lost and the call runs once', async (timing) => {
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-ask', 'sch-ask', 'running', [edit('ask-1', 'awaiting_permission')]))
+    const permissionId = state.permissionIds.get('ask-1') ?? ''
+    expect(runtime.sessions.pendingPermissions().map((request) => [request.id, request.callId])).toEqual([[permissionId, 'ask-1']])
+    const reopened = new Promise<Record<string, unknown>>((resolve) => {
+      runtime.ctx.bus.subscribe('s-ask', (event) => {
+        if (event.type === 'PermissionRequested') resolve(parsed(event))
+      })
+    })
+    const allow = () => expect(runtime.sessions.answerPermission(permissionId, { decision: 'allow' })).toMatchObject({ id: permissionId, status: 'allow' })
+    if (timing === 'before recover()') allow()
+    runtime.recover()
+    if (timing === 'right after recover(), before the gate') allow()
+    expect(await reopened).toMatchObject({ permissionId, callId: 'ask-1' })
+    if (timing === 'after the request is re-opened') allow()
+    const reply = await runtime.schedules.waitFor('sch-ask', 5)
+    expect(reply.status).toBe('completed')
+    expect(callOf(reply, 'ask-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
+    expect(runsByCall(markerDir).get(runKey('s-ask', 'ask-1'))).toHaveLength(1)
+    expect(runtime.ctx.store.getPermission(permissionId)).toMatchObject({ status: 'allow', decidedBy: 'client' })
+    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
+    const resolved = events(runtime, 's-ask').map(parsed).filter((event) => event.type === 'PermissionResolved')
+    expect(resolved).toEqual([expect.objectContaining({ permissionId, decision: 'allow', decidedBy: 'client' })])
+  })
+
+  it('R16 delivers an early deny with its message to the model and never runs the call', async () => {
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-deny', 'sch-deny', 'running', [edit('deny-1', 'awaiting_permission')]))
+    const permissionId = state.permissionIds.get('deny-1') ?? ''
+    runtime.recover()
+    runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Leave that file alone' })
+    expect(() => runtime.sessions.answerPermission(permissionId, { decision: 'allow' })).toThrow(expect.objectContaining({ code: 'API_ERR_PERMISSION_DECIDED' }))
+    const reply = await runtime.schedules.waitFor('sch-deny', 5)
+    expect(callOf(reply, 'deny-1')).toMatchObject({ status: 'denied' })
+    expect(JSON.stringify(callOf(reply, 'deny-1')?.modelContent)).toContain('Leave that file alone')
+    expect(runsByCall(markerDir).has(runKey('s-deny', 'deny-1'))).toBe(false)
+  })
+})
