@@ -17,7 +17,9 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const OPENAPI_YAML_PATH = path.join(REPO_ROOT, 'openapi.yaml')
 export const OPENAPI_TYPES_PATH = path.join(REPO_ROOT, 'test', 'generated', 'openapi.d.ts')
 
-const YAML_HEADER = '# Generated from the route schemas by `npm run openapi` (scripts/generate-openapi.ts). Do not edit.\n'
+const NOTICE = 'Generated from the route schemas by `npm run openapi` (scripts/generate-openapi.ts). Do not edit.'
+const YAML_HEADER = `# ${NOTICE}\n`
+const TYPES_HEADER = `/** ${NOTICE} */\n\n`
 
 /** The document exactly as the server serves it at /openapi.json. */
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
@@ -44,7 +46,7 @@ export function renderOpenApiYaml(document: Record<string, unknown>): string {
 
 export async function renderOpenApiTypes(document: Record<string, unknown>): Promise<string> {
   const ast = await openapiTS(document as unknown as OpenAPI3)
-  return astToString(ast)
+  return TYPES_HEADER + astToString(ast)
 }
 
 async function main(): Promise<void> {

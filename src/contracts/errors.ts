@@ -37,6 +37,15 @@ export const ERROR_CATALOGUE = {
   API_ERR_RANGE: 'Range %s cannot be satisfied for %s bytes',
   API_ERR_SHUTTING_DOWN: 'The server is shutting down',
   API_ERR_INTERNAL: 'Internal error',
+  API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',
+  API_ERR_TOOL_NOT_DELETABLE: 'Tool %s is not a client-defined HTTP tool and cannot be deleted',
+  CONF_ERR_TOOLS: 'Config file %s: %s: %s',
+  TOOL_ERR_MCP_UNAVAILABLE: 'MCP server "%s" is unavailable: %s',
+  TOOL_ERR_MCP_CONNECTION_LOST: 'MCP server "%s" closed the connection during %s; it will be restarted on the next call%s',
+  TOOL_ERR_MCP_REQUEST: 'MCP server "%s" failed %s: %s',
+  TOOL_ERR_HTTP_UNREACHABLE: 'HTTP tool %s could not reach %s: %s',
+  TOOL_ERR_HTTP_STATUS: 'HTTP tool %s: %s replied with status %s%s',
+  TOOL_ERR_HTTP_REPLY: 'HTTP tool %s: malformed reply from %s: %s',
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE

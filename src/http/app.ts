@@ -12,7 +12,8 @@ import type { Logger } from 'pino'
 import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
-import { handleError } from './error-status.js'
+import { handleClientError, handleError } from './error-status.js'
+import { registerJsonBodyParser } from './json-body.js'
 import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { eventRoutes } from './routes/events.js'
@@ -41,11 +42,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
+    // Path ids may be 200 characters, percent-encoded up to three times longer.
+    routerOptions: { maxParamLength: 1_000 },
+    // Bad URLs and over-long params get the same error body as every other 4xx.
+    frameworkErrors: handleError,
+    clientErrorHandler: handleClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   // Replies are built from the contracts; JSON.stringify keeps every field as stored.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
+  registerJsonBodyParser(app)
   app.setNotFoundHandler((request) => {
     throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])
   })

@@ -1,4 +1,6 @@
 /** @module The edge's one mapping from coded domain errors to HTTP statuses and bodies. */
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorCode } from '../contracts/errors.js'
 import type { ErrorReply } from '../contracts/api.js'
@@ -15,12 +17,14 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_SCHEDULE_NOT_FOUND: 404,
   API_ERR_PERMISSION_NOT_FOUND: 404,
   API_ERR_ARTIFACT_NOT_FOUND: 404,
+  API_ERR_TOOL_NOT_FOUND: 404,
   API_ERR_SESSION_EXISTS: 409,
   API_ERR_CALL_ID_TAKEN: 409,
   EXEC_ERR_DUPLICATE_CALL_ID: 409,
   EXEC_ERR_DUPLICATE_TOOL: 409,
   API_ERR_SCHEDULE_NOT_OPEN: 409,
   API_ERR_PERMISSION_DECIDED: 409,
+  API_ERR_TOOL_NOT_DELETABLE: 409,
   API_ERR_RANGE: 416,
   API_ERR_SHUTTING_DOWN: 503,
 }
@@ -56,4 +60,16 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   const status = statusOf(error)
   if (status >= 500) request.log.error({ err: error }, 'request failed')
   void reply.code(status).type('application/json').send(errorBody(error, status))
+}
+
+/** Errors the HTTP parser meets before any route (headers too large, a malformed request), in the same body shape. */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const reason = STATUS_CODES[status] ?? 'Client Error'
+  const body = JSON.stringify({ error: { code: error.code ?? `HTTP_${status}`, message: reason } } satisfies ErrorReply)
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(error)
 }

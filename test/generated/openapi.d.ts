@@ -1,3 +1,5 @@
+/** Generated from the route schemas by `npm run openapi` (scripts/generate-openapi.ts). Do not edit. */
+
 export interface paths {
     "/sessions": {
         parameters: {
@@ -216,8 +218,26 @@ export interface paths {
         /** Every tool with its description, input schema, flags, timeout policy and result budget */
         get: operations["listTools"];
         put?: never;
-        post?: never;
+        /** Register a client-defined HTTP tool: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?} */
+        post: operations["addHttpTool"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tools/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a client-defined HTTP tool; built-in and MCP tools cannot be removed. Calls already running finish. */
+        delete: operations["deleteHttpTool"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1200,6 +1220,130 @@ export interface operations {
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    addHttpTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Letters, digits, `_` and `-`; must not start with `mcp__` */
+                    name: string;
+                    description: string;
+                    /** @description JSON Schema of the input; its top level describes an object */
+                    inputSchema: {
+                        /** @enum {string} */
+                        type: "object";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default false */
+                    readOnly?: boolean;
+                    /** @description Default false */
+                    destructive?: boolean;
+                    /** @description Default: readOnly */
+                    concurrentSafe?: boolean;
+                    sideEffectScope?: components["schemas"]["SideEffectScope"];
+                    timeout?: components["schemas"]["TimeoutPolicy"];
+                    resultBudget?: components["schemas"]["ResultBudget"];
+                    /** @description http(s) URL the call is POSTed to as {callId, sessionId, input} */
+                    url: string;
+                    /** @description Sent with every call */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolInfo"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    deleteHttpTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,22 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { dataOf, openSse, type SseClient } from '../support/sse-client.js'
 
-let server: TestServer | undefined
+// One server for the file (starting one costs about a second); every test uses its own sessions.
+let s: TestServer
 let streams: SseClient[] = []
+
+beforeAll(async () => {
+  s = await startTestServer()
+})
+
+afterAll(async () => {
+  await s.close()
+})
 
 afterEach(async () => {
   await Promise.all(streams.map((stream) => stream.close()))
   streams = []
-  await server?.close()
-  server = undefined
 })
-
-async function start(options?: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
-  server = await startTestServer(options)
-  return server
-}
 
 async function watch(s: TestServer, sessionId: string): Promise<SseClient> {
   const stream = await openSse(s.url, sessionId)
@@ -51,13 +56,19 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
   }
 }
 
+/** A consistent copy of the live database in a new data dir: what a cold restart would find. */
+async function copyDataDir(server: TestServer): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-cold-'))
+  server.runtime.ctx.store.db.prepare('VACUUM INTO ?').run(path.join(dir, 'toolexec.db'))
+  return dir
+}
+
 const sleep = (id: string, ms: number): unknown => ({ id, name: 'Sleep', input: { ms } })
 const edit = (id: string, file = 'a.txt'): unknown => ({ id, name: 'Edit', input: { file_path: file } })
 const read = (id: string, file = 'a.txt'): unknown => ({ id, name: 'Read', input: { file_path: file } })
 
 describe('POST /sessions', () => {
   it('creates a session with defaults and replies 201 with it', async () => {
-    const s = await start()
     const reply = await s.json<Session>('POST', '/sessions', {})
     expect(reply.status).toBe(201)
     expect(reply.body.id).toMatch(/^ses_[0-9a-f-]{36}$/)
@@ -74,7 +85,6 @@ describe('POST /sessions', () => {
   })
 
   it('keeps every field it was given', async () => {
-    const s = await start()
     const body = { id: 'ses-given', workspace: 'sub/dir', permissionMode: 'bypassPermissions', interactive: false, permissionTimeoutMs: 1234 }
     const reply = await s.json<Session>('POST', '/sessions', body)
     expect(reply.status).toBe(201)
@@ -91,16 +101,15 @@ describe('POST /sessions', () => {
     ['an array body', []],
     ['a body that is not JSON', '{"id":'],
   ])('replies 400 in the error format for %s, and stores nothing', async (_case, body) => {
-    const s = await start()
+    const before = s.runtime.ctx.store.rowCounts()
     const reply = await s.json<ErrorReply>('POST', '/sessions', body)
     expect(reply.status).toBe(400)
-    expect(reply.body.error.code).toMatch(/^(API_ERR_VALIDATION|FST_ERR_CTP_INVALID_JSON_BODY|FST_ERR_.*)$/)
-    expect(typeof reply.body.error.message).toBe('string')
-    expect(s.runtime.ctx.store.rowCounts().sessions).toBe(0)
+    expect(reply.body.error.code).toMatch(/^(API_ERR_VALIDATION|FST_ERR_CTP_INVALID_JSON_BODY)$/)
+    expect(reply.body.error.message.length).toBeGreaterThan(0)
+    expect(s.runtime.ctx.store.rowCounts()).toEqual(before)
   })
 
   it('replies 409 for an id that exists and leaves the first session as it was', async () => {
-    const s = await start()
     await s.json('POST', '/sessions', { id: 'dup', permissionMode: 'plan' })
     const reply = await s.json<ErrorReply>('POST', '/sessions', { id: 'dup', permissionMode: 'default' })
     expect(reply.status).toBe(409)
@@ -111,14 +120,12 @@ describe('POST /sessions', () => {
 
 describe('GET /sessions/:id', () => {
   it('replies 404 in the error format for an unknown session', async () => {
-    const s = await start()
     const reply = await s.json<ErrorReply>('GET', '/sessions/nobody')
     expect(reply.status).toBe(404)
     expect(reply.body.error).toEqual({ code: 'API_ERR_SESSION_NOT_FOUND', message: 'Session nobody not found' })
   })
 
   it('R8 shows running while a call runs, with its counts and the last event id of the stream', async () => {
-    const s = await start()
     const stream = await watch(s, (await s.json<Session>('POST', '/sessions', { id: 'busy' })).body.id)
     await schedule(s, 'busy', [sleep('z1', 600), sleep('z2', 600)])
     await stream.waitFor((frame) => frame.event === 'ToolCallStarted' && dataOf(frame).callId === 'z2')
@@ -133,7 +140,6 @@ describe('GET /sessions/:id', () => {
   })
 
   it('R16 shows awaiting_permission while an approval is pending, and idle once it is answered and run', async () => {
-    const s = await start()
     const stream = await watch(s, (await s.json<Session>('POST', '/sessions', { id: 'asks' })).body.id)
     const accepted = await schedule(s, 'asks', [edit('e1')])
     const requested = dataOf<{ permissionId: string }>(await stream.waitForType('PermissionRequested'))
@@ -149,14 +155,12 @@ describe('GET /sessions/:id', () => {
 
 describe('POST /sessions/:id/abort', () => {
   it('replies 404 for an unknown session', async () => {
-    const s = await start()
     const reply = await s.json<ErrorReply>('POST', '/sessions/nobody/abort')
     expect(reply.status).toBe(404)
     expect(reply.body.error.code).toBe('API_ERR_SESSION_NOT_FOUND')
   })
 
   it('R23 ends running calls cancelled at once, cancels the queued schedule, and the next schedule runs', async () => {
-    const s = await start()
     await s.json('POST', '/sessions', { id: 'ab' })
     const stream = await watch(s, 'ab')
     const running = await schedule(s, 'ab', [sleep('long1', 10_000), sleep('long2', 10_000)])
@@ -181,7 +185,6 @@ describe('POST /sessions/:id/abort', () => {
   })
 
   it('R23 resolves a pending approval as decidedBy abort and the call ends cancelled', async () => {
-    const s = await start()
     await s.json('POST', '/sessions', { id: 'abp' })
     const stream = await watch(s, 'abp')
     const accepted = await schedule(s, 'abp', [edit('e1')])
@@ -202,12 +205,10 @@ describe('POST /sessions/:id/abort', () => {
 
 describe('GET /sessions/:id/history', () => {
   it('replies 404 for an unknown session', async () => {
-    const s = await start()
     expect((await s.json<ErrorReply>('GET', '/sessions/nobody/history')).status).toBe(404)
   })
 
   it('R39 lists every stored record in order with the exact modelContent the model received, also after a cold restart', async () => {
-    const s = await start()
     await s.json('POST', '/sessions', { id: 'hist' })
     const stream = await watch(s, 'hist')
     const one = await schedule(s, 'hist', [read('r1', 'one.txt'), { id: 'ghost', name: 'NoSuchTool', input: {} }, edit('e1')])
@@ -237,17 +238,18 @@ describe('GET /sessions/:id/history', () => {
     ])
     expect(history.body.entries[4]?.turnId).toBe(two.turnId)
 
-    await stream.close()
-    await s.close()
-    const restarted = await start({ dataDir: s.dataDir })
-    const cold = await restarted.json<{ entries: HistoryEntry[] }>('GET', '/sessions/hist/history')
-    expect(cold.body.entries).toEqual(history.body.entries)
+    const copy = await startTestServer({ dataDir: await copyDataDir(s) })
+    try {
+      const cold = await copy.json<{ entries: HistoryEntry[] }>('GET', '/sessions/hist/history')
+      expect(cold.body.entries).toEqual(history.body.entries)
+    } finally {
+      await copy.close()
+    }
   })
 })
 
 describe('service routes', () => {
   it('R35 GET /tools lists every tool with description, input schema, flags, timeout and result budget', async () => {
-    const s = await start()
     const reply = await s.json<{ tools: ToolInfo[] }>('GET', '/tools')
     expect(reply.status).toBe(200)
     expect(reply.body.tools.map((tool) => tool.name)).toEqual(['Read', 'Edit', 'Sleep'])
@@ -262,12 +264,10 @@ describe('service routes', () => {
   })
 
   it('GET /healthz replies ok', async () => {
-    const s = await start()
     expect(await s.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
   })
 
   it('GET /openapi.json is an OpenAPI 3.1 document with every route', async () => {
-    const s = await start()
     const reply = await s.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json')
     expect(reply.status).toBe(200)
     expect(reply.body.openapi).toBe('3.1.0')
@@ -293,7 +293,6 @@ describe('service routes', () => {
   })
 
   it('GET /docs serves a browsable HTML reference', async () => {
-    const s = await start()
     const response = await fetch(`${s.url}/docs`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
@@ -305,7 +304,6 @@ describe('service routes', () => {
     ['DELETE', '/sessions'],
     ['PUT', '/schedules/x'],
   ])('an unknown route %s %s is a 404 in the error format', async (method, route) => {
-    const s = await start()
     const reply = await s.json<ErrorReply>(method, route)
     expect(reply.status).toBe(404)
     expect(reply.body.error).toEqual({ code: 'API_ERR_NOT_FOUND', message: `Route ${method} ${route} not found` })

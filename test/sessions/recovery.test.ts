@@ -106,7 +106,8 @@ const read = (id: string, state: SeededCall['state'] = 'pending'): SeededCall =>
 const edit = (id: string, state: SeededCall['state'] = 'pending'): SeededCall => ({ id, name: 'Edit', input: { file_path: `${id}.txt` }, state })
 const sleep = (id: string, state: SeededCall['state'] = 'pending'): SeededCall => ({ id, name: 'Sleep', input: { ms: 5 }, state })
 
-function stoppingResult(callId: string): ToolExecutionResult {
+/** A success stored before the crash; with `stopTurn` it carries the turn-stop signal (R9). */
+function successResult(callId: string, stopTurn = false): ToolExecutionResult {
   const text = 'final answer submitted'
   const bytes = Buffer.byteLength(text)
   return {
@@ -117,7 +118,7 @@ function stoppingResult(callId: string): ToolExecutionResult {
     isError: false,
     modelContent: text,
     output: text,
-    control: { turnControl: SUBAGENT_TERMINAL },
+    ...(stopTurn ? { control: { turnControl: SUBAGENT_TERMINAL } } : null),
     serialization: { truncated: false, originalBytes: bytes, actualBytes: bytes, strategy: 'inline' },
     perf: { totalMs: 1, permissionWaitMs: 0, queuedMs: 0 },
     permission: 'none',
@@ -161,7 +162,7 @@ describe('recoverUnfinished', () => {
 
   it('R9 cancels a pending call whose earlier sibling result stopped the turn, without asking or running it', async () => {
     const { runtime, markerDir } = crashAndReopen((state) => {
-      state.schedule('s-stop', 'sch-stop', 'running', [read('stop-1', stoppingResult('stop-1')), edit('after-stop')])
+      state.schedule('s-stop', 'sch-stop', 'running', [read('stop-1', successResult('stop-1', true)), edit('after-stop')])
     })
     expect(runtime.recover()).toEqual({ schedules: 1, interrupted: 0, resumed: 1 })
     const reply = await runtime.schedules.waitFor('sch-stop', 5)
@@ -174,7 +175,7 @@ describe('recoverUnfinished', () => {
 
   it('R37 appends every recovered outcome to the session sequence with no gap or duplicate', async () => {
     const { runtime } = crashAndReopen((state) => {
-      state.schedule('s-seq', 'sch-seq', 'running', [read('done-1', stoppingResultFor('done-1')), sleep('run-2', 'running'), read('next-2')])
+      state.schedule('s-seq', 'sch-seq', 'running', [read('done-1', successResult('done-1')), sleep('run-2', 'running'), read('next-2')])
     })
     const before = events(runtime, 's-seq')
     runtime.recover()
@@ -189,12 +190,6 @@ describe('recoverUnfinished', () => {
     expect(runtime.sessions.view('s-seq')?.lastEventId).toBe(after.length)
   })
 })
-
-/** A plain success (no turn stop), stored before the crash. */
-function stoppingResultFor(callId: string): ToolExecutionResult {
-  const { control: _control, ...plain } = stoppingResult(callId)
-  return plain
-}
 
 describe('recovering a call that was waiting for approval', () => {
   type Timing = 'before recover()' | 'right after recover(), before the gate' | 'after the request is re-opened'

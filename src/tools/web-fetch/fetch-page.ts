@@ -100,11 +100,19 @@ function tooLarge(url: URL, maxBytes: number): WebFetchFailure {
   return new WebFetchFailure('TOOL_ERR_WEBFETCH_TOO_LARGE', `The response from ${url.href} is larger than maxResponseBytes (${maxBytes} bytes)`)
 }
 
+function ignoreError(): void {}
+
+/** Drops a body unread; undici reports that as an abort error, which nobody needs to hear. */
+function discard(response: ResponseData): void {
+  response.body.on('error', ignoreError)
+  response.body.destroy()
+}
+
 /** Reads the body, aborting the download the moment it passes `maxBytes`. */
 async function readCapped(response: ResponseData, url: URL, maxBytes: number): Promise<Buffer> {
   const declared = Number(headerValue(response.headers, 'content-length'))
   if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy()
+    discard(response)
     throw tooLarge(url, maxBytes)
   }
   const chunks: Buffer[] = []
@@ -112,10 +120,8 @@ async function readCapped(response: ResponseData, url: URL, maxBytes: number): P
   for await (const chunk of response.body) {
     const bytes = chunk as Buffer
     total += bytes.length
-    if (total > maxBytes) {
-      response.body.destroy()
-      throw tooLarge(url, maxBytes)
-    }
+    // Leaving the loop destroys the stream, which aborts the download.
+    if (total > maxBytes) throw tooLarge(url, maxBytes)
     chunks.push(bytes)
   }
   return Buffer.concat(chunks, total)
@@ -133,7 +139,7 @@ async function followRedirects(rawUrl: string, options: FetchPageOptions, dispat
       const body = await readCapped(response, url, options.settings.maxResponseBytes)
       return { finalUrl: url.href, statusCode: response.statusCode, contentType: headerValue(response.headers, 'content-type'), body, redirects }
     }
-    response.body.destroy()
+    discard(response)
     const next = redirectTarget(response, url, options)
     if (next === undefined) throw statusFailure(response, url)
     if (redirects >= MAX_REDIRECTS) {

@@ -1,0 +1,93 @@
+/**
+ * @module A command hook: `bash -c <command>` in the workspace with the hook input as JSON on
+ * stdin. Exit 0: stdout is read as JSON (plain text is additional context). Exit 2: block,
+ * stderr is the reason. Any other code: a non-blocking hook error.
+ */
+import { spawn } from 'node:child_process'
+import type { CommandHookConfig } from '../contracts/hook-config.js'
+import type { HookEventName, HookOutput, HookPayload } from '../contracts/ports.js'
+import { hookInput } from './hook-input.js'
+import { blockingOutput, normalizeHookOutput } from './hook-output.js'
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000
+const MAX_CAPTURE_BYTES = 1024 * 1024
+
+export class HookError extends Error {
+  override readonly name = 'HookError'
+  readonly timedOut: boolean
+
+  constructor(message: string, timedOut = false) {
+    super(message)
+    this.timedOut = timedOut
+  }
+}
+
+interface Exit {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export function hookTimeoutMs(config: { timeoutMs?: number | undefined; timeout?: number | undefined }): number {
+  return config.timeoutMs ?? (config.timeout === undefined ? DEFAULT_HOOK_TIMEOUT_MS : Math.round(config.timeout * 1000))
+}
+
+export async function runCommandHook(config: CommandHookConfig, event: HookEventName, payload: HookPayload, signal: AbortSignal): Promise<HookOutput | undefined> {
+  const exit = await runProcess(config.command, JSON.stringify(hookInput(payload)), payload.workspace, hookTimeoutMs(config), signal)
+  if (exit.code === 2) return blockingOutput(event, exit.stderr.trim() || `Blocked by hook: ${config.command}`)
+  if (exit.code !== 0) throw new HookError(`Hook exited with code ${String(exit.code)}: ${exit.stderr.trim().slice(0, 500)}`)
+  return parseStdout(event, exit.stdout)
+}
+
+function parseStdout(event: HookEventName, stdout: string): HookOutput | undefined {
+  const text = stdout.trim()
+  if (text.length === 0) return undefined
+  if (!text.startsWith('{')) return { additionalContext: text }
+  try {
+    return normalizeHookOutput(event, JSON.parse(text))
+  } catch {
+    throw new HookError(`Hook printed invalid JSON: ${text.slice(0, 200)}`)
+  }
+}
+
+function runProcess(command: string, stdin: string, cwd: string | undefined, timeoutMs: number, signal: AbortSignal): Promise<Exit> {
+  return new Promise<Exit>((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CLAUDE_PROJECT_DIR: cwd ?? '' } })
+    let stdout = ''
+    let stderr = ''
+    const kill = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+    const timer = setTimeout(() => {
+      kill()
+      reject(new HookError(`Hook timed out after ${timeoutMs}ms`, true))
+    }, timeoutMs)
+    const onAbort = (): void => {
+      kill()
+      reject(new HookError('Hook aborted'))
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < MAX_CAPTURE_BYTES) stdout += chunk.toString('utf8')
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_CAPTURE_BYTES) stderr += chunk.toString('utf8')
+    })
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      reject(new HookError(`Hook could not start: ${error.message}`))
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      resolve({ code, stdout, stderr })
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(stdin)
+  })
+}

@@ -1,0 +1,47 @@
+/**
+ * @module JSON request bodies: fastify's own parser (with its prototype-poisoning checks)
+ * behind a nesting limit. A body nested thousands of levels deep parses fine but overflows
+ * the stack later, when it is stored or sent as an event; it is a 400 at the door instead.
+ */
+import type { FastifyInstance } from 'fastify'
+import { ToolexecError } from '../contracts/errors.js'
+
+/** Far deeper than any tool input needs, far below what JSON.stringify can recurse. */
+export const MAX_JSON_DEPTH = 128
+
+const OPEN_BRACE = 0x7b
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACE = 0x7d
+const CLOSE_BRACKET = 0x5d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/** True when objects and arrays in `text` nest deeper than `limit`; brackets inside strings do not count. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === BACKSLASH) i++
+      else if (code === QUOTE) inString = false
+    } else if (code === QUOTE) inString = true
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > limit) return true
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--
+  }
+  return false
+}
+
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, function parseJsonBody(request, body, done) {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(new ToolexecError('API_ERR_VALIDATION', [`body must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels`]), undefined)
+      return
+    }
+    parseJson(request, text, done)
+  })
+}

@@ -1,0 +1,111 @@
+/**
+ * @module Rules compiled once into matchers. A Bash rule matches a compound command only if
+ * it matches every part (for allow); a deny or ask rule matches if it matches any part, and
+ * a command that cannot be split safely counts as matched for deny and ask, never for allow.
+ */
+import path from 'node:path'
+import picomatch from 'picomatch'
+import { parseRule, RuleError, wildcardRegex, type ParsedRule } from './rule.js'
+
+export type RuleKind = 'allow' | 'ask' | 'deny'
+
+export interface RuleRequest {
+  readonly toolName: string
+  readonly input: unknown
+  readonly workspace: string
+}
+
+export interface CommandSplitter {
+  /** The simple commands of a compound one, wrappers removed; undefined when unsafe to split. */
+  (command: string): string[] | undefined
+}
+
+export interface CompiledRule {
+  readonly source: string
+  readonly kind: RuleKind
+  matches(request: RuleRequest): boolean
+}
+
+const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
+const FILE_READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep'])
+
+const field = (input: unknown, name: string): string | undefined => {
+  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined
+  return typeof value === 'string' ? value : undefined
+}
+
+export function compileRule(source: string, kind: RuleKind, split: CommandSplitter): CompiledRule {
+  const rule = parseRule(source)
+  const toolMatches = compileToolName(rule)
+  const specifierMatches = compileSpecifier(rule, kind, split)
+  return {
+    source: rule.source,
+    kind,
+    matches: (request) => toolMatches(request.toolName) && specifierMatches(request),
+  }
+}
+
+function compileToolName(rule: ParsedRule): (toolName: string) => boolean {
+  if (rule.tool.startsWith('mcp__')) {
+    const pattern = rule.tool.includes('*') ? wildcardRegex(rule.tool) : undefined
+    return (name) => (pattern !== undefined ? pattern.test(name) : name === rule.tool || name.startsWith(`${rule.tool}__`))
+  }
+  if (rule.specifier !== undefined && rule.tool === 'Edit') return (name) => FILE_EDIT_TOOLS.has(name)
+  if (rule.specifier !== undefined && rule.tool === 'Read') return (name) => FILE_READ_TOOLS.has(name)
+  return (name) => name === rule.tool
+}
+
+function compileSpecifier(rule: ParsedRule, kind: RuleKind, split: CommandSplitter): (request: RuleRequest) => boolean {
+  const specifier = rule.specifier
+  if (specifier === undefined) return () => true
+  if (rule.tool === 'Bash') return compileCommand(specifier, kind, split)
+  if (rule.tool === 'WebFetch') return compileDomain(specifier.slice('domain:'.length))
+  if (FILE_EDIT_TOOLS.has(rule.tool) || FILE_READ_TOOLS.has(rule.tool)) return compilePath(specifier)
+  // Other tools: the specifier matches the input's JSON text as a wildcard pattern.
+  const regex = wildcardRegex(specifier)
+  return (request) => regex.test(JSON.stringify(request.input ?? null))
+}
+
+function compileCommand(pattern: string, kind: RuleKind, split: CommandSplitter): (request: RuleRequest) => boolean {
+  const normalized = normalizeSpaces(pattern.endsWith(':*') ? `${pattern.slice(0, -2)}*` : pattern)
+  const regex = wildcardRegex(normalized)
+  const partMatches = (part: string): boolean => regex.test(normalizeSpaces(part))
+  // A pattern without a wildcard is one exact command, compound or not (an approval's grant).
+  const exact = normalized.includes('*') ? undefined : normalized
+  return (request) => {
+    const command = field(request.input, 'command')
+    if (command === undefined) return false
+    if (exact !== undefined && normalizeSpaces(command) === exact) return true
+    const parts = split(command)
+    if (parts === undefined || parts.length === 0) return kind !== 'allow'
+    return kind === 'allow' ? parts.every(partMatches) : parts.some(partMatches)
+  }
+}
+
+function normalizeSpaces(text: string): string {
+  return text.trim().replace(/\s+/g, ' ')
+}
+
+function compileDomain(host: string): (request: RuleRequest) => boolean {
+  if (host.length === 0) throw new RuleError('WebFetch(domain:) needs a host')
+  const regex = wildcardRegex(host.toLowerCase())
+  return (request) => {
+    const url = field(request.input, 'url')
+    if (url === undefined || !URL.canParse(url)) return false
+    return regex.test(new URL(url).hostname.toLowerCase())
+  }
+}
+
+function compilePath(glob: string): (request: RuleRequest) => boolean {
+  const absolute = path.isAbsolute(glob)
+  const matcher = picomatch(absolute ? glob : glob.replace(/^\.\//, ''), { dot: true })
+  return (request) => {
+    const target = field(request.input, 'file_path') ?? field(request.input, 'path')
+    if (target === undefined) return false
+    const full = path.resolve(request.workspace, target)
+    if (absolute) return matcher(full)
+    const relative = path.relative(request.workspace, full)
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return false
+    return matcher(relative.split(path.sep).join('/'))
+  }
+}

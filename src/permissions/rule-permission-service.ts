@@ -1,0 +1,101 @@
+/**
+ * @module The permission service with rules: deny rules, then ask rules, then the files that
+ * steer the agent (always ask, in every mode), then paths outside the workspace (ask, naming
+ * the path), then allow rules, then the permission mode. The first match wins.
+ */
+import path from 'node:path'
+import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
+import { evaluateMode } from './mode-permission-service.js'
+import type { CompiledRule, RuleRequest } from './rule-matcher.js'
+
+export interface RuleSet {
+  readonly deny: readonly CompiledRule[]
+  readonly ask: readonly CompiledRule[]
+  readonly allow: readonly CompiledRule[]
+}
+
+export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
+
+/** The rules in force for a workspace: the server's, the workspace's own and its grants. */
+export type RuleSource = (workspace: string) => readonly RuleSet[]
+
+const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['AGENTS.md', 'CLAUDE.md'])
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
+const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
+
+export function createRulePermissionService(rules: RuleSource): PermissionService {
+  return {
+    evaluate: function evaluateWithRules(query: PermissionQuery): PermissionVerdict {
+      const workspace = query.workspace ?? process.cwd()
+      const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace }
+      const sets = rules(workspace)
+      const suggestedRule = narrowestRule(request)
+      const first = (kind: keyof RuleSet): CompiledRule | undefined => {
+        for (const set of sets) {
+          const hit = set[kind].find((rule) => rule.matches(request))
+          if (hit !== undefined) return hit
+        }
+        return undefined
+      }
+      const denied = first('deny')
+      if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
+      const asked = first('ask')
+      if (asked !== undefined) return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason: `The rule ${asked.source} asks before ${query.toolName} runs`, suggestedRule }
+      const steering = steeringFile(request)
+      if (steering !== undefined) {
+        return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
+      }
+      const outside = outsidePath(request)
+      const allowed = first('allow')
+      if (outside !== undefined && allowed === undefined) {
+        return { behavior: 'ask', ruleId: 'workspace.outside', explicitAsk: true, riskLevel: 'high', reason: `${outside} is outside the workspace ${workspace}`, suggestedRule }
+      }
+      if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the rule ${allowed.source}` }
+      const verdict = evaluateMode(query)
+      return verdict.behavior === 'ask' ? { ...verdict, suggestedRule } : verdict
+    },
+  }
+}
+
+function target(request: RuleRequest): string | undefined {
+  const input = request.input
+  if (typeof input !== 'object' || input === null) return undefined
+  const value = (input as Record<string, unknown>).file_path ?? (input as Record<string, unknown>).path
+  return typeof value === 'string' ? path.resolve(request.workspace, value) : undefined
+}
+
+function relativeInside(workspace: string, full: string): string | undefined {
+  const relative = path.relative(workspace, full)
+  return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative
+}
+
+function steeringFile(request: RuleRequest): string | undefined {
+  if (!WRITE_TOOLS.has(request.toolName)) return undefined
+  const full = target(request)
+  if (full === undefined) return undefined
+  const relative = relativeInside(request.workspace, full)
+  if (relative === undefined) return undefined
+  if (INSTRUCTION_FILES.has(path.basename(full)) || relative.split(path.sep).join('/') === '.toolexec/config.json') return relative
+  return undefined
+}
+
+function outsidePath(request: RuleRequest): string | undefined {
+  if (!PATH_TOOLS.has(request.toolName)) return undefined
+  const full = target(request)
+  if (full === undefined) return undefined
+  return relativeInside(request.workspace, full) === undefined && full !== request.workspace ? full : undefined
+}
+
+/** The narrowest rule that allows this request again: the grant an approval records. */
+export function narrowestRule(request: RuleRequest): string {
+  const input = (typeof request.input === 'object' && request.input !== null ? request.input : {}) as Record<string, unknown>
+  if (request.toolName === 'Bash' && typeof input.command === 'string') return `Bash(${input.command.trim().replace(/\s+/g, ' ')})`
+  if (request.toolName === 'WebFetch' && typeof input.url === 'string' && URL.canParse(input.url)) return `WebFetch(domain:${new URL(input.url).hostname})`
+  const full = target(request)
+  if (full !== undefined && PATH_TOOLS.has(request.toolName)) {
+    const relative = relativeInside(request.workspace, full)
+    const shown = relative === undefined ? full : relative.split(path.sep).join('/')
+    return `${WRITE_TOOLS.has(request.toolName) ? 'Edit' : 'Read'}(${shown})`
+  }
+  return request.toolName
+}

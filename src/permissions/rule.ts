@@ -1,0 +1,40 @@
+/**
+ * @module Permission rules: `Tool` or `Tool(specifier)`. Bash takes a command pattern with
+ * `*` anywhere (or Claude Code's `prefix:*`); Read/Write/Edit a path glob relative to the
+ * workspace; WebFetch `domain:host`; MCP tools `mcp__server` or `mcp__server__tool`.
+ */
+export interface ParsedRule {
+  /** The rule as written. */
+  readonly source: string
+  readonly tool: string
+  readonly specifier: string | undefined
+}
+
+export class RuleError extends Error {
+  override readonly name = 'RuleError'
+}
+
+const RULE = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s
+
+export function parseRule(source: string): ParsedRule {
+  const trimmed = source.trim()
+  const match = RULE.exec(trimmed)
+  if (match === null) throw new RuleError(`"${source}" is not a rule: write Tool or Tool(specifier)`)
+  const tool = match[1] as string
+  const specifier = match[2]
+  if (specifier !== undefined && specifier.trim().length === 0) throw new RuleError(`"${source}" has an empty specifier: write ${tool} alone to match every call`)
+  if (specifier !== undefined && tool.startsWith('mcp__')) throw new RuleError(`"${source}": MCP rules take no specifier (write mcp__server or mcp__server__tool)`)
+  if (specifier !== undefined && tool === 'WebFetch' && !specifier.startsWith('domain:')) {
+    throw new RuleError(`"${source}": WebFetch rules take domain:host`)
+  }
+  return { source: trimmed, tool, specifier: specifier?.trim() }
+}
+
+/** `*` anywhere matches any run of characters; everything else is literal. */
+export function wildcardRegex(pattern: string): RegExp {
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*')
+  return new RegExp(`^${body}$`, 's')
+}

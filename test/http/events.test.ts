@@ -1,0 +1,213 @@
+import http from 'node:http'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { StoredEvent } from '../../src/contracts/store.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { dataOf, openSse, parseSse, type SseClient, type SseFrame } from '../support/sse-client.js'
+
+// Small limits so that a replay takes several pages and a slow client hits its bound quickly.
+const LIMITS = { replayPage: 100, maxQueuedFrames: 50 }
+
+let s: TestServer
+let streams: SseClient[] = []
+let counter = 0
+const fresh = (prefix: string): string => `${prefix}-${++counter}`
+
+beforeAll(async () => {
+  s = await startTestServer({ heartbeatMs: 200, streamLimits: LIMITS })
+})
+
+afterAll(async () => {
+  await s.close()
+})
+
+afterEach(async () => {
+  await Promise.all(streams.map((stream) => stream.close()))
+  streams = []
+})
+
+async function watch(sessionId: string, options?: Parameters<typeof openSse>[2]): Promise<SseClient> {
+  const stream = await openSse(s.url, sessionId, options)
+  streams.push(stream)
+  return stream
+}
+
+async function accept(sessionId: string, calls: unknown[]): Promise<ScheduleAcceptedReply> {
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  expect(reply.status).toBe(202)
+  return reply.body
+}
+
+async function finished(scheduleId: string): Promise<ScheduleReply> {
+  const reply = await s.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=10`)
+  expect(reply.body.status).toBe('completed')
+  return reply.body
+}
+
+const reads = (prefix: string, count: number, file = 'f.txt'): unknown[] =>
+  Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, name: 'Read', input: { file_path: file } }))
+
+const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
+
+const stored = (sessionId: string): StoredEvent[] => s.runtime.ctx.store.eventsAfter(sessionId, 0, 1_000_000)
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const completes = (scheduleId: string) => (frame: SseFrame) => frame.event === 'ScheduleCompleted' && dataOf(frame).scheduleId === scheduleId
+
+describe('GET /sessions/:id/events', () => {
+  it('R37 numbers events 1, 2, 3, ... with no gaps, each data one JSON line {type, sessionId, seq, at, ...}', async () => {
+    const sessionId = fresh('ids')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const stream = await watch(sessionId)
+    const one = await accept(sessionId, [...reads('a', 3), { id: 'gone', name: 'Missing', input: {} }])
+    const two = await accept(sessionId, reads('b', 2))
+    await stream.waitFor(completes(two.scheduleId))
+    await stream.waitFor(completes(one.scheduleId))
+    expect(stream.ids()).toEqual(range(1, stream.frames.length))
+    for (const frame of stream.frames) {
+      expect(frame.data).not.toContain('\n')
+      const data = dataOf(frame)
+      expect(Object.keys(data).slice(0, 4)).toEqual(['type', 'sessionId', 'seq', 'at'])
+      expect(data).toMatchObject({ type: frame.event, sessionId, seq: Number(frame.id) })
+      expect(new Date(String(data.at)).toISOString()).toBe(data.at)
+    }
+    expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).map((event) => event.data))
+    const types = new Set(stream.frames.map((frame) => frame.event))
+    expect([...types]).toEqual(expect.arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']))
+    const started = dataOf(stream.frames.find((frame) => frame.event === 'ToolCallStarted') as SseFrame)
+    expect(started).toMatchObject({ callId: 'a0', toolName: 'Read', input: { file_path: 'f.txt' }, flags: { readOnly: true, sideEffectScope: 'none' } })
+  })
+
+  it('sends Cache-Control no-cache and X-Accel-Buffering no, and a heartbeat comment', async () => {
+    const sessionId = fresh('headers')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const stream = await watch(sessionId)
+    expect(stream.status).toBe(200)
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    expect(stream.headers.get('cache-control')).toBe('no-cache')
+    expect(stream.headers.get('x-accel-buffering')).toBe('no')
+    expect(await stream.waitForComment(3_000)).toBe('heartbeat')
+    expect(stream.frames).toEqual([])
+  })
+
+  it('replies 404 in the JSON error format, not as a stream, for an unknown session', async () => {
+    const stream = await watch('no-such-session')
+    expect(stream.status).toBe(404)
+    expect(stream.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(stream.body).toEqual({ error: { code: 'API_ERR_SESSION_NOT_FOUND', message: 'Session no-such-session not found' } })
+  })
+
+  it.each([
+    ['?after=abc', { after: 'abc' }],
+    ['?after=-1', { after: '-1' }],
+    ['Last-Event-ID: x', { lastEventId: 'x' }],
+  ])('replies 400 in the error format for %s', async (_case, options) => {
+    const sessionId = fresh('bad-resume')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const stream = await watch(sessionId, options)
+    expect(stream.status).toBe(400)
+    expect((stream.body as ErrorReply).error.code).toBe('API_ERR_VALIDATION')
+  })
+
+  it('unsubscribes a closed client at once', async () => {
+    const sessionId = fresh('closing')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const stream = await watch(sessionId)
+    const bus = s.runtime.ctx.bus
+    await until(() => bus.subscriberCount(sessionId) === 1)
+    const closedAt = Date.now()
+    await stream.close()
+    await until(() => bus.subscriberCount(sessionId) === 0, 1_000)
+    expect(Date.now() - closedAt).toBeLessThan(1_000)
+    await finished((await accept(sessionId, reads('after-close', 2))).scheduleId)
+    expect(bus.subscriberCount(sessionId)).toBe(0)
+  })
+})
+
+describe('resuming by id', () => {
+  let sessionId: string
+  let last: number
+
+  beforeAll(async () => {
+    sessionId = fresh('resume')
+    for (let i = 0; i < 6; i++) await finished((await accept(sessionId, reads(`r${i}-`, 20))).scheduleId)
+    last = s.runtime.ctx.journal.lastSeq(sessionId)
+    expect(last).toBeGreaterThan(2 * LIMITS.replayPage)
+  })
+
+  it.each([
+    ['Last-Event-ID', 'header', 0.5],
+    ['?after=', 'query', 0.5],
+    ['Last-Event-ID', 'header', 0],
+    ['?after=', 'query', 1],
+    ['Last-Event-ID', 'header', 0.97],
+  ] as const)('returns exactly the missing suffix after %s then live events, nothing lost or doubled, with a schedule posted while resuming (%s at %s)', async (_name, how, fraction) => {
+    const from = Math.floor(last * fraction)
+    const options = how === 'header' ? { lastEventId: from } : { after: from }
+    const [stream, posted] = await Promise.all([watch(sessionId, options), accept(sessionId, reads(`live${counter++}-`, 25))])
+    const more = await accept(sessionId, reads(`more${counter++}-`, 5))
+    await stream.waitFor(completes(more.scheduleId), 8_000)
+    await stream.waitFor(completes(posted.scheduleId))
+    const end = s.runtime.ctx.journal.lastSeq(sessionId)
+    expect(stream.ids()).toEqual(range(from + 1, end))
+    expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).slice(from).map((event) => event.data))
+    last = end
+  })
+})
+
+describe('a slow client', () => {
+  it('is closed once too many events wait for it, and then resumes by id receiving everything exactly once', async () => {
+    const sessionId = fresh('slow')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const bus = s.runtime.ctx.bus
+    const response = await openPaused(sessionId)
+    await until(() => bus.subscriberCount(sessionId) === 1)
+
+    // About 10 MB of events while the client reads nothing: far past any socket buffer.
+    const big = 'x'.repeat(30_000)
+    const schedules: ScheduleAcceptedReply[] = []
+    for (let i = 0; i < 12; i++) schedules.push(await accept(sessionId, reads(`big${i}-`, 10, big)))
+    await until(() => bus.subscriberCount(sessionId) === 0, 8_000)
+    for (const schedule of schedules) await finished(schedule.scheduleId)
+    const end = s.runtime.ctx.journal.lastSeq(sessionId)
+
+    const firstPart = parseSse(await readAll(response)).frames
+    const firstIds = firstPart.map((frame) => Number(frame.id))
+    expect(firstIds).toEqual(range(1, firstIds.length))
+    expect(firstIds.length).toBeLessThan(end)
+
+    const resumed = await watch(sessionId, { lastEventId: firstIds.length })
+    await resumed.waitForId(end, 8_000)
+    const all = [...firstPart, ...resumed.frames]
+    expect(all.map((frame) => Number(frame.id))).toEqual(range(1, end))
+    expect(all.map((frame) => frame.data)).toEqual(stored(sessionId).map((event) => event.data))
+  }, 30_000)
+})
+
+/** A client that reads nothing: the response is paused as soon as its headers arrive. */
+function openPaused(sessionId: string): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${s.url}/sessions/${sessionId}/events`, { headers: { accept: 'text/event-stream' } }, (response) => {
+      response.pause()
+      resolve(response)
+    })
+    request.on('error', reject)
+  })
+}
+
+function readAll(response: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    response.on('data', (chunk: Buffer) => chunks.push(chunk))
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    response.on('error', reject)
+    response.resume()
+  })
+}
