@@ -137,8 +137,26 @@ export interface ArtifactRef {
   readonly sha256: string
 }
 
+/** A write whose content comes later, piece by piece (a command's output while it runs). */
+export type ArtifactOpenRequest = Omit<ArtifactWrite, 'content'>
+
+/**
+ * An artifact being written. The bytes become visible as a whole on `close` (a reader never
+ * sees half a file); `discard` drops them.
+ */
+export interface ArtifactStream {
+  /** Bytes accepted so far. */
+  readonly bytes: number
+  /** Returns a promise only when the writer is saturated: wait for it before writing more. */
+  write(chunk: Uint8Array): void | Promise<void>
+  close(): Promise<ArtifactRef>
+  discard(): Promise<void>
+}
+
 export interface ArtifactStore {
   write(request: ArtifactWrite): Promise<ArtifactRef>
+  /** Streams content too large to hold in memory; a store without it only takes whole writes. */
+  open?(request: ArtifactOpenRequest): Promise<ArtifactStream>
 }
 
 export interface ModelMessage {

@@ -17,10 +17,16 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
   const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
   app.addHook('onRequest', async function authenticate(request) {
     if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return
+    // A browser never sends credentials on a CORS preflight; it carries no data either.
+    if (isPreflight(request)) return
     if (matches(bearerOf(request))) return
     if (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request))) return
     throw new ToolexecError('API_ERR_UNAUTHORIZED')
   })
+}
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
 }
 
 function bearerOf(request: FastifyRequest): string | undefined {

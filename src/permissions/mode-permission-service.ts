@@ -9,6 +9,14 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit'])
 const ALLOW_READ_ONLY: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.readOnly', riskLevel: 'low' })
 const ALLOW_BYPASS: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.bypassPermissions' })
 const ALLOW_EDITS: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.acceptEdits' })
+/** Tools that change only the session's own state (todos, plan mode) need no approval. */
+const ALLOW_SESSION_SCOPE: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.sessionScope', riskLevel: 'low' })
+
+function allowedWithoutAsking(query: PermissionQuery): PermissionVerdict | undefined {
+  if (query.flags.readOnly) return ALLOW_READ_ONLY
+  if (query.flags.sideEffectScope === 'session' && !query.flags.destructive) return ALLOW_SESSION_SCOPE
+  return undefined
+}
 
 function askVerdict(query: PermissionQuery): PermissionVerdict {
   return {
@@ -37,18 +45,17 @@ export function evaluateMode(query: PermissionQuery): PermissionVerdict {
       return ALLOW_BYPASS
     case 'acceptEdits':
       if (EDIT_TOOLS.has(query.toolName)) return ALLOW_EDITS
-      return query.flags.readOnly ? ALLOW_READ_ONLY : askVerdict(query)
+      return allowedWithoutAsking(query) ?? askVerdict(query)
     case 'plan':
       if (query.flags.readOnly) return ALLOW_READ_ONLY
       if (changesWorkspace(query)) {
         return { behavior: 'deny', ruleId: 'mode.plan', modeDeny: true, reason: `${query.toolName} is not allowed in plan mode` }
       }
-      return askVerdict(query)
+      return allowedWithoutAsking(query) ?? askVerdict(query)
     case 'dontAsk':
-      if (query.flags.readOnly) return ALLOW_READ_ONLY
-      return { behavior: 'deny', ruleId: 'mode.dontAsk', reason: `Permission denied for ${query.toolName}` }
+      return allowedWithoutAsking(query) ?? { behavior: 'deny', ruleId: 'mode.dontAsk', reason: `Permission denied for ${query.toolName}` }
     case 'default':
-      return query.flags.readOnly ? ALLOW_READ_ONLY : askVerdict(query)
+      return allowedWithoutAsking(query) ?? askVerdict(query)
   }
 }
 

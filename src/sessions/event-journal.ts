@@ -40,23 +40,25 @@ export class EventJournal {
     })
   }
 
-  /** Writes the queue and then this event in one transaction, and returns it stored. */
+  /**
+   * Writes what is queued, then this event in a transaction of its own, and returns it
+   * stored. A change that throws here (a rejected request) never takes queued events with it.
+   */
   appendNow(event: ExecutorEvent, change?: StateChange, before?: StateChange): StoredEvent {
-    const queued = this.#takeQueue()
-    let stored: StoredEvent[] = []
+    this.flush()
+    let stored: StoredEvent
     try {
       stored = this.#store.transaction(() => {
         const at = new Date().toISOString()
         before?.(this.#store, at)
-        return [...queued, { event, change, resolve: noop, reject: noop }].map((item) => this.#write(item, at))
+        return this.#write({ event, change, resolve: noop, reject: noop }, at)
       })
     } catch (error) {
-      this.#forgetSeqs(queued.map((item) => item.event.sessionId).concat(event.sessionId))
-      for (const item of queued) item.reject(error)
+      this.#forgetSeqs([event.sessionId])
       throw error
     }
-    this.#deliver(queued, stored)
-    return stored[stored.length - 1] as StoredEvent
+    this.#bus.publish(stored)
+    return stored
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */

@@ -6,13 +6,17 @@
  * Every write lands in the session's folder whatever its retention; the retention travels in
  * the returned reference so that a cleaner can act on it later.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash, randomUUID, type Hash } from 'node:crypto'
+import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { once } from 'node:events'
 import { join } from 'node:path'
-import type { ArtifactRef, ArtifactStore, ArtifactWrite } from '../contracts/ports.js'
+import type { ArtifactOpenRequest, ArtifactRef, ArtifactStore, ArtifactStream, ArtifactWrite } from '../contracts/ports.js'
 
 export const ARTIFACT_URI_SCHEME = 'toolexec-artifact:'
 const MAX_SEGMENT_CHARS = 120
+// A streamed artifact buffers this much before write() asks the producer to wait.
+const STREAM_HIGH_WATER_BYTES = 1024 * 1024
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'text/plain': '.txt',
@@ -65,6 +69,33 @@ async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
   }
 }
 
+interface ArtifactLocation {
+  readonly id: string
+  readonly dir: string
+  readonly path: string
+}
+
+function locate(request: ArtifactOpenRequest, root: string): ArtifactLocation {
+  const id = `tool-result-${randomUUID()}`
+  const dir = join(root, sanitizePathSegment(request.sessionId))
+  const path = join(dir, `${sanitizePathSegment(request.callId)}-${id}${extensionFor(request.mediaType)}`)
+  return { id, dir, path }
+}
+
+function refOf(request: ArtifactOpenRequest, where: ArtifactLocation, bytes: number, sha256: string): ArtifactRef {
+  return {
+    id: where.id,
+    sessionId: request.sessionId,
+    callId: request.callId,
+    path: where.path,
+    uri: artifactUri(request.sessionId, where.id),
+    bytes,
+    mediaType: request.mediaType,
+    retention: request.retention,
+    sha256,
+  }
+}
+
 export class FsArtifactStore implements ArtifactStore {
   readonly root: string
 
@@ -73,22 +104,95 @@ export class FsArtifactStore implements ArtifactStore {
   }
 
   async write(request: ArtifactWrite): Promise<ArtifactRef> {
-    const id = `tool-result-${randomUUID()}`
-    const dir = join(this.root, sanitizePathSegment(request.sessionId))
-    const path = join(dir, `${sanitizePathSegment(request.callId)}-${id}${extensionFor(request.mediaType)}`)
+    const where = locate(request, this.root)
     const data = toBytes(request.content)
-    await mkdir(dir, { recursive: true })
-    await writeAtomically(path, data)
-    return {
-      id,
-      sessionId: request.sessionId,
-      callId: request.callId,
-      path,
-      uri: artifactUri(request.sessionId, id),
-      bytes: data.byteLength,
-      mediaType: request.mediaType,
-      retention: request.retention,
-      sha256: createHash('sha256').update(data).digest('hex'),
+    await mkdir(where.dir, { recursive: true })
+    await writeAtomically(where.path, data)
+    return refOf(request, where, data.byteLength, createHash('sha256').update(data).digest('hex'))
+  }
+
+  /** Streams into a temporary file beside the target; `close` renames it into place. */
+  async open(request: ArtifactOpenRequest): Promise<ArtifactStream> {
+    const where = locate(request, this.root)
+    await mkdir(where.dir, { recursive: true })
+    const temp = `${where.path}.${randomUUID()}.tmp`
+    const file = createWriteStream(temp, { flags: 'wx', highWaterMark: STREAM_HIGH_WATER_BYTES })
+    try {
+      await once(file, 'open')
+    } catch (error) {
+      file.destroy()
+      throw error
     }
+    return new FsArtifactStream(file, temp, (bytes, sha256) => refOf(request, where, bytes, sha256))
+  }
+}
+
+/** Hashes while it writes, so closing a gigabyte costs no second pass over it. */
+class FsArtifactStream implements ArtifactStream {
+  readonly #file: WriteStream
+  readonly #temp: string
+  readonly #finish: (bytes: number, sha256: string) => ArtifactRef
+  readonly #hash: Hash = createHash('sha256')
+  #bytes = 0
+  #drain: Promise<void> | undefined = undefined
+  #failure: Error | undefined = undefined
+  #done = false
+
+  constructor(file: WriteStream, temp: string, finish: (bytes: number, sha256: string) => ArtifactRef) {
+    this.#file = file
+    this.#temp = temp
+    this.#finish = finish
+    file.on('error', (error) => {
+      this.#failure ??= error
+    })
+  }
+
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  write(chunk: Uint8Array): void | Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure
+    if (this.#done) throw new Error('artifact stream is closed')
+    this.#hash.update(chunk)
+    this.#bytes += chunk.byteLength
+    if (this.#file.write(chunk)) return
+    this.#drain ??= this.#waitForDrain()
+    return this.#drain
+  }
+
+  async close(): Promise<ArtifactRef> {
+    if (this.#done) throw new Error('artifact stream is closed')
+    this.#done = true
+    try {
+      if (this.#failure !== undefined) throw this.#failure
+      this.#file.end()
+      await once(this.#file, 'finish')
+      const ref = this.#finish(this.#bytes, this.#hash.digest('hex'))
+      await rename(this.#temp, ref.path)
+      return ref
+    } catch (error) {
+      await this.#remove()
+      throw error
+    }
+  }
+
+  async discard(): Promise<void> {
+    if (this.#done) return
+    this.#done = true
+    await this.#remove()
+  }
+
+  async #waitForDrain(): Promise<void> {
+    try {
+      await once(this.#file, 'drain')
+    } finally {
+      this.#drain = undefined
+    }
+  }
+
+  async #remove(): Promise<void> {
+    this.#file.destroy()
+    await rm(this.#temp, { force: true })
   }
 }

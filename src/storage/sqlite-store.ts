@@ -200,6 +200,22 @@ export class SqliteStore {
     this.#s.setPermissionMode.run(mode, sessionId)
   }
 
+  insertProjectRule(workspace: string, rule: string, at: string): void {
+    this.#s.insertProjectRule.run(`rule_${crypto.randomUUID()}`, workspace, rule, at)
+  }
+
+  projectRules(): { id: string; workspace: string; rule: string; createdAt: string }[] {
+    return this.#s.projectRules.all() as { id: string; workspace: string; rule: string; createdAt: string }[]
+  }
+
+  projectRulesOf(workspace: string): string[] {
+    return this.#s.projectRulesOf.pluck().all(workspace) as string[]
+  }
+
+  deleteProjectRule(id: string): boolean {
+    return this.#s.deleteProjectRule.run(id).changes > 0
+  }
+
   getTodos(sessionId: string): unknown {
     const value = this.#s.getTodos.pluck().get(sessionId)
     return typeof value === 'string' ? JSON.parse(value) : undefined
@@ -212,7 +228,7 @@ export class SqliteStore {
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos']) {
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules']) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

@@ -47,6 +47,10 @@ const SQL = {
   eventsAfter: 'SELECT session_id AS sessionId, seq, type, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?',
   setPermissionMode: 'UPDATE sessions SET permission_mode = ? WHERE id = ?',
+  insertProjectRule: 'INSERT OR IGNORE INTO project_rules (id, workspace, rule, created_at) VALUES (?, ?, ?, ?)',
+  projectRules: 'SELECT id, workspace, rule, created_at AS createdAt FROM project_rules ORDER BY created_at, id',
+  projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = ? ORDER BY created_at, id',
+  deleteProjectRule: 'DELETE FROM project_rules WHERE id = ?',
   getTodos: 'SELECT todos_json FROM todos WHERE session_id = ?',
   setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES (?, ?, ?)
       ON CONFLICT(session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,

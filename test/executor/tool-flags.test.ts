@@ -25,10 +25,12 @@ describe('tool flags through the executor', () => {
     })
   })
 
-  it('R3 so in the default mode it asks for approval, and without a client it is denied', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool()]) })
+  it('R3 it changes only the session, so the default mode runs it without a client; alwaysAsk still asks', async () => {
+    const executor = createExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool(), { ...todoWriteLikeTool('Asking'), permission: { sideEffectScope: 'session', alwaysAsk: true } }]) })
     const result = await executor.execute(call('t', 'TodoWrite'), { sessionId: 's' })
-    expect([result.status, result.modelContent]).toEqual(['denied', 'No permission client configured'])
+    expect(result.status).toBe('succeeded')
+    const asking = await executor.execute(call('u', 'Asking'), { sessionId: 's' })
+    expect([asking.status, asking.modelContent]).toEqual(['denied', 'No permission client configured'])
   })
 
   it.each<[string, boolean, string[][]]>([

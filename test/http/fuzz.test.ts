@@ -30,7 +30,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 async function quiesce(): Promise<void> {
   let last = rowCounts()
   for (let stable = 0; stable < 2; ) {
-    await pause(3)
+    await pause(2)
     const next = rowCounts()
     stable = next === last ? stable + 1 : 0
     last = next
@@ -90,7 +90,7 @@ async function seedPools(): Promise<FuzzPools> {
     open.push((await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, open: true, calls: [] })).body.scheduleId)
   }
   return {
-    sessions: ['fz-a', 'fz-b', 'fz-c', 'fz-o1', 'fz-none'],
+    sessions: ['fz-a', 'fz-b', 'fz-c', 'fz-o1'],
     doneSchedules: [done.body.scheduleId],
     openSchedules: open,
     permissions: pending.map((request) => request.id),
@@ -126,6 +126,7 @@ describe('fuzzing every route with malformed requests (issue 3)', () => {
   })
 
   afterAll(async () => {
+    if (process.env.FUZZ_TALLY !== undefined) console.log(Object.fromEntries(tally))
     await pool?.close()
     await server?.close()
   })

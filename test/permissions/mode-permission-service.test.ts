@@ -65,10 +65,14 @@ describe('the mode permission service', () => {
     expect(evaluate('dontAsk', 'Write').modeDeny).toBeUndefined()
   })
 
-  it('R3 a tool declared read-only with scope session is not read-only, so default mode asks for it', () => {
+  it('R3 a tool declared read-only with scope session is not read-only, yet runs without asking since it changes only the session', () => {
     const todo: ToolEntry = { ...shellTool, name: 'TodoWrite', readOnly: true, permission: { sideEffectScope: 'session' } }
-    const verdict = evaluateMode({ sessionId: 's', callId: 'c', toolName: 'TodoWrite', input: {}, flags: flagsFor(todo, {}), entry: todo, mode: 'default' })
-    expect(verdict.behavior).toBe('ask')
+    const flags = flagsFor(todo, {})
+    expect(flags.readOnly).toBe(false)
+    for (const mode of ['default', 'acceptEdits', 'plan', 'dontAsk'] as const) {
+      const verdict = evaluateMode({ sessionId: 's', callId: 'c', toolName: 'TodoWrite', input: {}, flags, entry: todo, mode })
+      expect(verdict).toMatchObject({ behavior: 'allow', ruleId: 'mode.sessionScope' })
+    }
   })
 
   it('R2 createModePermissionService evaluates with the same table', async () => {

@@ -19,6 +19,7 @@ export interface FuzzRequest {
 }
 
 export interface FuzzPools {
+  /** Existing sessions; path params also try a missing one. */
   readonly sessions: readonly string[]
   readonly doneSchedules: readonly string[]
   readonly openSchedules: readonly string[]
@@ -34,28 +35,45 @@ const json = (value: unknown): string => JSON.stringify(value)
 /** Any JSON value as text. */
 export const anyJson: Text = fc.jsonValue({ maxDepth: 3 }).map(json)
 
-const HUGE_SIZES = [201, 4_097, 100_001, 1_000_001]
-const hugeString: Text = fc.constantFrom(...HUGE_SIZES).chain((n) => fc.constantFrom('x', 'é', '🙂').map((unit) => json(unit.repeat(n))))
+/** Just past the 200-character id limit, past 4 KiB, and 1 MB (rarely: it is slow to send). */
+const hugeString: Text = fc.oneof(
+  { arbitrary: fc.tuple(fc.constantFrom(201, 4_097, 50_001), fc.constantFrom('x', 'é', '🙂')).map(([n, unit]) => json(unit.repeat(n))), weight: 9 },
+  { arbitrary: fc.constant(json('x'.repeat(1_000_001))), weight: 1 },
+)
 
 /** Arrays or objects nested past any sane depth, as raw text. */
 const deepJson: Text = fc
   .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
   .map(([depth, arrays]) => (arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '0' + '}'.repeat(depth)))
 
-/** A field value: one of the valid ones, or anything else. */
-function field(valid: Text): Text {
-  return fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyJson, weight: 3 }, { arbitrary: hugeString, weight: 1 }, { arbitrary: deepJson, weight: 1 })
+/** What replaces a valid field value: any JSON, a huge string, or deep nesting. */
+const junk: Text = fc.oneof({ arbitrary: anyJson, weight: 4 }, { arbitrary: hugeString, weight: 1 }, { arbitrary: deepJson, weight: 1 })
+
+type Mutation = { readonly kind: 'drop'; readonly key: string } | { readonly kind: 'set'; readonly key: string; readonly value: string }
+
+function mutation(keys: readonly string[]): fc.Arbitrary<Mutation> {
+  const extra = fc.record({ kind: fc.constant('set' as const), key: printable, value: anyJson })
+  if (keys.length === 0) return extra
+  const known = fc.constantFrom(...keys)
+  return fc.oneof(fc.record({ kind: fc.constant('drop' as const), key: known }), fc.record({ kind: fc.constant('set' as const), key: known, value: junk }), extra)
 }
 
-/** An object with any subset of `fields` plus, sometimes, unknown extra ones. */
-function objectText(fields: Record<string, Text>): Text {
-  const extras = fc.dictionary(printable, anyJson, { maxKeys: 2 })
-  return fc
-    .tuple(fc.record(fields, { requiredKeys: [] }), fc.oneof({ arbitrary: fc.constant({}), weight: 4 }, { arbitrary: extras, weight: 1 }))
-    .map(([known, extra]) => {
-      const entries = [...Object.entries(known), ...Object.entries(extra)]
-      return `{${entries.map(([key, value]) => `${json(key)}:${value}`).join(',')}}`
-    })
+/**
+ * A valid object (optional fields present or not), then none, one or two mutations: a field
+ * dropped, a field set to junk, or an unknown field added.
+ */
+function nearValid(fields: Record<string, Text>, optional: readonly string[] = [], cleanWeight = 2): Text {
+  const keys = Object.keys(fields)
+  const required = keys.filter((key) => !optional.includes(key))
+  const mutations = fc.oneof({ arbitrary: fc.constant<Mutation[]>([]), weight: cleanWeight }, { arbitrary: fc.array(mutation(keys), { minLength: 1, maxLength: 2 }), weight: 3 })
+  return fc.tuple(fc.record(fields, { requiredKeys: required }), mutations).map(([valid, changes]) => {
+    const entries = new Map<string, string>(Object.entries(valid))
+    for (const change of changes) {
+      if (change.kind === 'drop') entries.delete(change.key)
+      else entries.set(change.key, change.value)
+    }
+    return `{${[...entries].map(([key, value]) => `${json(key)}:${value}`).join(',')}}`
+  })
 }
 
 const invalidJsonText: Text = fc.oneof(
@@ -64,8 +82,8 @@ const invalidJsonText: Text = fc.oneof(
 )
 
 /** A body: mostly near-valid objects, else random JSON, broken JSON or deep nesting. */
-function bodyText(fields: Record<string, Text>): Text {
-  const near = objectText(fields)
+function bodyText(fields: Record<string, Text>, optional: readonly string[] = []): Text {
+  const near = nearValid(fields, optional)
   const truncated = near.chain((text) => fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => text.slice(0, cut)))
   return fc.oneof(
     { arbitrary: near, weight: 8 },
@@ -89,7 +107,7 @@ const CONTENT_TYPES = [
 const contentType = fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 }, { arbitrary: printable, weight: 1 })
 
 function withBody(method: string, path: fc.Arbitrary<string>, body: Text): fc.Arbitrary<FuzzRequest> {
-  return fc.record({ path, body, type: fc.option(contentType, { freq: 8 }) }).map(({ path: p, body: b, type }) => ({
+  return fc.record({ path, body, type: fc.option(contentType, { freq: 8 }) }).map(({ path: p, body: b, type }): FuzzRequest => ({
     method,
     path: p,
     headers: type === null ? {} : { 'content-type': type },
@@ -123,44 +141,54 @@ const numberText = fc.oneof(fc.nat().map(String), fc.integer().map(String), fc.c
 const headerValue = fc.oneof(numberText, printable)
 
 const validId = fc.oneof(fc.constantFrom('c1', 'c2', 'c3', 'x.y:z@w-1'), fc.uuid().map((u) => `c-${u}`)).map(json)
-const invalidIdString = fc.string({ maxLength: 20 }).map((s) => json(`${s} `))
-const idField = fc.oneof({ arbitrary: validId, weight: 3 }, { arbitrary: invalidIdString, weight: 1 })
 
-function callText(): Text {
-  return objectText({
-    id: field(idField),
-    name: field(fc.constantFrom('Read', 'Edit', 'Nope', '', 'read').map(json)),
-    input: field(fc.oneof(fc.constant(json({ file_path: 'a.txt' })), fc.constant(json({ file_path: 'a.txt', fail: true })), anyJson)),
-    dependsOn: field(fc.array(fc.oneof(validId, invalidIdString), { maxLength: 3 }).map((ids) => `[${ids.join(',')}]`)),
-  })
-}
+/** One call of a schedule, rarely broken (its schedule has its own mutations). */
+const callText: Text = nearValid(
+  {
+    id: validId,
+    name: fc.constantFrom('Read', 'Read', 'Edit', 'Nope', '', 'read').map(json),
+    input: fc.oneof(fc.constant(json({ file_path: 'a.txt' })), fc.constant(json({ file_path: 'a.txt', fail: true })), anyJson, deepJson),
+    dependsOn: fc.array(validId, { maxLength: 2 }).map((ids) => `[${ids.join(',')}]`),
+  },
+  ['dependsOn'],
+  6,
+)
 
 /** Session ids a schedule may name: existing ones or fresh ones (created with defaults). */
 function scheduleSessionId(pools: FuzzPools): Text {
-  return fc.oneof(fc.constantFrom(...pools.sessions).map(json), fc.uuid().map((u) => json(`auto-${u}`)), invalidIdString)
+  return fc.oneof(fc.constantFrom(...pools.sessions), fc.uuid().map((u) => `auto-${u}`)).map(json)
 }
 
 export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<FuzzRequest>> {
-  const sessionParam = param(pools.sessions)
-  const sessionBody = bodyText({
-    id: field(fc.oneof(fc.constantFrom(...pools.sessions), fc.uuid().map((u) => `made-${u}`)).map(json)),
-    workspace: field(fc.constantFrom('.', 'sub/dir', '/tmp').map(json)),
-    permissionMode: field(fc.constantFrom('default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'yolo').map(json)),
-    interactive: field(fc.boolean().map(json)),
-    permissionTimeoutMs: field(fc.integer({ min: -5, max: 100_000_000 }).map(json)),
-  })
-  const scheduleBody = bodyText({
-    sessionId: field(scheduleSessionId(pools)),
-    turnId: field(idField),
-    calls: field(fc.array(callText(), { maxLength: 4 }).map((calls) => `[${calls.join(',')}]`)),
-    open: field(fc.boolean().map(json)),
-  })
-  const answerBody = bodyText({
-    decision: field(fc.constantFrom('allow', 'deny', 'maybe').map(json)),
-    scope: field(fc.constantFrom('once', 'session', 'project').map(json)),
-    message: field(printable.map(json)),
-    sessionId: field(fc.constantFrom(...pools.sessions).map(json)),
-  })
+  const sessionParam = param([...pools.sessions, 'fz-missing'])
+  const sessionBody = bodyText(
+    {
+      id: fc.oneof(fc.constantFrom(...pools.sessions), fc.uuid().map((u) => `made-${u}`)).map(json),
+      workspace: fc.constantFrom('.', 'sub/dir', '/tmp').map(json),
+      permissionMode: fc.constantFrom('default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions').map(json),
+      interactive: fc.boolean().map(json),
+      permissionTimeoutMs: fc.integer({ min: 1, max: 86_400_000 }).map(json),
+    },
+    ['id', 'workspace', 'permissionMode', 'interactive', 'permissionTimeoutMs'],
+  )
+  const scheduleBody = bodyText(
+    {
+      sessionId: scheduleSessionId(pools),
+      turnId: validId,
+      calls: fc.array(callText, { maxLength: 4 }).map((calls) => `[${calls.join(',')}]`),
+      open: fc.boolean().map(json),
+    },
+    ['turnId', 'open'],
+  )
+  const answerBody = bodyText(
+    {
+      decision: fc.constantFrom('allow', 'deny').map(json),
+      scope: fc.constantFrom('once', 'session').map(json),
+      message: printable.map(json),
+      sessionId: fc.constantFrom(...pools.sessions).map(json),
+    },
+    ['scope', 'message', 'sessionId'],
+  )
   const get = (path: fc.Arbitrary<string>, headers: fc.Arbitrary<Record<string, string>> = fc.constant({})) =>
     fc.record({ path, headers }).map((r): FuzzRequest => ({ method: 'GET', ...r }))
   return {
@@ -173,7 +201,7 @@ export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<Fuz
       fc.option(headerValue, { freq: 2 }).map((value): Record<string, string> => (value === null ? {} : { 'last-event-id': value })),
     ),
     'POST /schedules': withBody('POST', fc.constant('/schedules'), scheduleBody),
-    'POST /schedules/:id/calls': withBody('POST', param(pools.openSchedules).map((id) => `/schedules/${id}/calls`), fc.oneof(callText(), bodyText({}))),
+    'POST /schedules/:id/calls': withBody('POST', param(pools.openSchedules).map((id) => `/schedules/${id}/calls`), fc.oneof(callText, bodyText({}))),
     'POST /schedules/:id/close': withBody('POST', param(pools.openSchedules).map((id) => `/schedules/${id}/close`), bodyText({})),
     'GET /schedules/:id': get(
       fc.tuple(param(pools.doneSchedules), query({ wait: fc.oneof(numberText, fc.constantFrom('0.01', '1.5', '0.0001')) })).map(([id, q]) => `/schedules/${id}${q}`),

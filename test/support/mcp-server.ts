@@ -3,7 +3,7 @@
  * Its tools carry each annotation (readOnlyHint, idempotentHint, destructiveHint, none), and
  * some misbehave on purpose: `slow` sleeps (and honours cancellation), `crash` exits the
  * process, `freeze` blocks its event loop so that it never answers again.
- * Flags: `--hang-on-start` never answers initialize; `--exit-on-start` exits at once.
+ * Flag: `--exit-on-start` writes to stderr and exits before the handshake.
  * The low-level `Server` is used on purpose: the tools declare plain JSON Schemas, as real servers do.
  */
 import path from 'node:path'
@@ -81,7 +81,6 @@ async function callTool(name: string, args: Record<string, unknown>, signal: Abo
     case 'crash':
       process.stderr.write('crashing on purpose\n')
       process.exit(3)
-    // falls through: process.exit never returns
     case 'freeze':
       for (;;) {
         // Busy on purpose: the process stays alive and answers nothing.
@@ -105,10 +104,6 @@ async function main(): Promise<void> {
   if (flags.has('--exit-on-start')) {
     process.stderr.write('refusing to start\n')
     process.exit(2)
-  }
-  if (flags.has('--hang-on-start')) {
-    process.stdin.resume()
-    return
   }
   const server = new Server({ name: 'toolexec-test', version: '1.0.0' }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TEST_MCP_TOOLS] }))

@@ -83,7 +83,8 @@ export function noteTool(name: string, scope: SideEffectScope, extra: Partial<To
 
 /** A5's tool: scope session, serial. */
 export function exitPlanModeTool(): Recorded<NoteInput> {
-  return noteTool('ExitPlanMode', 'session', { concurrentSafe: false })
+  // Like the real ExitPlanMode: session scope, but it always asks (the plan is the preview).
+  return noteTool('ExitPlanMode', 'session', { concurrentSafe: false, permission: { sideEffectScope: 'session', alwaysAsk: true } })
 }
 
 export function hook(

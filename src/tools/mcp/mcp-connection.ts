@@ -35,6 +35,8 @@ interface LiveServer {
   readonly client: Client
   readonly transport: StdioClientTransport
   readonly stderr: StderrTail
+  /** Read at spawn: the SDK forgets it as soon as it starts closing. */
+  pid: number | null
   closed: boolean
 }
 
@@ -110,10 +112,13 @@ export class McpConnection {
     const transport = new StdioClientTransport({ command, args: args ?? [], env: env ?? {}, stderr: 'pipe' })
     const stderr = new StderrTail(transport.stderr)
     const client = new Client(CLIENT_INFO, { capabilities: {} })
-    const live: LiveServer = { client, transport, stderr, closed: false }
+    const live: LiveServer = { client, transport, stderr, pid: null, closed: false }
     client.onclose = () => this.#onClosed(live)
+    const connecting = client.connect(transport, { timeout: this.#options.connectTimeoutMs })
+    // connect() spawns synchronously before its first await; a failed handshake closes the transport and drops the pid.
+    live.pid = transport.pid
     try {
-      await client.connect(transport, { timeout: this.#options.connectTimeoutMs })
+      await connecting
     } catch (error) {
       this.#close(live, true)
       throw new ToolexecError('TOOL_ERR_MCP_UNAVAILABLE', [this.name, this.#startFailure(error, live)], { cause: error })
@@ -123,7 +128,7 @@ export class McpConnection {
       throw new ToolexecError('TOOL_ERR_MCP_UNAVAILABLE', [this.name, 'the server was stopped'])
     }
     this.#current = live
-    this.#options.logger?.info({ server: this.name, pid: transport.pid }, 'MCP server started')
+    this.#options.logger?.info({ server: this.name, pid: live.pid }, 'MCP server started')
     return live
   }
 
@@ -154,7 +159,7 @@ export class McpConnection {
 
   /** `kill` for a process that will not exit on its own; SIGKILL first, then the SDK's close. */
   #close(live: LiveServer, kill: boolean): void {
-    if (kill) killProcess(live.transport.pid)
+    if (kill) killProcess(live.pid)
     this.#track(live.client.close().catch(() => undefined))
   }
 

@@ -1,0 +1,103 @@
+/**
+ * @module The permission policy from config files: rules and hooks from the server's file
+ * (checked at start: a malformed rule is refused with the file, the rule and the reason),
+ * rules from a workspace's `.toolexec/config.json` (read when it changes; a workspace may add
+ * rules but cannot loosen the server's deny rules, which are checked first), and the
+ * project grants kept in the database.
+ */
+import { readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { Value } from '@sinclair/typebox/value'
+import { HooksConfigSchema, type HooksConfig } from '../contracts/hook-config.js'
+import { PermissionsConfigSchema, type PermissionsConfig } from '../contracts/permission-config.js'
+import { compileRule, type CommandSplitter, type CompiledRule, type RuleKind } from './rule-matcher.js'
+import { EMPTY_RULES, type RuleSet, type RuleSource } from './rule-permission-service.js'
+
+export const WORKSPACE_CONFIG = path.join('.toolexec', 'config.json')
+
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError'
+}
+
+export interface Policy {
+  readonly permissions: PermissionsConfig
+  readonly rules: RuleSet
+  readonly hooks: HooksConfig
+}
+
+function checked<T>(schema: Parameters<typeof Value.Check>[0], value: unknown, where: string): T {
+  if (Value.Check(schema, value)) return value as T
+  const first = [...Value.Errors(schema, value)][0]
+  throw new PolicyError(`${where}: ${first === undefined ? 'invalid' : `${first.path || '/'} ${first.message}`}`)
+}
+
+export function compileRules(config: PermissionsConfig, file: string, split: CommandSplitter): RuleSet {
+  const compile = (kind: RuleKind): CompiledRule[] =>
+    (config[kind] ?? []).map((source) => {
+      try {
+        return compileRule(source, kind, split)
+      } catch (error) {
+        throw new PolicyError(`${file}: permissions.${kind} rule "${source}": ${error instanceof Error ? error.message : String(error)}`)
+      }
+    })
+  return { deny: compile('deny'), ask: compile('ask'), allow: compile('allow') }
+}
+
+/** The server's policy; throws PolicyError naming the file, the rule and the reason. */
+export function loadPolicy(fileConfig: Record<string, unknown>, file: string, split: CommandSplitter): Policy {
+  const permissions = checked<PermissionsConfig>(PermissionsConfigSchema, fileConfig.permissions ?? {}, `${file}: permissions`)
+  const hooks = checked<HooksConfig>(HooksConfigSchema, fileConfig.hooks ?? {}, `${file}: hooks`)
+  for (const [event, groups] of Object.entries(hooks)) {
+    for (const group of groups ?? []) {
+      try {
+        if (group.matcher !== undefined && !/^[A-Za-z0-9_\-|*]*$/.test(group.matcher)) new RegExp(group.matcher)
+      } catch (error) {
+        throw new PolicyError(`${file}: hooks.${event} matcher "${group.matcher}": ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+  }
+  return { permissions, rules: compileRules(permissions, file, split), hooks }
+}
+
+interface CachedRules {
+  readonly mtimeMs: number
+  readonly rules: RuleSet
+}
+
+/** Rules of each workspace's own config file, re-read when the file changes. */
+export function workspaceRules(split: CommandSplitter): (workspace: string) => RuleSet {
+  const cache = new Map<string, CachedRules>()
+  return function rulesOfWorkspace(workspace) {
+    const file = path.join(workspace, WORKSPACE_CONFIG)
+    let mtimeMs: number
+    try {
+      mtimeMs = statSync(file).mtimeMs
+    } catch {
+      return EMPTY_RULES
+    }
+    const cached = cache.get(file)
+    if (cached !== undefined && cached.mtimeMs === mtimeMs) return cached.rules
+    const rules = readWorkspaceRules(file, split)
+    cache.set(file, { mtimeMs, rules })
+    return rules
+  }
+}
+
+/** A broken workspace file denies everything it could have loosened: it asks for every call. */
+function readWorkspaceRules(file: string, split: CommandSplitter): RuleSet {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
+    const config = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+    const permissions = checked<PermissionsConfig>(PermissionsConfigSchema, config.permissions ?? {}, `${file}: permissions`)
+    return compileRules({ allow: permissions.allow, ask: permissions.ask, deny: permissions.deny }, file, split)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    const askAll: CompiledRule = { source: `invalid ${file}: ${reason}`, kind: 'ask', matches: () => true }
+    return { deny: [], ask: [askAll], allow: [] }
+  }
+}
+
+/** Server rules first, then the workspace's, then the project grants of the database. */
+export function ruleSource(server: RuleSet, workspace: (ws: string) => RuleSet, grants: (ws: string) => RuleSet): RuleSource {
+  return (ws) => [server, workspace(ws), grants(ws)]
+}

@@ -1,0 +1,86 @@
+/**
+ * @module What Write and Edit share: the guarded read of the current file, the atomic write
+ * that keeps its format, the read record afterwards, the output that the executor turns into
+ * a `file_diff` display (R38), and the approval preview showing the same diff.
+ */
+import path from 'node:path'
+import type { ToolCallContext } from '../../contracts/ports.js'
+import type { ApprovalPreparation, InputContext } from '../../contracts/tool-entry.js'
+import { buildFileDiffDisplay } from '../../executor/file-diff-display.js'
+import { createPathGuard, realLocation, type PathGuard } from '../workspace.js'
+import { writeFileAtomically } from './atomic-write.js'
+import { readCurrentFile, recordRead, requireFreshRead, type CurrentFile } from './file-state.js'
+import { decodeText, encodeText, type DecodedText, type TextFormat } from './text-codec.js'
+
+/** The fields createToolResultDisplay reads for `file_diff`: filePath, oldContent, newContent. */
+export interface FileChangeOutput {
+  readonly type: 'create' | 'update'
+  readonly filePath: string
+  /** The text before (without a byte order mark); null when the file was created. */
+  readonly oldContent: string | null
+  readonly newContent: string
+  readonly replacements?: number
+}
+
+/** The file a write starts from, checked against what this session read. */
+export interface StartingPoint {
+  readonly guard: PathGuard
+  readonly current: CurrentFile | undefined
+  readonly decoded: DecodedText | undefined
+}
+
+export async function loadStartingPoint(ctx: ToolCallContext, filePath: string): Promise<StartingPoint> {
+  const guard = await createPathGuard(ctx, filePath)
+  const current = await readCurrentFile(guard, filePath)
+  if (current === undefined) return { guard, current, decoded: undefined }
+  requireFreshRead(ctx, filePath, current)
+  return { guard, current, decoded: decodeText(current.bytes) }
+}
+
+/** Writes `text` in `format` atomically and records the result as read. */
+export async function commitText(
+  ctx: ToolCallContext,
+  start: StartingPoint,
+  filePath: string,
+  text: string,
+  format: TextFormat,
+): Promise<FileChangeOutput> {
+  const bytes = encodeText(text, format)
+  const written = await writeFileAtomically({ guard: start.guard, filePath, bytes, mode: start.current?.mode })
+  recordRead(ctx, { path: written.realPath, mtimeMs: written.mtimeMs, size: written.size, sha256: written.sha256 })
+  return {
+    type: start.current === undefined ? 'create' : 'update',
+    filePath,
+    oldContent: start.decoded?.text ?? null,
+    newContent: decodeText(bytes).text,
+  }
+}
+
+export function formatFileChange(output: FileChangeOutput): string {
+  if (output.type === 'create') return `File created successfully at: ${output.filePath}`
+  if (output.replacements === undefined) return `The file ${output.filePath} has been overwritten successfully.`
+  const times = output.replacements === 1 ? '1 replacement' : `${output.replacements} replacements`
+  return `The file ${output.filePath} has been updated successfully (${times}).`
+}
+
+/**
+ * The approval preview: the diff the call would make, for a path inside the workspace only
+ * (nothing outside is read before a person approved it). Undefined when it cannot be built.
+ */
+export async function previewChange(
+  filePath: string,
+  ctx: InputContext,
+  change: (decoded: DecodedText | undefined) => string,
+): Promise<ApprovalPreparation> {
+  if (ctx.workspace === undefined) return {}
+  try {
+    const guard: PathGuard = { roots: [await realLocation(path.resolve(ctx.workspace))], workspace: ctx.workspace }
+    const current = await readCurrentFile(guard, filePath)
+    const decoded = current === undefined ? undefined : decodeText(current.bytes)
+    const display = buildFileDiffDisplay({ filePath, oldContent: decoded?.text ?? null, newContent: change(decoded) })
+    return { preview: { title: `${decoded === undefined ? 'Create' : 'Update'} ${filePath}`, display } }
+  } catch {
+    // An outside path, a missing match: the person is asked without a diff; the handler reports why.
+    return {}
+  }
+}

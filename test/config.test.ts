@@ -1,0 +1,152 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, isLoopback, loadConfig } from '../src/config.js'
+
+const CWD = '/srv/app'
+let dir: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-config-'))
+})
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function configFile(name: string, text: string): Promise<string> {
+  const file = path.join(dir, name)
+  await writeFile(file, text)
+  return file
+}
+
+function refusal(argv: string[], env: NodeJS.ProcessEnv): Error {
+  try {
+    loadConfig(argv, env, CWD)
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected loadConfig to refuse')
+}
+
+describe('loadConfig', () => {
+  it('uses the defaults when nothing is set', () => {
+    expect(loadConfig([], {}, CWD)).toEqual({
+      host: '127.0.0.1',
+      port: 8787,
+      dataDir: path.join(os.homedir(), '.toolexec'),
+      workspace: CWD,
+      token: undefined,
+      configFile: undefined,
+      fileConfig: {},
+      corsOrigins: [],
+      logLevel: 'info',
+    })
+  })
+
+  it('reads every setting from the environment, resolving paths against the working directory', async () => {
+    const file = await configFile('env.json', '{"tools":{"Bash":{"enabled":false}}}')
+    const config = loadConfig(
+      [],
+      {
+        HOST: '0.0.0.0',
+        PORT: '9000',
+        TOOLEXEC_DATA_DIR: 'data',
+        TOOLEXEC_WORKSPACE: '../ws',
+        TOOLEXEC_TOKEN: 'secret',
+        TOOLEXEC_CONFIG: file,
+        TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
+        LOG_LEVEL: 'debug',
+      },
+      CWD,
+    )
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 9000,
+      dataDir: '/srv/app/data',
+      workspace: '/srv/ws',
+      token: 'secret',
+      configFile: file,
+      fileConfig: { tools: { Bash: { enabled: false } } },
+      corsOrigins: ['http://a.example', 'http://b.example'],
+      logLevel: 'debug',
+    })
+  })
+
+  it.each([
+    ['--host', 'HOST', '127.0.0.2', '127.0.0.3', 'host', '127.0.0.3'],
+    ['--port', 'PORT', '1000', '2000', 'port', 2000],
+    ['--data-dir', 'TOOLEXEC_DATA_DIR', '/from/env', '/from/flag', 'dataDir', '/from/flag'],
+    ['--workspace', 'TOOLEXEC_WORKSPACE', '/env/ws', '/flag/ws', 'workspace', '/flag/ws'],
+    ['--token', 'TOOLEXEC_TOKEN', 'env-token', 'flag-token', 'token', 'flag-token'],
+    ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
+    ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
+  ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
+    const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
+    expect(config[key as keyof typeof config]).toEqual(expected)
+    const envOnly = loadConfig([], { [variable]: fromEnv }, CWD)
+    expect(envOnly[key as keyof typeof envOnly]).not.toEqual(expected)
+  })
+
+  it('takes --flag=value as well and treats an empty variable as unset', () => {
+    const config = loadConfig(['--port=0'], { PORT: '', HOST: '', LOG_LEVEL: '' }, CWD)
+    expect(config).toMatchObject({ port: 0, host: '127.0.0.1', logLevel: 'info' })
+  })
+
+  it.each(['0.0.0.0', '192.168.1.20', '::', 'example.com'])('refuses to listen on %s without a token, with a clear message', (host) => {
+    const error = refusal([], { HOST: host })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`Refusing to listen on ${host} without a token: set TOOLEXEC_TOKEN (or --token) or listen on 127.0.0.1.`)
+    expect(loadConfig(['--token', 't'], { HOST: host }, CWD).host).toBe(host)
+  })
+
+  it.each(['localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]'])('listens on loopback %s without a token', (host) => {
+    expect(isLoopback(host)).toBe(true)
+    expect(loadConfig([], { HOST: host }, CWD).token).toBeUndefined()
+  })
+
+  it.each(['abc', '-1', '65536', '80.5', 'NaN'])('refuses PORT=%s', (port) => {
+    const error = refusal([], { PORT: port })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`PORT must be a whole number from 0 to 65535, got "${port}"`)
+  })
+
+  it.each(['verbose', 'INFO', 'warning'])('refuses LOG_LEVEL=%s, naming the levels it takes', (level) => {
+    const error = refusal([], { LOG_LEVEL: level })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${level}"`)
+  })
+
+  it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {
+    const file = await configFile('broken.json', '{"tools": ')
+    const error = refusal([], { TOOLEXEC_CONFIG: file })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message.startsWith(`TOOLEXEC_CONFIG ${file}: `)).toBe(true)
+    expect(error.message).toMatch(/JSON/)
+  })
+
+  it.each([
+    ['an array', '[1, 2]'],
+    ['a number', '42'],
+    ['null', 'null'],
+    ['a string', '"tools"'],
+  ])('refuses a TOOLEXEC_CONFIG holding %s', async (name, text) => {
+    const file = await configFile(`${name.replace(/\W/g, '')}.json`, text)
+    const error = refusal([], { TOOLEXEC_CONFIG: file })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_CONFIG ${file}: the file must hold a JSON object`)
+  })
+
+  it('refuses a TOOLEXEC_CONFIG that does not exist', () => {
+    const file = path.join(dir, 'missing.json')
+    const error = refusal([], { TOOLEXEC_CONFIG: file })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toMatch(new RegExp(`^TOOLEXEC_CONFIG ${file}: .*ENOENT`))
+  })
+
+  it('refuses an unknown flag or a stray argument with a coded error', () => {
+    expect(() => loadConfig(['--prot', '80'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }))
+    expect(() => loadConfig(['serve'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' }))
+  })
+})

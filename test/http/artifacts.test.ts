@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import { defineTool } from '../../src/contracts/tool-entry.js'
+import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support/server.js'
+
+/** Returns its text; anything over 64 bytes goes to an artifact (R32). */
+const dumpTool = defineTool({
+  name: 'Dump',
+  description: 'Returns the text it was given',
+  inputSchema: Type.Object({ text: Type.String() }),
+  readOnly: true,
+  destructive: false,
+  concurrentSafe: true,
+  permission: { sideEffectScope: 'none' },
+  resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
+  retention: 'session',
+  handler: async (input) => input.text,
+})
+
+// Multi-byte text so that byte ranges and character counts differ.
+const TEXT = Array.from({ length: 300 }, (_, i) => `line ${i}: héllo wörld ✓\n`).join('')
+const BYTES = Buffer.from(TEXT, 'utf8')
+const SIZE = BYTES.byteLength
+
+let s: TestServer
+let sessionId: string
+let artifactId: string
+let persistedPath: string
+
+beforeAll(async () => {
+  s = await startTestServer({ tools: [...DEFAULT_TEST_TOOLS, dumpTool] })
+  sessionId = 'ses-artifacts'
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'dump-1', name: 'Dump', input: { text: TEXT } }] })
+  const done = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+  const serialization = done.body.calls[0]?.result?.serialization
+  expect(serialization).toMatchObject({ strategy: 'artifact', truncated: true, originalBytes: SIZE })
+  const uri = serialization?.artifactUri ?? ''
+  expect(uri).toMatch(/^toolexec-artifact:\/\/ses-artifacts\/tool-result-[0-9a-f-]{36}$/)
+  artifactId = decodeURIComponent(uri.split('/').pop() ?? '')
+  persistedPath = serialization?.persistedPath ?? ''
+  expect(String(done.body.calls[0]?.modelContent)).toContain(persistedPath)
+})
+
+afterAll(async () => {
+  await s.close()
+})
+
+const url = (session: string, id: string): string => `${s.url}/artifacts/${encodeURIComponent(session)}/${encodeURIComponent(id)}`
+
+describe('GET /artifacts/:sessionId/:artifactId', () => {
+  it('R36 serves the full bytes of an artifact with its media type and length', async () => {
+    const response = await fetch(url(sessionId, artifactId))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/)
+    expect(response.headers.get('content-length')).toBe(String(SIZE))
+    expect(response.headers.get('accept-ranges')).toBe('bytes')
+    expect(Buffer.from(await response.arrayBuffer()).equals(BYTES)).toBe(true)
+  })
+
+  it.each([
+    ['bytes=0-9', 0, 9],
+    ['bytes=7-7', 7, 7],
+    ['bytes=100-', 100, SIZE - 1],
+    ['bytes=-25', SIZE - 25, SIZE - 1],
+    [`bytes=${SIZE - 3}-${SIZE * 2}`, SIZE - 3, SIZE - 1],
+    [`bytes=-${SIZE * 2}`, 0, SIZE - 1],
+  ])('R36 serves Range %s as 206 with Content-Range and exactly those bytes', async (range, start, end) => {
+    const response = await fetch(url(sessionId, artifactId), { headers: { range } })
+    expect(response.status).toBe(206)
+    expect(response.headers.get('content-range')).toBe(`bytes ${start}-${end}/${SIZE}`)
+    expect(response.headers.get('content-length')).toBe(String(end - start + 1))
+    expect(Buffer.from(await response.arrayBuffer()).equals(BYTES.subarray(start, end + 1))).toBe(true)
+  })
+
+  it.each([`bytes=${SIZE}-`, `bytes=${SIZE + 10}-${SIZE + 20}`, 'bytes=9-3', 'bytes=-0', 'items=0-1'])(
+    'replies 416 in the error format with Content-Range bytes */size for Range %s',
+    async (range) => {
+      const response = await fetch(url(sessionId, artifactId), { headers: { range } })
+      expect(response.status).toBe(416)
+      expect(response.headers.get('content-range')).toBe(`bytes */${SIZE}`)
+      const body = (await response.json()) as ErrorReply
+      expect(body.error).toEqual({ code: 'API_ERR_RANGE', message: `Range ${range} cannot be satisfied for ${SIZE} bytes` })
+    },
+  )
+
+  it.each([
+    ['an unknown artifact id', () => [sessionId, 'tool-result-00000000-0000-0000-0000-000000000000']],
+    ['an artifact asked for under another session', () => ['another-session', artifactId]],
+  ])('replies 404 in the error format for %s', async (_case, ids) => {
+    const [session, id] = ids() as [string, string]
+    const response = await fetch(url(session, id))
+    expect(response.status).toBe(404)
+    const body = (await response.json()) as ErrorReply
+    expect(body.error).toEqual({ code: 'API_ERR_ARTIFACT_NOT_FOUND', message: `Artifact ${id} not found in session ${session}` })
+  })
+
+  it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {
+    expect(persistedPath.startsWith(`${s.dataDir}/cli/artifacts/ses-artifacts/dump-1-${artifactId}`)).toBe(true)
+    expect(s.runtime.ctx.store.getArtifact(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
+  })
+})

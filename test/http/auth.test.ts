@@ -1,0 +1,152 @@
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ErrorReply } from '../../src/contracts/api.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { openSse } from '../support/sse-client.js'
+
+const TOKEN = 'tok-7Hq2xZ9w'
+const ALLOWED = 'http://a.example'
+const BEARER = { authorization: `Bearer ${TOKEN}` }
+
+/** Every line the server logs, kept in memory. */
+const logLines: string[] = []
+const memory = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0))
+    done()
+  },
+})
+
+let guarded: TestServer
+let open: TestServer
+
+beforeAll(async () => {
+  ;[guarded, open] = await Promise.all([
+    startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_CORS_ORIGINS: ALLOWED }, logger: pino({ level: 'trace' }, memory) }),
+    startTestServer(),
+  ])
+  const created = await guarded.json('POST', '/sessions', { id: 'guarded' }, BEARER)
+  expect(created.status).toBe(201)
+})
+
+afterAll(async () => {
+  await Promise.all([guarded.close(), open.close()])
+})
+
+const ROUTES: [string, string, unknown?][] = [
+  ['POST', '/sessions', {}],
+  ['GET', '/sessions/guarded'],
+  ['POST', '/sessions/guarded/abort'],
+  ['GET', '/sessions/guarded/history'],
+  ['GET', '/sessions/guarded/events'],
+  ['POST', '/schedules', { sessionId: 'guarded', calls: [] }],
+  ['GET', '/schedules/sch_x'],
+  ['POST', '/schedules/sch_x/calls', { id: 'c', name: 'Read', input: {} }],
+  ['POST', '/schedules/sch_x/close'],
+  ['POST', '/permissions/perm_x', { decision: 'allow' }],
+  ['GET', '/permissions?status=pending'],
+  ['GET', '/artifacts/guarded/tool-result-x'],
+  ['GET', '/tools'],
+  ['GET', '/openapi.json'],
+  ['GET', '/docs'],
+  ['GET', '/no-such-route'],
+  ['OPTIONS', '/schedules'],
+]
+
+const UNAUTHORIZED = { error: { code: 'API_ERR_UNAUTHORIZED', message: 'Missing or invalid bearer token' } }
+
+describe('bearer token (TOOLEXEC_TOKEN)', () => {
+  it.each(ROUTES)('%s %s without a token replies 401 in the error format and does nothing', async (method, route, body) => {
+    const before = guarded.runtime.ctx.store.rowCounts()
+    const reply = await guarded.json<ErrorReply>(method, route, body)
+    expect(reply).toEqual({ status: 401, body: UNAUTHORIZED })
+    expect(guarded.runtime.ctx.store.rowCounts()).toEqual(before)
+  })
+
+  it.each([
+    ['a wrong token', `Bearer ${TOKEN}x`],
+    ['a prefix of the token', `Bearer ${TOKEN.slice(0, 4)}`],
+    ['another scheme', `Basic ${TOKEN}`],
+    ['an empty bearer', 'Bearer '],
+  ])('replies 401 for %s', async (_case, authorization) => {
+    expect(await guarded.json('GET', '/tools', undefined, { authorization })).toEqual({ status: 401, body: UNAUTHORIZED })
+  })
+
+  it.each(ROUTES.filter(([, route]) => route !== '/sessions/guarded/events' && route !== '/docs'))(
+    '%s %s with the token gets past authentication',
+    async (method, route, body) => {
+      const reply = await guarded.json(method, route, body, BEARER)
+      expect(reply.status).not.toBe(401)
+    },
+  )
+
+  it('GET /healthz needs no token', async () => {
+    expect(await guarded.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+  })
+
+  it('the events route takes the token as a bearer header or as ?access_token=, other routes do not', async () => {
+    const byHeader = await openSse(guarded.url, 'guarded', { headers: BEARER })
+    expect(byHeader.status).toBe(200)
+    await byHeader.close()
+    const byQuery = await openSse(guarded.url, 'guarded', { accessToken: TOKEN })
+    expect(byQuery.status).toBe(200)
+    expect(byQuery.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    await byQuery.close()
+    const wrong = await openSse(guarded.url, 'guarded', { accessToken: 'nope' })
+    expect(wrong.status).toBe(401)
+    expect(wrong.body).toEqual(UNAUTHORIZED)
+    expect((await guarded.json('GET', `/tools?access_token=${TOKEN}`)).status).toBe(401)
+  })
+
+  it('no log line of a request carrying ?access_token= contains the token', async () => {
+    const stream = await openSse(guarded.url, 'guarded', { accessToken: TOKEN })
+    expect(stream.status).toBe(200)
+    await stream.close()
+    const missing = await guarded.json<ErrorReply>('GET', `/nowhere?access_token=${TOKEN}`, undefined, BEARER)
+    expect(missing.body.error.message).toBe('Route GET /nowhere?access_token=[redacted] not found')
+    const deadline = Date.now() + 3_000
+    while (!logLines.some((line) => line.includes('/sessions/guarded/events?access_token=[redacted]')) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(logLines.some((line) => line.includes('/sessions/guarded/events?access_token=[redacted]'))).toBe(true)
+    expect(logLines.filter((line) => line.includes(TOKEN))).toEqual([])
+  })
+})
+
+describe('CORS (TOOLEXEC_CORS_ORIGINS)', () => {
+  const preflight = (server: TestServer, origin: string): Promise<Response> =>
+    fetch(`${server.url}/schedules`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    })
+
+  it('allows the preflight from a listed origin, without a token', async () => {
+    const response = await preflight(guarded, ALLOWED)
+    expect(response.status).toBeLessThan(300)
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization')
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST')
+  })
+
+  it('gives another origin no allow header', async () => {
+    const response = await preflight(guarded, 'http://b.example')
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    const simple = await fetch(`${guarded.url}/tools`, { headers: { origin: 'http://b.example', ...BEARER } })
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('lets a listed origin read replies', async () => {
+    const simple = await fetch(`${guarded.url}/tools`, { headers: { origin: ALLOWED, ...BEARER } })
+    expect(simple.status).toBe(200)
+    expect(simple.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+  })
+
+  it('allows no origin at all by default, and needs no token when none is set', async () => {
+    const response = await preflight(open, ALLOWED)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    const simple = await fetch(`${open.url}/tools`, { headers: { origin: ALLOWED } })
+    expect(simple.status).toBe(200)
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})

@@ -1,0 +1,149 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ExecutorEvent } from '../../src/contracts/events.js'
+import type { SessionRecord, StoredEvent } from '../../src/contracts/store.js'
+import { EventBus } from '../../src/sessions/event-bus.js'
+import { EventJournal, type StateChange } from '../../src/sessions/event-journal.js'
+import { openDatabase } from '../../src/storage/database.js'
+import { SqliteStore } from '../../src/storage/sqlite-store.js'
+
+let dir: string
+let file: string
+let store: SqliteStore
+let bus: EventBus
+let journal: EventJournal
+/** A second connection: what another process (or a restart) would read. */
+let reader: Database.Database
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-journal-'))
+  file = path.join(dir, 'toolexec.db')
+  store = new SqliteStore(openDatabase(file))
+  bus = new EventBus()
+  journal = new EventJournal(store, bus)
+  reader = new Database(file, { readonly: true })
+})
+
+afterEach(async () => {
+  reader.close()
+  store.db.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const batch = (sessionId: string, batchIndex: number): ExecutorEvent => ({ type: 'BatchStarted', sessionId, batchIndex, callIds: [`c${batchIndex}`] })
+const record = (id: string): SessionRecord => ({ id, workspace: '/w', permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: 'now' })
+const insertSession = (id: string): StateChange => (tx) => tx.insertSession(record(id))
+const failing: StateChange = () => {
+  throw new Error('change failed')
+}
+/** Inserts a row and then throws: a rollback must take the row back too. */
+const halfDone = (id: string): StateChange => (tx) => {
+  tx.insertSession(record(id))
+  throw new Error('change failed halfway')
+}
+
+const committedSeqs = (sessionId: string): number[] =>
+  reader.prepare('SELECT seq FROM events WHERE session_id = ? ORDER BY seq').pluck().all(sessionId) as number[]
+const committedSession = (id: string): boolean => reader.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+function listen(sessionId: string): StoredEvent[] {
+  const seen: StoredEvent[] = []
+  bus.subscribe(sessionId, (event) => seen.push(event))
+  return seen
+}
+
+describe('EventJournal', () => {
+  it('R37 numbers each session on its own, 1, 2, 3, ... with no gaps, and stores the JSON line {type, sessionId, seq, at, ...}', async () => {
+    const appended = await Promise.all([batch('a', 0), batch('b', 0), batch('a', 1), batch('a', 2), batch('b', 1)].map((event) => journal.append(event)))
+    expect(appended.map((event) => `${event.sessionId}${event.seq}`)).toEqual(['a1', 'b1', 'a2', 'a3', 'b2'])
+    await journal.append(batch('a', 3))
+    expect(committedSeqs('a')).toEqual([1, 2, 3, 4])
+    expect(committedSeqs('b')).toEqual([1, 2])
+    const data = JSON.parse(store.eventsAfter('a', 1, 1)[0]?.data ?? '{}') as Record<string, unknown>
+    expect(Object.keys(data)).toEqual(['type', 'sessionId', 'seq', 'at', 'batchIndex', 'callIds'])
+    expect(data).toMatchObject({ type: 'BatchStarted', sessionId: 'a', seq: 2, batchIndex: 1, callIds: ['c1'] })
+  })
+
+  it('continues after the last stored seq when a new journal opens the same database', async () => {
+    await Promise.all([journal.append(batch('a', 0)), journal.append(batch('a', 1))])
+    const restarted = new EventJournal(store, new EventBus())
+    expect(restarted.lastSeq('a')).toBe(2)
+    expect((await restarted.append(batch('a', 2))).seq).toBe(3)
+  })
+
+  it('writes a state change and its event in one transaction, committed before any subscriber sees the event', async () => {
+    const seenCommitted: [boolean, number[]][] = []
+    bus.subscribe('a', (event) => seenCommitted.push([committedSession('a'), committedSeqs('a').filter((seq) => seq === event.seq)]))
+    const stored = await journal.append(batch('a', 0), insertSession('a'))
+    expect(stored.seq).toBe(1)
+    expect(seenCommitted).toEqual([[true, [1]]])
+  })
+
+  it.each([
+    ['append', (event: ExecutorEvent, change: StateChange) => journal.append(event, change)],
+    ['appendNow', async (event: ExecutorEvent, change: StateChange) => journal.appendNow(event, change)],
+  ])('a change that throws in %s writes neither the event nor the change, and the seq does not advance', async (_how, write) => {
+    await journal.append(batch('a', 0))
+    const seen = listen('a')
+    await expect(write(batch('a', 1), halfDone('ghost'))).rejects.toThrow('change failed halfway')
+    expect(committedSession('ghost')).toBe(false)
+    expect(committedSeqs('a')).toEqual([1])
+    expect(journal.lastSeq('a')).toBe(1)
+    expect(seen).toEqual([])
+    expect((await journal.append(batch('a', 2))).seq).toBe(2)
+    expect(committedSeqs('a')).toEqual([1, 2])
+  })
+
+  it('appends of one tick share one transaction: one failing change takes the whole tick back, later ticks are untouched', async () => {
+    const results = await Promise.allSettled([
+      journal.append(batch('a', 0), insertSession('s1')),
+      journal.append(batch('b', 0)),
+      journal.append(batch('a', 1), failing),
+    ])
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(committedSession('s1')).toBe(false)
+    expect(committedSeqs('a')).toEqual([])
+    expect(committedSeqs('b')).toEqual([])
+
+    const ok = journal.append(batch('a', 0), insertSession('s1'))
+    await nextTick()
+    const bad = journal.append(batch('a', 1), failing)
+    await expect(ok).resolves.toMatchObject({ seq: 1 })
+    await expect(bad).rejects.toThrow('change failed')
+    expect(committedSession('s1')).toBe(true)
+    expect(committedSeqs('a')).toEqual([1])
+  })
+
+  it('appendNow writes after everything queued and returns its stored event, delivered in seq order', async () => {
+    const seen = listen('a')
+    const first = journal.append(batch('a', 0))
+    const second = journal.append(batch('a', 1))
+    let ranBefore = false
+    const now = journal.appendNow(batch('a', 2), undefined, (tx) => {
+      ranBefore = true
+      tx.insertSession(record('made-before'))
+    })
+    expect(ranBefore).toBe(true)
+    expect(now.seq).toBe(3)
+    expect(committedSeqs('a')).toEqual([1, 2, 3])
+    expect(committedSession('made-before')).toBe(true)
+    expect([(await first).seq, (await second).seq]).toEqual([1, 2])
+    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3])
+    journal.flush()
+    expect(committedSeqs('a')).toEqual([1, 2, 3])
+  })
+
+  it('a failing appendNow does not take back the appends queued before it', async () => {
+    const queued = journal.append(batch('b', 0), insertSession('other'))
+    expect(() => journal.appendNow(batch('a', 0), undefined, failing)).toThrow('change failed')
+    await expect(queued).resolves.toMatchObject({ sessionId: 'b', seq: 1 })
+    expect(committedSession('other')).toBe(true)
+    expect(committedSeqs('b')).toEqual([1])
+    expect(committedSeqs('a')).toEqual([])
+    expect(journal.appendNow(batch('a', 1)).seq).toBe(1)
+  })
+})

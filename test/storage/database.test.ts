@@ -1,0 +1,116 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { applyMigrations, MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/database.js'
+
+let dir: string
+let db: Db | undefined
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-db-'))
+})
+
+afterEach(async () => {
+  db?.close()
+  db = undefined
+  await rm(dir, { recursive: true, force: true })
+})
+
+const file = (): string => path.join(dir, 'nested', 'toolexec.db')
+const tables = (database: Db): string[] =>
+  database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]
+const columns = (database: Db, table: string): string[] => (database.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name)
+const schema = (database: Db): unknown[] => database.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all()
+const recorded = (database: Db): number[] => database.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[]
+
+function seed(database: Db): void {
+  database.prepare("INSERT INTO sessions (id, workspace, permission_mode, interactive, created_at) VALUES ('s1', '/w', 'default', 1, 'now')").run()
+  database.prepare("INSERT INTO events (session_id, seq, type, at, data) VALUES ('s1', 1, 'ScheduleAccepted', 'now', '{}')").run()
+}
+
+describe('openDatabase', () => {
+  it('creates the folder and applies every numbered migration at start, recording each once', () => {
+    db = openDatabase(file())
+    const migrations = readMigrations()
+    expect(migrations.length).toBeGreaterThan(0)
+    expect(recorded(db)).toEqual(migrations.map((migration) => migration.version))
+    expect(tables(db)).toEqual(expect.arrayContaining(['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'schema_migrations']))
+  })
+
+  it('keeps every column the issue names for tool records and artifacts', () => {
+    db = openDatabase(file())
+    expect(columns(db, 'tool_calls')).toEqual(
+      expect.arrayContaining(['input_json', 'resolved_input_json', 'flags_json', 'status', 'output_json', 'model_content_json', 'display_json', 'serialization_json', 'error_json', 'perf_json']),
+    )
+    expect(columns(db, 'artifacts')).toEqual(expect.arrayContaining(['id', 'session_id', 'call_id', 'path', 'uri', 'bytes', 'media_type', 'retention', 'sha256']))
+    expect(columns(db, 'events')).toEqual(['session_id', 'seq', 'type', 'at', 'data'])
+  })
+
+  it('sets WAL, synchronous=NORMAL and foreign keys, and enforces them', () => {
+    db = openDatabase(file())
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('synchronous', { simple: true })).toBe(1)
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    const orphan = db.prepare("INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at) VALUES ('x', 'no-session', 't', 1, 'queued', '[]', 'now')")
+    expect(() => orphan.run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }))
+  })
+
+  it('opens an existing database again without applying anything twice or losing data', () => {
+    db = openDatabase(file())
+    seed(db)
+    const before = schema(db)
+    db.close()
+    db = openDatabase(file())
+    expect(recorded(db)).toEqual(readMigrations().map((migration) => migration.version))
+    expect(schema(db)).toEqual(before)
+    expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1)
+  })
+})
+
+describe('applyMigrations', () => {
+  it('is safe to run again: nothing is applied and nothing changes', () => {
+    db = openDatabase(file())
+    seed(db)
+    const before = schema(db)
+    expect(applyMigrations(db, readMigrations())).toEqual([])
+    expect(schema(db)).toEqual(before)
+    expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(1)
+  })
+
+  it('every SQL file can be run twice by hand, on an empty database and on a migrated one', () => {
+    db = openDatabase(':memory:', [])
+    for (const migration of readMigrations()) {
+      db.exec(migration.sql)
+      db.exec(migration.sql)
+    }
+    const byHand = schema(db)
+    const migrated = openDatabase(file())
+    try {
+      seed(migrated)
+      for (const migration of readMigrations()) migrated.exec(migration.sql)
+      expect(schema(migrated).filter((row) => (row as { name: string }).name !== 'schema_migrations')).toEqual(byHand.filter((row) => (row as { name: string }).name !== 'schema_migrations'))
+      expect(migrated.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1)
+    } finally {
+      migrated.close()
+    }
+  })
+
+  it('applies a new migration once, in version order, and rolls back one that fails', async () => {
+    const migrations = path.join(dir, 'migrations')
+    await mkdir(migrations)
+    for (const migration of readMigrations()) await copyFile(path.join(MIGRATIONS_DIR, migration.name), path.join(migrations, migration.name))
+    await writeFile(path.join(migrations, '900_extra.sql'), 'CREATE TABLE extra (id INTEGER PRIMARY KEY);')
+    await writeFile(path.join(migrations, '901_broken.sql'), 'CREATE TABLE half (id INTEGER); SELECT * FROM no_such_table;')
+    await writeFile(path.join(migrations, 'README.md'), 'not a migration')
+    const found = readMigrations(migrations)
+    expect(found.map((migration) => migration.name).slice(-2)).toEqual(['900_extra.sql', '901_broken.sql'])
+
+    db = openDatabase(':memory:', found.slice(0, -1))
+    expect(tables(db)).toContain('extra')
+    expect(() => applyMigrations(db as Db, found)).toThrow(/no_such_table/)
+    expect(tables(db)).not.toContain('half')
+    expect(recorded(db)).not.toContain(901)
+    expect(applyMigrations(db, found.slice(0, -1))).toEqual([])
+  })
+})
