@@ -1,80 +1,141 @@
 /**
  * `npm run bench:http`: (a) a no-op tool call end to end through the real server (POST
  * /schedules -> its ToolCallResult on the session's SSE stream, everything persisted)
- * against (b) a bare fastify POST route with the same TypeBox-validated body, both in a
- * child process and driven by the same closed client loop, side by side in one run.
- * Then (a) alone with one client for its latency. BENCH_SECONDS sets the measured window
- * (default 10); BENCH_PROFILE=<dir> writes a CPU profile of the toolexec child there.
+ * against (b) a bare fastify POST route taking the same TypeBox-validated body. Each
+ * target runs in its own child process and is driven by the same closed client loop at 50
+ * concurrency; the measured windows alternate between the two (both children stay up), so
+ * a load change on the machine hits both alike. Then (a) alone, fresh, with one client,
+ * for its latency. BENCH_SECONDS sets the measured time per target (default 10);
+ * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { runClosedLoop, type LoopReport } from './support/client-loop.js'
+import type { Pool } from 'undici'
+import { runClosedLoop, type LoopClient } from './support/client-loop.js'
 import { childScript, startChild, type ChildTarget } from './support/child-process.js'
 import { BarePostClient, poolFor, ToolexecClient } from './support/http-clients.js'
 import { formatRate, percentile } from './support/stats.js'
 
 const CONCURRENCY = 50
 const WINDOW_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000
+const ROUNDS = 5
 const WARMUP_MS = 2_000
-const LATENCY_WINDOW_MS = Math.max(3_000, WINDOW_MS / 2)
+const LATENCY_WINDOW_MS = 5_000
 const PROFILE_DIR = process.env.BENCH_PROFILE
 
-interface ToolexecRun {
-  readonly loop: LoopReport
-  readonly stored: Record<string, number>
+interface Target {
+  readonly child: ChildTarget
+  readonly pool: Pool
+  readonly clients: readonly LoopClient[]
+  /** Stops the clients and the child; checks what it persisted. */
+  close(totalCalls: number): Promise<string>
 }
 
-async function benchBare(): Promise<LoopReport> {
+interface Tally {
+  calls: number
+  windowMs: number
+  cpuMs: number
+  totalCalls: number
+  latenciesMs: number[]
+}
+
+async function startBare(): Promise<Target> {
   const child = await startChild(childScript('bare-fastify-child.ts'))
   const pool = poolFor(child.url, CONCURRENCY)
-  try {
-    const clients = Array.from({ length: CONCURRENCY }, (_, i) => new BarePostClient(pool, `bare_${i}`))
-    return await runClosedLoop(clients, { warmupMs: WARMUP_MS, durationMs: WINDOW_MS })
-  } finally {
-    await pool.close()
-    await child.stop()
+  const clients = Array.from({ length: CONCURRENCY }, (_, i) => new BarePostClient(pool, `bare_${i}`))
+  return {
+    child,
+    pool,
+    clients,
+    close: async () => {
+      await pool.close()
+      await child.stop()
+      return ''
+    },
   }
 }
 
-async function benchToolexec(clientCount: number, windowMs: number): Promise<ToolexecRun> {
+async function startToolexec(clientCount: number): Promise<Target> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-http-'))
-  let child: ChildTarget | undefined
-  try {
-    child = await startChild(childScript('toolexec-child.ts'), { args: [dataDir], cpuProfileDir: PROFILE_DIR })
-    const pool = poolFor(child.url, clientCount)
-    const clients = Array.from({ length: clientCount }, (_, i) => new ToolexecClient(pool, child?.url ?? '', `bench_${i}`))
-    await Promise.all(clients.map((client) => client.connect()))
-    const loop = await runClosedLoop(clients, { warmupMs: WARMUP_MS, durationMs: windowMs })
-    for (const client of clients) client.close()
-    await pool.close()
-    const stored = (await child.stop()) as Record<string, number>
-    child = undefined
-    if (stored.succeededCalls !== loop.totalCalls || stored.tool_calls !== loop.totalCalls) {
-      throw new Error(`persisted ${stored.succeededCalls} succeeded of ${stored.tool_calls} calls, but ${loop.totalCalls} were made`)
-    }
-    return { loop, stored }
-  } finally {
-    await child?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+  const child = await startChild(childScript('toolexec-child.ts'), { args: [dataDir], cpuProfileDir: PROFILE_DIR })
+  const pool = poolFor(child.url, clientCount)
+  const clients = Array.from({ length: clientCount }, (_, i) => new ToolexecClient(pool, child.url, `bench_${i}`))
+  await Promise.all(clients.map((client) => client.connect()))
+  return {
+    child,
+    pool,
+    clients,
+    close: async (totalCalls) => {
+      for (const client of clients) client.close()
+      await pool.close()
+      const stored = (await child.stop()) as Record<string, number>
+      rmSync(dataDir, { recursive: true, force: true })
+      if (stored.succeededCalls !== totalCalls || stored.tool_calls !== totalCalls) {
+        throw new Error(`persisted ${stored.succeededCalls} succeeded records of ${stored.tool_calls} calls, but ${totalCalls} calls were made`)
+      }
+      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted`
+    },
   }
+}
+
+async function measure(target: Target, tally: Tally, warmupMs: number, windowMs: number): Promise<void> {
+  const cpuBefore = await target.child.cpuMs()
+  const report = await runClosedLoop(target.clients, { warmupMs, durationMs: windowMs })
+  const cpuAfter = await target.child.cpuMs()
+  tally.calls += report.calls
+  tally.windowMs += report.windowMs
+  tally.cpuMs += warmupMs === 0 ? cpuAfter - cpuBefore : 0
+  tally.totalCalls += report.totalCalls
+  tally.latenciesMs.push(...report.latenciesMs)
+}
+
+const emptyTally = (): Tally => ({ calls: 0, windowMs: 0, cpuMs: 0, totalCalls: 0, latenciesMs: [] })
+const rate = (tally: Tally): number => (tally.calls / tally.windowMs) * 1000
+const cpuPerCall = (tally: Tally): string => `${((tally.cpuMs / tally.calls) * 1000).toFixed(0)} µs server CPU/call`
+const latency = (tally: Tally, digits: number): string => {
+  const sorted = [...tally.latenciesMs].sort((a, b) => a - b)
+  return `p50 ${percentile(sorted, 50).toFixed(digits)} ms, p99 ${percentile(sorted, 99).toFixed(digits)} ms`
+}
+
+async function sideBySide(): Promise<{ bare: Tally; ours: Tally; stored: string }> {
+  const bare = emptyTally()
+  const ours = emptyTally()
+  const bareTarget = await startBare()
+  const oursTarget = await startToolexec(CONCURRENCY)
+  await measure(bareTarget, emptyTally(), WARMUP_MS, 0)
+  await measure(oursTarget, ours, WARMUP_MS, 0)
+  for (let round = 0; round < ROUNDS; round++) {
+    await measure(bareTarget, bare, 0, WINDOW_MS / ROUNDS)
+    await measure(oursTarget, ours, 0, WINDOW_MS / ROUNDS)
+  }
+  await bareTarget.close(0)
+  const stored = await oursTarget.close(ours.totalCalls)
+  return { bare, ours, stored }
+}
+
+async function oneClient(): Promise<{ single: Tally; stored: string }> {
+  const single = emptyTally()
+  const target = await startToolexec(1)
+  await measure(target, single, WARMUP_MS, 0)
+  await measure(target, single, 0, LATENCY_WINDOW_MS)
+  return { single, stored: await target.close(single.totalCalls) }
 }
 
 async function main(): Promise<void> {
-  const seconds = WINDOW_MS / 1000
-  console.log(`machine: ${os.cpus().length} cores, node ${process.version}; ${CONCURRENCY} clients, ${WARMUP_MS / 1000} s warm-up + ${seconds} s measured per target`)
-  const bare = await benchBare()
-  const ours = await benchToolexec(CONCURRENCY, WINDOW_MS)
-  const single = await benchToolexec(1, LATENCY_WINDOW_MS)
-  const ratio = ours.loop.callsPerSecond / bare.callsPerSecond
-  const p50 = percentile(single.loop.latenciesMs, 50)
-  const p99 = percentile(single.loop.latenciesMs, 99)
-  console.log(`(b) bare fastify POST + TypeBox:   ${formatRate(bare.callsPerSecond)} calls/s (${bare.calls} in ${seconds} s)`)
-  console.log(`(a) toolexec no-op call, SSE result: ${formatRate(ours.loop.callsPerSecond)} calls/s (${ours.loop.calls} in ${seconds} s; ${ours.stored.events} events, ${ours.stored.succeededCalls} succeeded records persisted)`)
-  console.log(`ratio (a)/(b):                      ${ratio.toFixed(3)} (target >= 0.25) ${ratio >= 0.25 ? 'PASS' : 'MISS'}`)
-  console.log(`(a) 50 clients latency:             p50 ${percentile(ours.loop.latenciesMs, 50).toFixed(2)} ms, p99 ${percentile(ours.loop.latenciesMs, 99).toFixed(2)} ms`)
-  console.log(`(a) 1 client latency:               p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms over ${single.loop.latenciesMs.length} calls (target p99 < 5 ms) ${p99 < 5 ? 'PASS' : 'MISS'}`)
-  console.log(`(a) 1 client rate:                  ${formatRate(single.loop.callsPerSecond)} calls/s`)
+  const load = os.loadavg()[0] ?? 0
+  console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${load.toFixed(1)} at start`)
+  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds, ${WINDOW_MS / 1000} s measured per target`)
+  const { bare, ours, stored } = await sideBySide()
+  const { single, stored: singleStored } = await oneClient()
+  const ratio = rate(ours) / rate(bare)
+  const p99 = percentile([...single.latenciesMs].sort((a, b) => a - b), 99)
+  console.log(`(b) bare fastify POST + TypeBox body:  ${formatRate(rate(bare)).padStart(7)} calls/s  (${cpuPerCall(bare)})`)
+  console.log(`(a) toolexec no-op call -> SSE result: ${formatRate(rate(ours)).padStart(7)} calls/s  (${cpuPerCall(ours)}; ${stored})`)
+  console.log(`ratio (a)/(b): ${ratio.toFixed(3)}  (target >= 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`)
+  console.log(`(a) latency, 50 clients: ${latency(ours, 2)}`)
+  console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`)
+  console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
 }
 
 await main()

@@ -1,5 +1,6 @@
 /** @module `npm start`: configuration from the environment and flags, then the server. */
 import { ConfigError, loadConfig } from './config.js'
+import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
 import { builtinTools } from './tools/builtin.js'
 
@@ -14,7 +15,16 @@ async function main(): Promise<void> {
     }
     throw error
   }
-  const server = await startServer(config, { tools: builtinTools() })
+  let server
+  try {
+    server = await startServer(config, { tools: builtinTools() })
+  } catch (error) {
+    if (error instanceof PolicyError) {
+      process.stderr.write(`toolexec: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
   const stop = (): void => {
     void server.close().then(() => process.exit(0))
   }

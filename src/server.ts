@@ -5,6 +5,8 @@ import type { ServerConfig } from './config.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
 import type { ToolEntry } from './contracts/tool-entry.js'
 import { buildApp } from './http/app.js'
+import { ruleCommandSplitter } from './permissions/command-splitter.js'
+import { loadPolicy } from './permissions/policy.js'
 import type { StreamLimits } from './http/session-stream.js'
 import { createRuntime, type Runtime } from './sessions/runtime.js'
 
@@ -26,7 +28,16 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
   const logger = parts.logger ?? pino({ level: config.logLevel })
-  const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools: parts.tools, logger, hooks: parts.hooks, permissions: parts.permissions })
+  const policy = loadPolicy(config.fileConfig, config.configFile ?? 'TOOLEXEC_CONFIG', ruleCommandSplitter)
+  const runtime = createRuntime({
+    dataDir: config.dataDir,
+    workspace: config.workspace,
+    tools: parts.tools,
+    logger,
+    hooks: parts.hooks,
+    permissions: parts.permissions,
+    policy,
+  })
   const app = await buildApp({
     runtime,
     logger,

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 
 export interface ChildTarget {
   readonly url: string
+  /** CPU time (user + system) the child has used so far, in milliseconds. */
+  cpuMs(): Promise<number>
   /** Asks the child to close and exit; resolves with what it reported last. */
   stop(): Promise<unknown>
 }
@@ -27,7 +29,16 @@ export async function startChild(script: string, options: ChildOptions = {}): Pr
   const profile = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir]
   const child = fork(script, [...(options.args ?? [])], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const url = await firstMessage<{ url: string }>(child, 'url')
-  return { url: url.url, stop: () => stopChild(child) }
+  return {
+    url: url.url,
+    cpuMs: async () => {
+      const reply = firstMessage<{ cpu: { user: number; system: number } }>(child, 'cpu')
+      child.send({ cpu: true })
+      const { cpu } = await reply
+      return (cpu.user + cpu.system) / 1000
+    },
+    stop: () => stopChild(child),
+  }
 }
 
 function firstMessage<T>(child: ChildProcess, key: string): Promise<T> {
@@ -60,10 +71,12 @@ async function stopChild(child: ChildProcess): Promise<unknown> {
   return value
 }
 
-/** Child side: report the URL, and on `stop` run `close` and send its report before exiting. */
+/** Child side: report the URL, answer CPU queries, and on `stop` run `close` and send its report before exiting. */
 export function serveAsChild(url: string, close: () => Promise<unknown>): void {
   process.on('message', (message: unknown) => {
-    if (typeof message !== 'object' || message === null || !('stop' in message)) return
+    if (typeof message !== 'object' || message === null) return
+    if ('cpu' in message) process.send?.({ cpu: process.cpuUsage() })
+    if (!('stop' in message)) return
     void close().then((report) => {
       process.send?.({ report: report ?? null }, () => process.exit(0))
     })

@@ -170,7 +170,7 @@ export const AddCallBodySchema = ScheduleCallInputSchema
 export const PermissionAnswerBodySchema = Type.Object(
   {
     decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
-    scope: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('session')])),
+    scope: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('session'), Type.Literal('project')])),
     message: Type.Optional(Type.String({ maxLength: 10_000 })),
     /** When given, the request must belong to this session. */
     sessionId: Type.Optional(Id),
@@ -229,3 +229,9 @@ export const HistoryEntrySchema = Type.Object(
   { $id: 'HistoryEntry' },
 )
 export type HistoryEntry = Static<typeof HistoryEntrySchema>
+
+export const ProjectRuleSchema = Type.Object(
+  { id: Type.String(), workspace: Type.String(), rule: Type.String(), createdAt: Type.String() },
+  { $id: 'ProjectRule' },
+)
+export type ProjectRule = Static<typeof ProjectRuleSchema>

@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_RANGE: 'Range %s cannot be satisfied for %s bytes',
   API_ERR_SHUTTING_DOWN: 'The server is shutting down',
   API_ERR_INTERNAL: 'Internal error',
+  API_ERR_RULE_NOT_FOUND: 'Permission rule %s not found',
   API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',
   API_ERR_TOOL_NOT_DELETABLE: 'Tool %s is not a client-defined HTTP tool and cannot be deleted',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',

@@ -11,9 +11,9 @@ export const TOOL_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,64}$'
 /** One segment of `mcp__<server>__<tool>`: a double underscore would make the name ambiguous. */
 export const MCP_SERVER_NAME_PATTERN = '^(?!.*__)[a-zA-Z0-9_-]{1,64}$'
 
-export const JsonObjectSchemaSchema = Type.Object(
-  { type: Type.Literal('object') },
-  { additionalProperties: true, description: 'JSON Schema of the input; its top level describes an object' },
+/** A JSON Schema whose top level describes an object; its other keywords are the tool's own. */
+export const JsonObjectSchemaSchema = Type.Unsafe<{ type: 'object'; [keyword: string]: unknown }>(
+  Type.Object({ type: Type.Literal('object') }, { additionalProperties: true, description: 'JSON Schema of the input; its top level describes an object' }),
 )
 
 export const HttpToolDefinitionSchema = Type.Object(

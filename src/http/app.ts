@@ -52,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Replies are built from the contracts; JSON.stringify keeps every field as stored.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
-  // registerJsonBodyParser(app)
+  registerJsonBodyParser(app)
   app.setNotFoundHandler((request) => {
     throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])
   })

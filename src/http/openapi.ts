@@ -13,6 +13,7 @@ import * as flags from '../contracts/flags.js'
 import * as modelContent from '../contracts/model-content.js'
 import * as result from '../contracts/result.js'
 import * as toolCall from '../contracts/tool-call.js'
+import * as toolConfig from '../contracts/tool-config.js'
 import * as toolEntry from '../contracts/tool-entry.js'
 
 type Json = null | boolean | number | string | Json[] | JsonObject
@@ -49,7 +50,8 @@ const SECURITY_SCHEMES = {
 const SCHEMAS_REF = '#/components/schemas/'
 const ERROR_REPLY = 'ErrorReply'
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
-const CONTRACT_MODULES: readonly object[] = [api, display, events, flags, modelContent, result, toolCall, toolEntry]
+// Where schemas with an `$id` live; one used by a route but missing here stays inline.
+const CONTRACT_MODULES: readonly object[] = [api, display, events, flags, modelContent, result, toolCall, toolConfig, toolEntry]
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {

@@ -36,6 +36,7 @@ export function stateChangeFor(event: ExecutorEvent): StateChange | undefined {
           const status = event.decision
           store.decidePermission(event.permissionId, { status, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null, decidedAt: at })
           if (status === 'allow' && event.scope === 'session') grantForSession(store, event.permissionId, at)
+          if (status === 'allow' && event.scope === 'project') grantForProject(store, event.permissionId, at)
         }
         if (event.decision === 'allow') store.setCallStatus(event.sessionId, event.callId, 'pending')
       }
@@ -53,4 +54,12 @@ function grantForSession(store: Parameters<StateChange>[0], permissionId: string
   const request = store.getPermission(permissionId)
   if (request === undefined) return
   store.insertGrant(request.sessionId, request.toolName, request.suggestedRule ?? request.toolName, at)
+}
+
+/** `scope: project`: the narrowest rule becomes an allow rule of the session's workspace. */
+function grantForProject(store: Parameters<StateChange>[0], permissionId: string, at: string): void {
+  const request = store.getPermission(permissionId)
+  const session = request === undefined ? undefined : store.getSession(request.sessionId)
+  if (request === undefined || session === undefined) return
+  store.insertProjectRule(session.workspace, request.suggestedRule ?? request.toolName, at)
 }

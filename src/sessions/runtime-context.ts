@@ -1,7 +1,7 @@
 /** @module What the session services share: storage, journal, executor, live session state. */
 import type { Logger } from 'pino'
 import type { ExecutorEvent } from '../contracts/events.js'
-import type { PermissionBroker, TurnContext } from '../contracts/ports.js'
+import type { PermissionBroker, PermissionMode, TurnContext } from '../contracts/ports.js'
 import type { SessionRecord } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
@@ -18,6 +18,7 @@ export interface RuntimeContext {
   readonly broker: SessionPermissionBroker
   readonly denyingBroker: PermissionBroker
   readonly defaultWorkspace: string
+  readonly defaultPermissionMode: PermissionMode
   readonly logger: Logger
   readonly live: LiveSessions
 }

@@ -8,7 +8,11 @@ import type { HookRunner, ModelClient, PermissionService } from '../contracts/po
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import { createExecutor, type Executor } from '../executor/executor.js'
 import { createDenyingBroker } from '../permissions/brokers.js'
-import { createModePermissionService } from '../permissions/mode-permission-service.js'
+import { ruleCommandSplitter } from '../permissions/command-splitter.js'
+import { ruleSource, workspaceRules, type Policy } from '../permissions/policy.js'
+import { projectGrantRules } from '../permissions/project-grants.js'
+import { createRulePermissionService, EMPTY_RULES } from '../permissions/rule-permission-service.js'
+import { createConfigHookRunner } from '../hooks/config-hook-runner.js'
 import { withSessionGrants } from '../permissions/session-grants.js'
 import { openDatabase } from '../storage/database.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
@@ -36,6 +40,8 @@ export interface RuntimeOptions {
   readonly model?: ModelClient | undefined
   readonly memoryDir?: string | undefined
   readonly webFetch?: Partial<WebFetchSettings> | undefined
+  /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
+  readonly policy?: Policy | undefined
 }
 
 export interface Runtime {
@@ -60,15 +66,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const services = serverToolServices(store, backgroundTasks, options.webFetch)
   const executor = createExecutor({
     registry,
-    permissions: withLiveMode(withSessionGrants(options.permissions ?? createModePermissionService(), store), services.session),
+    permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store), store), services.session),
     services,
     backgroundTasks,
     broker,
-    hooks: options.hooks,
+    hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks)),
     artifacts: recordArtifacts(new FsArtifactStore({ dataDir: options.dataDir }), store),
     model: options.model,
     logger: options.logger,
-    memoryDir: options.memoryDir ?? path.join(options.dataDir, 'memory'),
+    memoryDir: options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory'),
   })
   const ctx: RuntimeContext = {
     store,
@@ -78,6 +84,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     broker,
     denyingBroker: createDenyingBroker(),
     defaultWorkspace: options.workspace,
+    defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
     logger: options.logger,
     live: new LiveSessions(),
   }
@@ -96,4 +103,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       db.close()
     },
   }
+}
+
+/** Server rules, the workspace's own rules, then the project grants; then the mode. */
+function rulePermissions(policy: Policy | undefined, store: SqliteStore): PermissionService {
+  const split = ruleCommandSplitter
+  return createRulePermissionService(ruleSource(policy?.rules ?? EMPTY_RULES, workspaceRules(split), projectGrantRules(store, split)))
 }

@@ -40,7 +40,9 @@ export class ScheduleService {
     const existing = store.getSession(body.sessionId)
     const session = existing ?? this.#sessions.newRecord(body.sessionId)
     this.#assertNewCallIds(session.id, calls)
-    this.#assertDependencies(calls)
+    // A closed schedule is planned now (cycles are a 400); an open one is planned at close,
+    // so its calls may depend only on calls before them.
+    this.#assertDependencies(calls, 0, !open)
     const groups = open ? [] : this.#ctx.executor.plan(calls)
     const scheduleId = `sch_${crypto.randomUUID()}`
     const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
@@ -61,7 +63,7 @@ export class ScheduleService {
     const call = toToolCall(input)
     const { schedule } = open
     this.#assertNewCallIds(schedule.session.id, [call])
-    this.#assertDependencies([...schedule.calls, call], schedule.calls.length)
+    this.#assertDependencies([...schedule.calls, call], schedule.calls.length, false)
     this.#ctx.store.insertCall({ ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
     const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
@@ -152,12 +154,13 @@ export class ScheduleService {
     }
   }
 
-  /** A call may depend only on calls before it in the same schedule, so no cycle can form. */
-  #assertDependencies(calls: readonly ToolCall[], from = 0): void {
+  /** Dependencies name calls of the same schedule; with `allowLater` false, only earlier ones. */
+  #assertDependencies(calls: readonly ToolCall[], from: number, allowLater: boolean): void {
     const earlier = new Set(calls.slice(0, from).map((call) => call.id))
     for (const call of calls.slice(from)) {
       for (const dep of call.dependsOn ?? []) {
-        if (!earlier.has(dep) && !calls.some((other) => other.id === dep)) throw new ToolexecError('API_ERR_BAD_DEPENDENCY', [call.id, dep])
+        const known = earlier.has(dep) || (allowLater && calls.some((other) => other.id === dep))
+        if (!known) throw new ToolexecError('API_ERR_BAD_DEPENDENCY', [call.id, dep])
       }
       earlier.add(call.id)
     }

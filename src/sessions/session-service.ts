@@ -27,7 +27,7 @@ export class SessionService {
     return {
       id,
       workspace: path.resolve(this.#ctx.defaultWorkspace, body.workspace ?? '.'),
-      permissionMode: body.permissionMode ?? 'default',
+      permissionMode: body.permissionMode ?? this.#ctx.defaultPermissionMode,
       interactive: body.interactive ?? true,
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
       createdAt: new Date().toISOString(),

@@ -430,6 +430,33 @@ export interface components {
             modelContent: components["schemas"]["ModelContent"];
             result: components["schemas"]["ToolExecutionResult"];
         };
+        HttpToolDefinition: {
+            /** @description Letters, digits, `_` and `-`; must not start with `mcp__` */
+            name: string;
+            description: string;
+            /** @description JSON Schema of the input; its top level describes an object */
+            inputSchema: {
+                /** @enum {string} */
+                type: "object";
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Default false */
+            readOnly?: boolean;
+            /** @description Default false */
+            destructive?: boolean;
+            /** @description Default: readOnly */
+            concurrentSafe?: boolean;
+            sideEffectScope?: components["schemas"]["SideEffectScope"];
+            timeout?: components["schemas"]["TimeoutPolicy"];
+            resultBudget?: components["schemas"]["ResultBudget"];
+            /** @description http(s) URL the call is POSTed to as {callId, sessionId, input} */
+            url: string;
+            /** @description Sent with every call */
+            headers?: {
+                [key: string]: string;
+            };
+        };
         ModelContent: string | components["schemas"]["ModelContentBlock"][];
         ModelContentBlock: {
             /** @enum {string} */
@@ -1238,33 +1265,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Letters, digits, `_` and `-`; must not start with `mcp__` */
-                    name: string;
-                    description: string;
-                    /** @description JSON Schema of the input; its top level describes an object */
-                    inputSchema: {
-                        /** @enum {string} */
-                        type: "object";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    /** @description Default false */
-                    readOnly?: boolean;
-                    /** @description Default false */
-                    destructive?: boolean;
-                    /** @description Default: readOnly */
-                    concurrentSafe?: boolean;
-                    sideEffectScope?: components["schemas"]["SideEffectScope"];
-                    timeout?: components["schemas"]["TimeoutPolicy"];
-                    resultBudget?: components["schemas"]["ResultBudget"];
-                    /** @description http(s) URL the call is POSTed to as {callId, sessionId, input} */
-                    url: string;
-                    /** @description Sent with every call */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                };
+                "application/json": components["schemas"]["HttpToolDefinition"];
             };
         };
         responses: {

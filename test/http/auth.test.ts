@@ -73,7 +73,7 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     expect(await guarded.json('GET', '/tools', undefined, { authorization })).toEqual({ status: 401, body: UNAUTHORIZED })
   })
 
-  it.each(ROUTES.filter(([, route]) => route !== '/sessions/guarded/events' && route !== '/docs'))(
+  it.each(ROUTES.filter(([method, route]) => method !== 'OPTIONS' && route !== '/sessions/guarded/events' && route !== '/docs'))(
     '%s %s with the token gets past authentication',
     async (method, route, body) => {
       const reply = await guarded.json(method, route, body, BEARER)

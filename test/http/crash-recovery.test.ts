@@ -152,7 +152,7 @@ describe('crash recovery: SIGKILL mid-run, restart on the same data dir (issue 3
     const second = await spawnCrashServer(dataDir, markerDir)
     children.push(second)
     await runAfterRestart(second)
-  }, 25_000)
+  }, 40_000)
 
   afterAll(async () => {
     await Promise.all(children.map((child) => child.kill()))

@@ -18,12 +18,12 @@ export const REPO_ROOT = path.resolve(path.dirname(MCP_SERVER_SCRIPT), '../..')
 /** A 1x1 transparent PNG. */
 export const PIXEL_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
 
-const QUERY_SCHEMA = {
+const QUERY_SCHEMA: Tool['inputSchema'] = {
   type: 'object',
   properties: { query: { type: 'string', minLength: 1, description: 'What to look up' } },
   required: ['query'],
   additionalProperties: false,
-} as const
+}
 
 export const TEST_MCP_TOOLS: readonly Tool[] = [
   { name: 'lookup', description: 'Reads; answers with the query, pid and MCP_TEST_TAG', inputSchema: QUERY_SCHEMA, annotations: { readOnlyHint: true } },

@@ -8,6 +8,7 @@ import { parseToolConfig } from '../../src/tools/tool-config.js'
 
 const FILE = '/etc/toolexec/config.json'
 const tool = { name: 'pick_color', description: 'Asks the user for a color', inputSchema: { type: 'object', properties: {} }, url: 'http://127.0.0.1:3000/tools/pick_color' }
+const { url: _url, ...toolWithoutUrl } = tool
 const mcp = { command: 'node', args: ['server.js'], env: { TOKEN: 't' }, timeoutMs: 5_000 }
 
 function errorOf(fileConfig: Record<string, unknown>): Error & { context?: unknown } {
@@ -36,7 +37,7 @@ describe('the tools and mcpServers sections of the config file', () => {
 
   it.each([
     ['tools that is not a list', { tools: {} }, 'tools', 'must be an array of tool definitions'],
-    ['a tool without a url', { tools: [{ ...tool, url: undefined }] }, 'tools[0] (pick_color)', 'url: Expected required property'],
+    ['a tool without a url', { tools: [toolWithoutUrl] }, 'tools[0] (pick_color)', 'url: Expected required property'],
     ['a tool with an unknown field', { tools: [tool, { ...tool, name: 'b', colour: 'red' }] }, 'tools[1] (b)', 'colour: Unexpected property'],
     ['a tool name with a space', { tools: [{ ...tool, name: 'pick color' }] }, 'tools[0] (pick color)', 'name: Expected string to match'],
     ['an input schema that is not an object schema', { tools: [{ ...tool, inputSchema: { type: 'string' } }] }, 'tools[0] (pick_color)', 'inputSchema.type: Expected'],

@@ -1,7 +1,8 @@
 /** @module Approval routes: answer a request (first answer wins), list pending ones. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { PermissionAnswerBodySchema, PermissionRequestRecordSchema } from '../../contracts/api.js'
+import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
+import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { errors, inline } from '../schema.js'
 
@@ -39,5 +40,35 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
       },
     },
     async (request) => ({ requests: runtime.sessions.pendingPermissions(request.query.sessionId) }),
+  )
+
+  app.get(
+    '/permissions/rules',
+    {
+      schema: {
+        operationId: 'listProjectRules',
+        summary: 'Allow rules granted per workspace by approvals with scope "project"',
+        tags: ['permissions'],
+        response: { 200: Type.Object({ rules: Type.Array(inline(ProjectRuleSchema)) }) },
+      },
+    },
+    async () => ({ rules: runtime.ctx.store.projectRules() }),
+  )
+
+  app.delete(
+    '/permissions/rules/:id',
+    {
+      schema: {
+        operationId: 'deleteProjectRule',
+        summary: 'Remove a project grant; later requests it covered ask again',
+        tags: ['permissions'],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 204: Type.Null(), ...errors(404) },
+      },
+    },
+    async (request, reply) => {
+      if (!runtime.ctx.store.deleteProjectRule(request.params.id)) throw new ToolexecError('API_ERR_RULE_NOT_FOUND', [request.params.id])
+      return reply.code(204).send(null)
+    },
   )
 }

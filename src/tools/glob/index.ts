@@ -10,8 +10,9 @@ import { Type, type Static } from '@sinclair/typebox'
 import picomatch from 'picomatch'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type InputContext, type ToolEntry } from '../../contracts/tool-entry.js'
-import { asToolFailure, assertAllowed, createPathGuard, displayPath, FileToolError, isWithin, resolveToolPath, type PathGuard } from '../workspace.js'
+import { asToolFailure, displayPath, FileToolError, resolveToolPath } from '../workspace.js'
 import { globFiles, type GlobMatches } from './glob-search.js'
+import { searchRoot } from './search-root.js'
 
 export const GLOB_TOOL_NAME = 'Glob'
 export const MAX_GLOB_RESULTS = 1000
@@ -37,20 +38,6 @@ export function resolveGlobInput(input: GlobInput, ctx: InputContext): GlobInput
     return { pattern: glob, path: path.resolve(base === '' ? '/' : base) }
   }
   return input.path === undefined ? input : { ...input, path: resolveToolPath(input.path, ctx.workspace) }
-}
-
-/** The directory to search, checked: inside the guard, existing, a directory. */
-export async function searchRoot(ctx: ToolCallContext, named: string | undefined): Promise<{ root: string; guard: PathGuard; ignoreBase: string }> {
-  const root = named ?? ctx.workspace
-  const guard = await createPathGuard(ctx, root ?? '')
-  if (root === undefined) throw new FileToolError('TOOL_ERR_NO_WORKSPACE', 'No workspace is set for this session; give `path`.')
-  const absolute = path.resolve(root)
-  await assertAllowed(guard, absolute)
-  const info = await stat(absolute).catch(() => undefined)
-  if (info === undefined) throw new FileToolError('TOOL_ERR_PATH_NOT_FOUND', `Path does not exist: ${absolute}`)
-  const workspace = ctx.workspace === undefined ? undefined : path.resolve(ctx.workspace)
-  const ignoreBase = workspace !== undefined && isWithin(workspace, absolute) ? workspace : absolute
-  return { root: absolute, guard, ignoreBase }
 }
 
 export function formatGlobMatches(matches: GlobMatches, workspace: string | undefined): string {

@@ -69,7 +69,7 @@ export function createHttpTool(definition: HttpToolDefinition, options: HttpTool
     handler: (input, ctx) => callEndpoint({ toolName: name, url, headers, input, dispatcher: options.dispatcher }, ctx),
     formatModelContent: (output) => output.content,
   }
-  httpTools.add(entry as ToolEntry)
+  httpTools.add(entry)
   return entry
 }
 

@@ -92,7 +92,8 @@ export class McpConnection {
     if (this.#current !== undefined) this.#close(this.#current, false)
     this.#current = undefined
     const starting = this.#starting
-    if (starting !== undefined) this.#track(starting.then((live) => this.#close(live, false), () => undefined))
+    // A start still under way sees #stopped when it settles and closes what it started.
+    if (starting !== undefined) this.#track(starting.then(() => undefined, () => undefined))
     while (this.#closing.size > 0) await Promise.all([...this.#closing])
   }
 
@@ -159,7 +160,8 @@ export class McpConnection {
 
   /** `kill` for a process that will not exit on its own; SIGKILL first, then the SDK's close. */
   #close(live: LiveServer, kill: boolean): void {
-    if (kill) killProcess(live.pid)
+    // Once it closed, its pid may already belong to another process.
+    if (kill && !live.closed) killProcess(live.pid)
     this.#track(live.client.close().catch(() => undefined))
   }
 

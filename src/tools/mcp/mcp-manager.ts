@@ -71,7 +71,7 @@ export class McpManager {
     try {
       const listed = await connection.listTools()
       const server = { name: connection.name, timeoutMs: connection.config.timeoutMs, callTool: connection.callTool.bind(connection) }
-      const tools = listed.map((tool) => createMcpTool(server, tool) as ToolEntry)
+      const tools: ToolEntry[] = listed.map((tool) => createMcpTool(server, tool))
       this.#logger?.info({ server: connection.name, tools: tools.length }, 'MCP server connected')
       return { status: { name: connection.name, status: 'connected', tools: tools.length }, tools }
     } catch (error) {

@@ -1,0 +1,157 @@
+/**
+ * Grep against GNU grep: a generated tree of 20,000 text files (about 210 MB, cached under the
+ * temp directory between runs) searched for the same literal by `grep -rn` and by our Grep
+ * handler (content mode, -n, no head_limit, output collected), alternating in one process.
+ * Target: grep_time / ours_time >= 0.5 (ours at least half as fast as GNU grep).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ToolCallContext } from '../src/contracts/ports.js'
+import { isBusinessFailure } from '../src/executor/errors.js'
+import { createGrepTool } from '../src/tools/grep/index.js'
+import { InMemoryFileStateStore } from '../src/tools/services.js'
+
+const TREE_VERSION = 'v1'
+const TOP_DIRS = 100
+const SUB_DIRS = 4
+const FILES_PER_DIR = 50
+const FILE_BYTES = 10_500
+const NEEDLE = 'needleXYZ'
+const NEEDLE_RATE = 0.002
+const ROUNDS = 5
+const WORDS = (
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau ' +
+  'upsilon phi chi psi omega const let function return import export async await'
+).split(' ')
+
+const treeRoot = path.join(os.tmpdir(), `toolexec-bench-grep-${TREE_VERSION}`)
+const marker = path.join(treeRoot, '.complete')
+
+/** A deterministic pseudo-random generator, so every run searches the same tree. */
+function createRandom(seed: number): () => number {
+  let state = seed
+  return function next(): number {
+    state = (state * 1103515245 + 12345) & 0x7fffffff
+    return state / 0x7fffffff
+  }
+}
+
+function fileText(random: () => number): string {
+  const lines: string[] = []
+  let bytes = 0
+  while (bytes < FILE_BYTES) {
+    const words = Array.from({ length: 3 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)] as string)
+    if (random() < NEEDLE_RATE) words.push(NEEDLE)
+    const line = words.join(' ')
+    lines.push(line)
+    bytes += line.length + 1
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** Builds the tree once; the marker file records that it is complete. */
+function ensureTree(): { files: number; bytes: number } {
+  if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as { files: number; bytes: number }
+  rmSync(treeRoot, { recursive: true, force: true })
+  const random = createRandom(1)
+  let files = 0
+  let bytes = 0
+  for (let top = 0; top < TOP_DIRS; top++) {
+    for (let sub = 0; sub < SUB_DIRS; sub++) {
+      const dir = path.join(treeRoot, `d${top}`, `e${sub}`)
+      mkdirSync(dir, { recursive: true })
+      for (let file = 0; file < FILES_PER_DIR; file++) {
+        const text = fileText(random)
+        writeFileSync(path.join(dir, `f${file}.txt`), text)
+        files++
+        bytes += text.length
+      }
+    }
+  }
+  const summary = { files, bytes }
+  writeFileSync(marker, JSON.stringify(summary))
+  return summary
+}
+
+interface Run {
+  readonly ms: number
+  readonly matches: number
+}
+
+function countLines(text: string, skipPrefix: RegExp): number {
+  let count = 0
+  for (const line of text.split('\n')) if (line !== '' && !skipPrefix.test(line)) count++
+  return count
+}
+
+function runGnuGrep(): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn('grep', ['-rn', NEEDLE, treeRoot], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const chunks: Buffer[] = []
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+    child.on('error', reject)
+    child.on('close', () => {
+      const ms = performance.now() - started
+      resolve({ ms, matches: countLines(Buffer.concat(chunks).toString('utf8'), /^$/) })
+    })
+  })
+}
+
+function benchContext(): ToolCallContext {
+  return {
+    callId: 'bench',
+    sessionId: 'bench',
+    toolName: 'Grep',
+    signal: new AbortController().signal,
+    workspace: treeRoot,
+    permissionMode: 'default',
+    permission: 'none',
+    progress: () => undefined,
+    services: { fileState: new InMemoryFileStateStore() },
+  }
+}
+
+async function runOurGrep(): Promise<Run> {
+  const tool = createGrepTool()
+  const started = performance.now()
+  const output = await tool.handler({ pattern: NEEDLE, path: treeRoot, output_mode: 'content', '-n': true }, benchContext())
+  const ms = performance.now() - started
+  if (isBusinessFailure(output)) throw new Error(output.message)
+  return { ms, matches: countLines(output, /^\[Showing|^No matches/) }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+/** Runs the comparison; returns the lines it prints. */
+export async function benchGrep(): Promise<string[]> {
+  const tree = ensureTree()
+  await runGnuGrep()
+  await runOurGrep()
+  const gnu: Run[] = []
+  const ours: Run[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    gnu.push(await runGnuGrep())
+    ours.push(await runOurGrep())
+  }
+  const gnuMs = median(gnu.map((run) => run.ms))
+  const oursMs = median(ours.map((run) => run.ms))
+  const ratio = gnuMs / oursMs
+  return [
+    `grep tree:              ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB (${treeRoot})`,
+    `pattern:                ${NEEDLE} (${gnu[0]?.matches ?? 0} matching lines by GNU grep, ${ours[0]?.matches ?? 0} by Grep)`,
+    `GNU grep -rn:           ${gnuMs.toFixed(1)} ms (median of ${ROUNDS})`,
+    `Grep (content, -n):     ${oursMs.toFixed(1)} ms (median of ${ROUNDS})`,
+    `ratio grep/ours:        ${ratio.toFixed(3)} (target >= 0.5) ${ratio >= 0.5 ? 'OK' : 'MISSED'}`,
+  ]
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await benchGrep()) console.log(line)
+}

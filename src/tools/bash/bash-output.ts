@@ -1,0 +1,62 @@
+/**
+ * @module What a Bash call returns: a finished command's bounded output and status, or the
+ * id of a command left running in the background.
+ */
+import type { CommandExit } from './command-runner.js'
+import type { CapturedOutput } from './output-sink.js'
+
+export interface BashCommandOutput {
+  readonly command: string
+  /** stdout and stderr interleaved; when too large, head and tail around an omission marker. */
+  readonly output: string
+  readonly exitCode: number | null
+  readonly signal: string | null
+  /** Ended by its timeout or an abort; R28 treats it as an error. */
+  readonly interrupted: boolean
+  readonly timedOut: boolean
+  readonly timeoutMs: number
+  readonly isError: boolean
+  readonly stdoutBytes: number
+  readonly stderrBytes: number
+  readonly totalBytes: number
+  readonly durationMs: number
+  /** Set when the middle of the output is not in `output`. */
+  readonly omitted?: { readonly head: string; readonly tail: string; readonly bytes: number } | undefined
+  /** The whole output, streamed to an artifact while it was produced. */
+  readonly persistedPath?: string | undefined
+  readonly artifactUri?: string | undefined
+  readonly artifactError?: string | undefined
+}
+
+export interface BashBackgroundOutput {
+  readonly command: string
+  readonly backgroundTaskId: string
+}
+
+export type BashOutput = BashCommandOutput | BashBackgroundOutput
+
+export function isBackgroundOutput(output: BashOutput): output is BashBackgroundOutput {
+  return 'backgroundTaskId' in output
+}
+
+export function commandOutput(command: string, exit: CommandExit, captured: CapturedOutput, timeoutMs: number): BashCommandOutput {
+  const interrupted = exit.stopped !== undefined
+  return {
+    command,
+    output: captured.text,
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    interrupted,
+    timedOut: exit.stopped === 'timeout',
+    timeoutMs,
+    isError: interrupted,
+    stdoutBytes: captured.stdoutBytes,
+    stderrBytes: captured.stderrBytes,
+    totalBytes: captured.totalBytes,
+    durationMs: exit.durationMs,
+    omitted: captured.omitted,
+    persistedPath: captured.artifact?.path,
+    artifactUri: captured.artifact?.uri,
+    artifactError: captured.artifactError,
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * @module Bash {command, timeout?, description?, run_in_background?} (SPEC A1: F/F/F/system,
+ * serial, but a read-only command (A6) is readOnly with scope `none`, R40; 30000 bytes,
+ * artifact, tail; 120000 ms by default, at most 600000, per-call override, 6000 ms grace).
+ * Runs `bash -c` in the workspace as its own process group and enforces its own timeout, so
+ * the executor's watchdog fires only 6 s later (R21). Output is streamed: large output goes
+ * to an artifact while it is produced and memory stays bounded.
+ */
+import { stat } from 'node:fs/promises'
+import { Type, type Static } from '@sinclair/typebox'
+import type { Display } from '../../contracts/display.js'
+import type { ToolFlags } from '../../contracts/flags.js'
+import type { ToolCallContext } from '../../contracts/ports.js'
+import type { Serialization } from '../../contracts/result.js'
+import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
+import { buildBashOutputDisplay } from '../../executor/bash-output-display.js'
+import { classifyBashCommand } from '../../permissions/bash-classifier.js'
+import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
+import { startCommand } from './command-runner.js'
+import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent } from './model-text.js'
+import { OutputSink } from './output-sink.js'
+
+export const BASH_TOOL_NAME = 'Bash'
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000
+export const MAX_COMMAND_TIMEOUT_MS = 600_000
+
+const BashInputSchema = Type.Object(
+  {
+    command: Type.String({ minLength: 1, description: 'The command, run with `bash -c` in the workspace' }),
+    timeout: Type.Optional(Type.Number({ description: `Timeout in milliseconds (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS})` })),
+    description: Type.Optional(Type.String({ description: 'What the command does, in 5-10 words' })),
+    run_in_background: Type.Optional(Type.Boolean({ description: 'Start it and return a task id at once; read it with TaskOutput, end it with TaskStop' })),
+  },
+  { additionalProperties: false },
+)
+export type BashInput = Static<typeof BashInputSchema>
+
+const DESCRIPTION =
+  'Runs a bash command in the workspace and returns its output (stdout and stderr interleaved) and exit code. ' +
+  `It is killed with everything it started after \`timeout\` ms (default ${DEFAULT_COMMAND_TIMEOUT_MS}, at most ${MAX_COMMAND_TIMEOUT_MS}). ` +
+  'Large output is saved to a file; you get its beginning, its end and the path. ' +
+  'Use run_in_background for long-running commands (servers, watchers) and read them with TaskOutput.'
+
+const READ_ONLY_FLAGS: Partial<ToolFlags> = Object.freeze({ readOnly: true, sideEffectScope: 'none', concurrentSafe: true })
+const NO_CHANGE: Partial<ToolFlags> = Object.freeze({})
+
+/** R20's arithmetic for the command's own limit: the override, capped, at least 1 ms. */
+export function commandTimeoutMs(requested: number | undefined): number {
+  const wanted = requested !== undefined && Number.isFinite(requested) ? requested : DEFAULT_COMMAND_TIMEOUT_MS
+  return Math.max(1, Math.trunc(Math.min(wanted, MAX_COMMAND_TIMEOUT_MS)))
+}
+
+/** R40, A6: flags from the command; called on raw input too (planning), so it checks its shape. */
+function resolveBashFlags(input: unknown): Partial<ToolFlags> {
+  if (typeof input !== 'object' || input === null) return NO_CHANGE
+  const { command, run_in_background: background } = input as { command?: unknown; run_in_background?: unknown }
+  if (typeof command !== 'string' || background === true) return NO_CHANGE
+  return classifyBashCommand(command).readOnly ? READ_ONLY_FLAGS : NO_CHANGE
+}
+
+async function workspaceOf(ctx: ToolCallContext): Promise<string | ToolBusinessFailure> {
+  const workspace = ctx.workspace
+  if (workspace === undefined) return { result: false, errorCode: 'TOOL_ERR_NO_WORKSPACE', message: 'Bash needs a workspace, and this session has none.' }
+  const info = await stat(workspace).catch(() => undefined)
+  if (info?.isDirectory() !== true) return { result: false, errorCode: 'TOOL_ERR_NO_WORKSPACE', message: `The workspace ${workspace} is not a directory.` }
+  return workspace
+}
+
+async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput> {
+  const timeoutMs = commandTimeoutMs(input.timeout)
+  const sink = new OutputSink({
+    artifacts: ctx.artifacts,
+    artifact: { sessionId: ctx.sessionId, callId: ctx.callId, mediaType: 'text/plain', retention: 'session' },
+  })
+  const running = startCommand({ command: input.command, cwd, sink, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
+  let exit
+  try {
+    exit = await running.exited
+  } catch (error) {
+    await sink.discard()
+    throw error
+  }
+  if (exit.stopped === 'abort') {
+    // The executor has already answered for this call: nothing will read the output.
+    await sink.discard()
+    return commandOutput(input.command, exit, { text: '', ...sink.counts }, timeoutMs)
+  }
+  return commandOutput(input.command, exit, await sink.finish(), timeoutMs)
+}
+
+function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string): BashOutput | ToolBusinessFailure {
+  const { shellTasks, backgroundTasks } = ctx.services
+  if (shellTasks === undefined || backgroundTasks === undefined) {
+    return { result: false, errorCode: 'TOOL_ERR_NO_BACKGROUND_TASKS', message: 'Background commands are not available here: run the command without run_in_background.' }
+  }
+  const task = shellTasks.start({
+    sessionId: ctx.sessionId,
+    callId: ctx.callId,
+    command: input.command,
+    description: input.description,
+    cwd,
+    artifacts: ctx.artifacts,
+  })
+  backgroundTasks.track(task, false)
+  return { command: input.command, backgroundTaskId: task.id }
+}
+
+/** R38: bash_output only when truncated or persisted; a streamed run counts as persisted. */
+function bashDisplay(input: BashInput, output: BashOutput, serialization: Serialization): Display | undefined {
+  if (isBackgroundOutput(output)) return { kind: 'background_task', taskId: output.backgroundTaskId, command: output.command, status: 'running' }
+  const streamed = output.omitted !== undefined
+  const effective: Serialization = streamed
+    ? { ...serialization, truncated: true, persistedPath: output.persistedPath ?? serialization.persistedPath }
+    : serialization
+  const display = buildBashOutputDisplay({ command: input.command, output: output.output, exitCode: output.exitCode, serialization: effective })
+  if (display === undefined || !streamed) return display
+  return { ...display, truncated: true, originalBytes: output.totalBytes }
+}
+
+/** @example registry.register(createBashTool()) */
+export function createBashTool(): ToolEntry<BashInput, BashOutput> {
+  return defineTool({
+    name: BASH_TOOL_NAME,
+    description: DESCRIPTION,
+    inputSchema: BashInputSchema,
+    readOnly: false,
+    destructive: false,
+    concurrentSafe: false,
+    permission: { sideEffectScope: 'system' },
+    timeout: { kind: 'deadline', defaultMs: DEFAULT_COMMAND_TIMEOUT_MS, maxMs: MAX_COMMAND_TIMEOUT_MS, allowCallOverride: true, cleanupGraceMs: 6_000 },
+    resultBudget: { maxModelBytes: BASH_RESULT_BUDGET_BYTES, maxInlineBytes: BASH_RESULT_BUDGET_BYTES, strategy: 'artifact', previewDirection: 'tail' },
+    retention: 'session',
+    resolveFlags: resolveBashFlags,
+    formatModelContent: (output: BashOutput) => (isBackgroundOutput(output) ? formatBackgroundText(output.backgroundTaskId) : formatCommandText(output)),
+    formatPersistedModelContent: formatPersistedBashContent,
+    buildDisplay: ({ input, output, serialization }) => bashDisplay(input, output, serialization),
+    handler: async function bash(input, ctx): Promise<BashOutput | ToolBusinessFailure> {
+      const cwd = await workspaceOf(ctx)
+      if (typeof cwd !== 'string') return cwd
+      return input.run_in_background === true ? startInBackground(input, ctx, cwd) : runInForeground(input, ctx, cwd)
+    },
+  })
+}
