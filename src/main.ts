@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   try {
     server = await startServer(config, { tools: builtinTools() })
   } catch (error) {
-    if (error instanceof PolicyError) {
+    if (error instanceof PolicyError || isConfigCode(error)) {
       process.stderr.write(`toolexec: ${error.message}\n`)
       process.exit(2)
     }
@@ -30,6 +30,11 @@ async function main(): Promise<void> {
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+}
+
+function isConfigCode(error: unknown): error is Error {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined
+  return typeof code === 'string' && (code.startsWith('CONF_ERR_') || ['EXEC_ERR_DUPLICATE_TOOL', 'EXEC_ERR_INVALID_TOOL', 'EADDRINUSE', 'EACCES'].includes(code))
 }
 
 await main()

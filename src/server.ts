@@ -1,14 +1,17 @@
-/** @module Starting and stopping one toolexec server: runtime, recovery, HTTP. */
+/** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { ServerConfig } from './config.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
 import type { ToolEntry } from './contracts/tool-entry.js'
 import { buildApp } from './http/app.js'
+import type { StreamLimits } from './http/session-stream.js'
 import { ruleCommandSplitter } from './permissions/command-splitter.js'
 import { loadPolicy } from './permissions/policy.js'
-import type { StreamLimits } from './http/session-stream.js'
 import { createRuntime, type Runtime } from './sessions/runtime.js'
+import { createHttpTool } from './tools/http-tool/index.js'
+import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
+import { parseToolConfig } from './tools/tool-config.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -17,6 +20,7 @@ export interface ServerParts {
   readonly logger?: Logger | undefined
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
+  readonly mcp?: McpManagerOptions | undefined
 }
 
 export interface RunningServer {
@@ -28,36 +32,43 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
   const logger = parts.logger ?? pino({ level: config.logLevel })
-  const policy = loadPolicy(config.fileConfig, config.configFile ?? 'TOOLEXEC_CONFIG', ruleCommandSplitter)
-  const runtime = createRuntime({
-    dataDir: config.dataDir,
-    workspace: config.workspace,
-    tools: parts.tools,
-    logger,
-    hooks: parts.hooks,
-    permissions: parts.permissions,
-    policy,
-  })
-  const app = await buildApp({
-    runtime,
-    logger,
-    token: config.token,
-    corsOrigins: config.corsOrigins,
-    heartbeatMs: parts.heartbeatMs,
-    streamLimits: parts.streamLimits,
-  })
-  const report = runtime.recover()
-  if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
-  const address = await app.listen({ host: config.host, port: config.port })
-  logger.info({ url: address, dataDir: config.dataDir }, 'toolexec listening')
-  let closing: Promise<void> | undefined
-  return {
-    app,
-    runtime,
-    url: address,
-    close: () => {
-      closing ??= app.close().then(() => runtime.close())
-      return closing
-    },
+  const configFile = config.configFile ?? 'TOOLEXEC_CONFIG'
+  // Both are checked before anything starts: a malformed file is refused with the reason.
+  const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
+  const toolConfig = parseToolConfig(config.fileConfig, configFile)
+  const mcp = new McpManager(toolConfig.mcpServers, { logger, ...parts.mcp })
+  const statuses = await mcp.start()
+  if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
+  try {
+    const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
+    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    const app = await buildApp({
+      runtime,
+      logger,
+      token: config.token,
+      corsOrigins: config.corsOrigins,
+      heartbeatMs: parts.heartbeatMs,
+      streamLimits: parts.streamLimits,
+    })
+    const report = runtime.recover()
+    if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
+    const address = await app.listen({ host: config.host, port: config.port })
+    logger.info({ url: address, dataDir: config.dataDir }, 'toolexec listening')
+    let closing: Promise<void> | undefined
+    return {
+      app,
+      runtime,
+      url: address,
+      close: () => {
+        closing ??= app
+          .close()
+          .then(() => runtime.close())
+          .finally(() => mcp.stop())
+        return closing
+      },
+    }
+  } catch (error) {
+    await mcp.stop()
+    throw error
   }
 }

@@ -68,6 +68,31 @@ function inclusiveTimes(profile: CpuProfile, self: ReadonlyMap<number, number>):
   return totals
 }
 
-const [file, top = '30'] = process.argv.slice(2)
-if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]')
-console.log(summarize(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(top)))
+/** Where the time of functions named `name` comes from: their callers' stacks, hottest first. */
+function callersOf(profile: CpuProfile, name: string, depth: number, top: number): string {
+  const parent = new Map<number, ProfileNode>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node)
+  const self = new Map<number, number>()
+  profile.samples.forEach((nodeId, i) => self.set(nodeId, (self.get(nodeId) ?? 0) + (profile.timeDeltas[i] ?? 0)))
+  const inclusive = inclusiveTimes(profile, self)
+  const stacks = new Map<string, number>()
+  for (const node of profile.nodes) {
+    if (node.callFrame.functionName !== name) continue
+    const frames: string[] = []
+    for (let up = parent.get(node.id); up !== undefined && frames.length < depth; up = parent.get(up.id)) {
+      frames.push(`${up.callFrame.functionName || '(anonymous)'} ${shortUrl(up.callFrame.url)}:${up.callFrame.lineNumber + 1}`)
+    }
+    const key = frames.join(' < ')
+    stacks.set(key, (stacks.get(key) ?? 0) + (inclusive.get(node.id) ?? 0))
+  }
+  return [...stacks.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([stack, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms  ${name} < ${stack}`)
+    .join('\n')
+}
+
+const [file, top = '30', callers] = process.argv.slice(2)
+if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top] [function name whose callers to show]')
+const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
+console.log(callers === undefined ? summarize(profile, Number(top)) : callersOf(profile, callers, 6, Number(top)))

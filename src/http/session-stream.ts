@@ -60,11 +60,12 @@ export class SessionStream {
   }
 
   async #replay(sessionId: string, store: SqliteStore): Promise<void> {
-    while (!this.#closed) {
-      const page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
-      if (page.length === 0) return
+    let page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
+    while (!this.#closed && page.length > 0) {
       this.#writeFrames(page)
       if (page.length < this.#limits.replayPage) return
+      // Read the next page while the socket drains this one.
+      page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
       if (this.#waitingForDrain) await this.#drained()
     }
   }
@@ -79,8 +80,10 @@ export class SessionStream {
     if (!this.#replaying && !this.#waitingForDrain) queueMicrotask(() => this.#flush())
   }
 
+  // Live frames wait until the replay is done: one sent early would move #lastSent past
+  // stored events the replay has not read yet.
   #flush(): void {
-    if (this.#closed || this.#waitingForDrain || this.#queue.length === 0) return
+    if (this.#closed || this.#replaying || this.#waitingForDrain || this.#queue.length === 0) return
     const pending = this.#queue
     this.#queue = []
     this.#writeFrames(pending.filter((event) => event.seq > this.#lastSent))

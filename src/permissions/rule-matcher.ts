@@ -3,9 +3,10 @@
  * it matches every part (for allow); a deny or ask rule matches if it matches any part, and
  * a command that cannot be split safely counts as matched for deny and ask, never for allow.
  */
+import os from 'node:os'
 import path from 'node:path'
 import picomatch from 'picomatch'
-import { parseRule, RuleError, wildcardRegex, type ParsedRule } from './rule.js'
+import { parseRule, RuleError, wildcardPieces, wildcardRegex, type ParsedRule } from './rule.js'
 
 export type RuleKind = 'allow' | 'ask' | 'deny'
 
@@ -16,8 +17,12 @@ export interface RuleRequest {
 }
 
 export interface CommandSplitter {
-  /** The simple commands of a compound one, wrappers removed; undefined when unsafe to split. */
-  (command: string): string[] | undefined
+  /**
+   * The simple commands of a compound one, wrappers removed; undefined when unsafe to split.
+   * For deny and ask rules it may add each part's variants with every leading assignment
+   * removed, so that `FOO=1 rm -rf /` cannot hide from `Bash(rm *)`.
+   */
+  (command: string, kind?: RuleKind): string[] | undefined
 }
 
 export interface CompiledRule {
@@ -71,12 +76,13 @@ function compileCommand(pattern: string, kind: RuleKind, split: CommandSplitter)
   const regex = wildcardRegex(normalized)
   const partMatches = (part: string): boolean => regex.test(normalizeSpaces(part))
   // A pattern without a wildcard is one exact command, compound or not (an approval's grant).
-  const exact = normalized.includes('*') ? undefined : normalized
+  const pieces = wildcardPieces(normalized)
+  const exact = pieces.length === 1 ? pieces[0] : undefined
   return (request) => {
     const command = field(request.input, 'command')
     if (command === undefined) return false
     if (exact !== undefined && normalizeSpaces(command) === exact) return true
-    const parts = split(command)
+    const parts = split(command, kind)
     if (parts === undefined || parts.length === 0) return kind !== 'allow'
     return kind === 'allow' ? parts.every(partMatches) : parts.some(partMatches)
   }
@@ -96,7 +102,14 @@ function compileDomain(host: string): (request: RuleRequest) => boolean {
   }
 }
 
-function compilePath(glob: string): (request: RuleRequest) => boolean {
+/** Claude Code's spellings: `~/x` in the home directory, `//x` absolute; `/x` is absolute too. */
+function expandGlob(glob: string): string {
+  if (glob.startsWith('~/')) return `${os.homedir().split(path.sep).join('/')}/${glob.slice(2)}`
+  return glob.startsWith('//') ? glob.slice(1) : glob
+}
+
+function compilePath(written: string): (request: RuleRequest) => boolean {
+  const glob = expandGlob(written)
   const absolute = path.isAbsolute(glob)
   const matcher = picomatch(absolute ? glob : glob.replace(/^\.\//, ''), { dot: true })
   return (request) => {

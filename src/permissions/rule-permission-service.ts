@@ -1,11 +1,13 @@
 /**
- * @module The permission service with rules: deny rules, then ask rules, then the files that
- * steer the agent (always ask, in every mode), then paths outside the workspace (ask, naming
- * the path), then allow rules, then the permission mode. The first match wins.
+ * @module The permission service with rules: deny rules, then the files that steer the agent
+ * (always ask, in every mode), then plan mode's blanket denial, then ask rules, then paths
+ * outside the workspace (ask, naming the path), then allow rules, then the permission mode.
+ * The first match wins; in dontAsk mode what would ask is denied.
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 import { evaluateMode } from './mode-permission-service.js'
+import { escapeWildcards } from './rule.js'
 import type { CompiledRule, RuleRequest } from './rule-matcher.js'
 
 export interface RuleSet {
@@ -39,16 +41,26 @@ export function createRulePermissionService(rules: RuleSource): PermissionServic
       }
       const denied = first('deny')
       if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
-      const asked = first('ask')
-      if (asked !== undefined) return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason: `The rule ${asked.source} asks before ${query.toolName} runs`, suggestedRule }
       const steering = steeringFile(request)
       if (steering !== undefined) {
         return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
       }
-      const outside = outsidePath(request)
+      const asked = first('ask')
+      const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined
+      // Plan mode's denial beats ask and allow rules; an ask rule still counts for memory files (A9).
+      if (planDenied?.behavior === 'deny') return asked === undefined ? planDenied : { ...planDenied, explicitAsk: true }
+      if (asked !== undefined) {
+        const reason = `The rule ${asked.source} asks before ${query.toolName} runs`
+        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
+        return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
+      }
+      const outside = query.mode === 'bypassPermissions' ? undefined : outsidePath(request)
       const allowed = first('allow')
       if (outside !== undefined && allowed === undefined) {
-        return { behavior: 'ask', ruleId: 'workspace.outside', explicitAsk: true, riskLevel: 'high', reason: `${outside} is outside the workspace ${workspace}`, suggestedRule }
+        const reason = `${outside} is outside the workspace ${workspace}`
+        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
+        // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
+        return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule }
       }
       if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the rule ${allowed.source}` }
       const verdict = evaluateMode(query)
@@ -89,13 +101,18 @@ function outsidePath(request: RuleRequest): string | undefined {
 /** The narrowest rule that allows this request again: the grant an approval records. */
 export function narrowestRule(request: RuleRequest): string {
   const input = (typeof request.input === 'object' && request.input !== null ? request.input : {}) as Record<string, unknown>
-  if (request.toolName === 'Bash' && typeof input.command === 'string') return `Bash(${input.command.trim().replace(/\s+/g, ' ')})`
+  if (request.toolName === 'Bash' && typeof input.command === 'string') return `Bash(${escapeWildcards(input.command.trim().replace(/\s+/g, ' '))})`
   if (request.toolName === 'WebFetch' && typeof input.url === 'string' && URL.canParse(input.url)) return `WebFetch(domain:${new URL(input.url).hostname})`
   const full = target(request)
   if (full !== undefined && PATH_TOOLS.has(request.toolName)) {
     const relative = relativeInside(request.workspace, full)
     const shown = relative === undefined ? full : relative.split(path.sep).join('/')
-    return `${WRITE_TOOLS.has(request.toolName) ? 'Edit' : 'Read'}(${shown})`
+    return `${WRITE_TOOLS.has(request.toolName) ? 'Edit' : 'Read'}(${escapeGlob(shown)})`
   }
   return request.toolName
+}
+
+/** A path as a glob that matches only itself: `[draft].md` is not a character class. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&')
 }

@@ -30,11 +30,32 @@ export function parseRule(source: string): ParsedRule {
   return { source: trimmed, tool, specifier: specifier?.trim() }
 }
 
-/** `*` anywhere matches any run of characters; everything else is literal. */
+/** `*` anywhere matches any run of characters; `\*` is a literal star; everything else is literal. */
 export function wildcardRegex(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+  const body = wildcardPieces(pattern)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*')
   return new RegExp(`^${body}$`, 's')
+}
+
+/** The literal text between the unescaped stars of a pattern (one piece: no wildcard). */
+export function wildcardPieces(pattern: string): string[] {
+  const pieces = ['']
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index] as string
+    if (char === '\\' && pattern[index + 1] === '*') {
+      pieces[pieces.length - 1] += '*'
+      index++
+    } else if (char === '*') {
+      pieces.push('')
+    } else {
+      pieces[pieces.length - 1] += char
+    }
+  }
+  return pieces
+}
+
+/** Text that a wildcard pattern matches literally: a grant for `rm *.log` must not allow `rm -rf / x.log`. */
+export function escapeWildcards(text: string): string {
+  return text.replace(/\*/g, '\\*')
 }

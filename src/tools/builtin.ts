@@ -1,6 +1,34 @@
-/** @module The built-in tool set the server registers. */
+/** @module The built-in tool set the server registers (names as the model knows them). */
 import type { ToolEntry } from '../contracts/tool-entry.js'
+import { createBashTool } from './bash/index.js'
+import { createEditTool } from './edit/index.js'
+import { createEnterPlanModeTool } from './enter-plan-mode/index.js'
+import { createExitPlanModeTool } from './exit-plan-mode/index.js'
+import { createGlobTool } from './glob/index.js'
+import { createGrepTool } from './grep/index.js'
+import { createReadTool } from './read/index.js'
+import { createSubmitResultTool } from './submit-result/index.js'
+import { createTaskOutputTool } from './task-output/index.js'
+import { createTaskStopTool } from './task-stop/index.js'
+import { createTodoWriteTool } from './todo-write/index.js'
+import { createWebFetchTool } from './web-fetch/index.js'
+import { createWriteTool } from './write/index.js'
 
 export function builtinTools(): ToolEntry[] {
-  return []
+  const tools: ToolEntry[] = [
+    createReadTool(),
+    createWriteTool(),
+    createEditTool(),
+    createGlobTool(),
+    createGrepTool(),
+    createBashTool(),
+    createTaskOutputTool(),
+    createTaskStopTool(),
+    createWebFetchTool(),
+    createTodoWriteTool(),
+    createEnterPlanModeTool(),
+    createExitPlanModeTool(),
+    createSubmitResultTool(),
+  ]
+  return tools
 }

@@ -170,10 +170,12 @@ describe('a slow client', () => {
     const response = await openPaused(sessionId)
     await until(() => bus.subscriberCount(sessionId) === 1)
 
-    // About 10 MB of events while the client reads nothing: far past any socket buffer.
+    // About 6 MB of events while the client reads nothing fills the socket buffers (about 4 MB
+    // here); from then on every event waits in the server's queue, and 50 of them close it.
     const big = 'x'.repeat(30_000)
     const schedules: ScheduleAcceptedReply[] = []
-    for (let i = 0; i < 12; i++) schedules.push(await accept(sessionId, reads(`big${i}-`, 10, big)))
+    for (let i = 0; i < 7; i++) schedules.push(await accept(sessionId, reads(`big${i}-`, 10, big)))
+    for (let i = 0; i < 3; i++) schedules.push(await accept(sessionId, reads(`small${i}-`, 20)))
     await until(() => bus.subscriberCount(sessionId) === 0, 8_000)
     for (const schedule of schedules) await finished(schedule.scheduleId)
     const end = s.runtime.ctx.journal.lastSeq(sessionId)

@@ -127,11 +127,11 @@ describe('POST /permissions/:id', () => {
     streams.push(stream)
     expect((await answer(request.id, { decision: 'allow', scope: 'session' })).status).toBe(200)
     await finished(scheduleId)
-    const later = await accept(sessionId, [edit('e2'), edit('e3', 'other.txt')])
+    const later = await accept(sessionId, [edit('e2'), edit('e3')])
     const done = await finished(later.scheduleId)
     expect(done.calls.map((call) => [call.id, call.status, call.modelContent])).toEqual([
       ['e2', 'succeeded', 'edited notes.txt'],
-      ['e3', 'succeeded', 'edited other.txt'],
+      ['e3', 'succeeded', 'edited notes.txt'],
     ])
     await stream.waitFor((frame) => frame.event === 'ScheduleCompleted' && dataOf(frame).scheduleId === later.scheduleId)
     expect(stream.frames.filter((frame) => frame.event === 'PermissionRequested').map((frame) => dataOf(frame).callId)).toEqual(['e1'])

@@ -7,6 +7,8 @@ import type { CapturedOutput } from './output-sink.js'
 
 export interface BashCommandOutput {
   readonly command: string
+  /** The process group of the run (its leader's pid). */
+  readonly pid: number | undefined
   /** stdout and stderr interleaved; when too large, head and tail around an omission marker. */
   readonly output: string
   readonly exitCode: number | null
@@ -43,6 +45,7 @@ export function commandOutput(command: string, exit: CommandExit, captured: Capt
   const interrupted = exit.stopped !== undefined
   return {
     command,
+    pid: exit.pid,
     output: captured.text,
     exitCode: exit.exitCode,
     signal: exit.signal,

@@ -63,7 +63,7 @@ export function formatBashEnvelope(args: BashEnvelopeArgs): string {
     preview,
     '...',
     `Last ${formatBytesBinary(TAIL_PREVIEW_BYTES)}:`,
-    tailPreview(args.tail),
+    tailPreview(args.tail).replace(/\s+$/, ''),
     '</persisted-output>',
   ].join('\n')
 }

@@ -1,21 +1,32 @@
 /**
  * @module The file walk under Glob and Grep: files below a root, sorted by path, with the
  * .gitignore rules applied (nested files included) and `.git` never entered. Symlinked files
- * are listed; symlinked directories are not followed, and a directory whose real path has
- * left the guard (a swap during the walk) is skipped.
+ * are listed; symlinked directories are not followed.
+ *
+ * On Linux the walk is pinned: the root is opened and its descriptor's real path checked
+ * once, and every directory and file below is opened through its parent's descriptor
+ * (`/proc/self/fd/<fd>/<name>`, with O_NOFOLLOW), so a directory renamed or swapped for a
+ * symlink during the walk cannot lead it outside. Elsewhere each directory's real path is
+ * checked before it is listed, and each file's descriptor when it is opened.
  *
  * Sorted order comes from the walk itself: entries are sorted with directories keyed as
  * `name/`, which makes the depth-first order the lexicographic order of whole paths.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
+import { closeSync, constants, openSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import path from 'node:path'
-import { isAllowed, type PathGuard } from '../workspace.js'
+import { GUARDED_READ_FLAGS, isAllowed, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
 import { ancestorRules, GITIGNORE, readGitignore, type GitignoreStack } from './gitignore.js'
 
+/** One file of the walk. Its directory descriptor is open only until the walk moves on. */
 export interface WalkEntry {
   readonly absolute: string
   /** Posix path relative to the walk's root. */
   readonly relative: string
+  readonly name: string
+  /** The pinned directory's descriptor, or -1 when the walk is not pinned. */
+  readonly dirFd: number
+  /** A symlink to a file: its target is checked when opened. */
+  readonly link: boolean
 }
 
 export interface WalkOptions {
@@ -29,11 +40,25 @@ export interface WalkOptions {
 }
 
 const GIT_DIR = '.git'
+const PROC_FD = '/proc/self/fd/'
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
+const PINNED_FILE_FLAGS = GUARDED_READ_FLAGS | constants.O_NOFOLLOW
+const NOT_PINNED = -1
+
+/** Whether descriptors can be reached by path (Linux procfs); probed once. */
+const CAN_PIN = ((): boolean => {
+  try {
+    return statSync(PROC_FD).isDirectory()
+  } catch {
+    return false
+  }
+})()
 
 interface Listed {
   readonly name: string
   readonly key: string
   readonly directory: boolean
+  readonly link: boolean
 }
 
 interface WalkState {
@@ -43,44 +68,99 @@ interface WalkState {
   readonly rootPrefix: string
 }
 
+interface Directory {
+  readonly path: string
+  readonly fd: number
+  readonly relative: string
+  readonly depth: number
+}
+
 function posixPrefix(base: string, root: string): string {
   const relative = path.relative(base, root)
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return ''
   return `${relative.split(path.sep).join('/')}/`
 }
 
+/** `dir` is absolute and normalized: concatenation is enough (path.join would normalize again, per file). */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name
+}
+
+/** How the walk reaches a directory's children: through its descriptor when pinned. */
+function listingPath(dir: Directory): string {
+  return dir.fd === NOT_PINNED ? dir.path : PROC_FD + dir.fd
+}
+
 /** Walks `options.root`; yields files in lexicographic order of their relative paths. */
 export function* walkFiles(options: WalkOptions): Generator<WalkEntry, void, undefined> {
   // A base that is not an ancestor of the root gives no ancestor rules and an empty prefix.
   const state: WalkState = { options, ignores: ancestorRules(options.ignoreBase, options.root), rootPrefix: posixPrefix(options.ignoreBase, options.root) }
-  yield* walkDirectory(state, options.root, '', 0)
+  const rootFd = CAN_PIN ? openPinnedRoot(options.guard, options.root) : NOT_PINNED
+  if (CAN_PIN && rootFd === NOT_PINNED) return
+  try {
+    yield* walkDirectory(state, { path: options.root, fd: rootFd, relative: '', depth: 0 })
+  } finally {
+    if (rootFd !== NOT_PINNED) closeSync(rootFd)
+  }
 }
 
-function* walkDirectory(state: WalkState, dir: string, relativeDir: string, depth: number): Generator<WalkEntry, void, undefined> {
-  if (!stillAllowed(state.options.guard, dir)) return
+function openPinnedRoot(guard: PathGuard, root: string): number {
+  let fd: number
+  try {
+    fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY)
+  } catch {
+    return NOT_PINNED
+  }
+  if (isAllowed(guard, realPathOfDescriptorSync(fd, root))) return fd
+  closeSync(fd)
+  return NOT_PINNED
+}
+
+function* walkDirectory(state: WalkState, dir: Directory): Generator<WalkEntry, void, undefined> {
+  if (dir.fd === NOT_PINNED && !stillAllowed(state.options.guard, dir.path)) return
+  const listing = listingPath(dir)
   let entries: Dirent[]
   try {
-    entries = readdirSync(dir, { withFileTypes: true })
+    entries = readdirSync(listing, { withFileTypes: true })
   } catch {
     return // Unreadable or gone meanwhile: nothing to list.
   }
   const levels = state.ignores.depth
   if (entries.some((entry) => entry.name === GITIGNORE && entry.isFile())) {
-    const content = readGitignore(dir)
-    if (content !== undefined) state.ignores.push(state.rootPrefix + relativeDir, content)
+    const content = readGitignore(listing)
+    if (content !== undefined) state.ignores.push(state.rootPrefix + dir.relative, content)
   }
-  for (const entry of listSorted(dir, entries)) {
-    const relative = relativeDir + entry.name
+  for (const entry of listSorted(listing, entries)) {
+    const relative = dir.relative + entry.name
     if (state.ignores.isIgnored(state.rootPrefix + relative, entry.directory)) continue
-    const absolute = path.join(dir, entry.name)
+    const absolute = childPath(dir.path, entry.name)
     if (!entry.directory) {
-      yield { absolute, relative }
+      yield { absolute, relative, name: entry.name, dirFd: dir.fd, link: entry.link }
       continue
     }
-    if (state.options.enter?.(relative, depth + 1) === false) continue
-    yield* walkDirectory(state, absolute, `${relative}/`, depth + 1)
+    if (state.options.enter?.(relative, dir.depth + 1) === false) continue
+    yield* walkChild(state, dir, { path: absolute, relative: `${relative}/`, name: entry.name })
   }
   state.ignores.truncate(levels)
+}
+
+function* walkChild(state: WalkState, parent: Directory, child: { path: string; relative: string; name: string }): Generator<WalkEntry, void, undefined> {
+  const depth = parent.depth + 1
+  if (parent.fd === NOT_PINNED) {
+    yield* walkDirectory(state, { path: child.path, fd: NOT_PINNED, relative: child.relative, depth })
+    return
+  }
+  let fd: number
+  try {
+    fd = openSync(`${PROC_FD}${parent.fd}/${child.name}`, DIRECTORY_FLAGS)
+  } catch {
+    return // Gone, or swapped for a symlink: not followed.
+  }
+  try {
+    yield* walkDirectory(state, { path: child.path, fd, relative: child.relative, depth })
+  } finally {
+    closeSync(fd)
+  }
 }
 
 function stillAllowed(guard: PathGuard, dir: string): boolean {
@@ -92,13 +172,14 @@ function stillAllowed(guard: PathGuard, dir: string): boolean {
 }
 
 /** Directories and files (symlinks to files included), `.git` left out, in path order. */
-function listSorted(dir: string, entries: readonly Dirent[]): Listed[] {
+function listSorted(listing: string, entries: readonly Dirent[]): Listed[] {
   const listed: Listed[] = []
   for (const entry of entries) {
     if (entry.name === GIT_DIR) continue
     const directory = entry.isDirectory()
-    if (directory || entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(path.join(dir, entry.name)))) {
-      listed.push({ name: entry.name, key: directory ? `${entry.name}/` : entry.name, directory })
+    const link = entry.isSymbolicLink() && isFileBehindLink(`${listing}/${entry.name}`)
+    if (directory || link || entry.isFile()) {
+      listed.push({ name: entry.name, key: directory ? `${entry.name}/` : entry.name, directory, link })
     }
   }
   return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -110,4 +191,29 @@ function isFileBehindLink(link: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Opens a walked file for reading, before the walk moves on; undefined when it cannot be
+ * opened or lies outside the guard. Pinned and not a symlink: opened through its directory's
+ * descriptor without following a link, so it is where the walk found it. Otherwise the
+ * descriptor's real path is checked.
+ */
+export function openWalkedFile(entry: WalkEntry, guard: PathGuard): number | undefined {
+  const pinned = entry.dirFd !== NOT_PINNED
+  const name = pinned ? `${PROC_FD}${entry.dirFd}/${entry.name}` : entry.absolute
+  let fd: number
+  try {
+    fd = openSync(name, pinned && !entry.link ? PINNED_FILE_FLAGS : GUARDED_READ_FLAGS)
+  } catch {
+    return undefined
+  }
+  if (pinned && !entry.link) return fd
+  try {
+    if (isAllowed(guard, realPathOfDescriptorSync(fd, entry.absolute))) return fd
+  } catch {
+    // Cannot tell where it is: not read.
+  }
+  closeSync(fd)
+  return undefined
 }

@@ -2,13 +2,47 @@
  * @module Where Grep's results collect: entries (output lines, file paths or `path:count`)
  * up to a cap. With head_limit the search stops at the cap; without it the search goes on
  * only counting, so the note can say how many entries were left out.
+ *
+ * Entries are copied into a byte buffer at once: a line sliced from a file's text would
+ * otherwise keep that whole text alive until the search ends (V8 sliced strings), which
+ * made content mode spend most of its time in the garbage collector.
  */
 import type { OutputSink } from './content-printer.js'
 
 export type OutputMode = 'content' | 'files_with_matches' | 'count'
 
+const INITIAL_BYTES = 64 * 1024
+const NEWLINE = 10
+
+class ByteWriter {
+  #buffer = Buffer.allocUnsafe(INITIAL_BYTES)
+  #length = 0
+
+  get length(): number {
+    return this.#length
+  }
+
+  /** Appends `text` and a newline. */
+  writeLine(text: string): void {
+    const needed = this.#length + Buffer.byteLength(text, 'utf8') + 1
+    if (needed > this.#buffer.length) this.#grow(needed)
+    this.#length += this.#buffer.write(text, this.#length, 'utf8')
+    this.#buffer[this.#length++] = NEWLINE
+  }
+
+  /** The text written, without the final newline. */
+  toString(): string {
+    return this.#buffer.toString('utf8', 0, Math.max(0, this.#length - 1))
+  }
+
+  #grow(needed: number): void {
+    const bigger = Buffer.allocUnsafe(Math.max(needed, this.#buffer.length * 2))
+    this.#buffer.copy(bigger, 0, 0, this.#length)
+    this.#buffer = bigger
+  }
+}
+
 export class GrepOutput implements OutputSink {
-  readonly lines: string[] = []
   readonly cap: number
   readonly stopAtCap: boolean
   /** Entries kept (separators not counted). */
@@ -18,6 +52,7 @@ export class GrepOutput implements OutputSink {
   more = false
   files = 0
   matchingLines = 0
+  readonly #writer = new ByteWriter()
 
   constructor(cap: number, stopAtCap: boolean) {
     this.cap = cap
@@ -25,16 +60,20 @@ export class GrepOutput implements OutputSink {
   }
 
   get printedAny(): boolean {
-    return this.lines.length > 0
+    return this.#writer.length > 0
   }
 
   get stopped(): boolean {
     return this.more
   }
 
+  get text(): string {
+    return this.#writer.toString()
+  }
+
   line(text: string): boolean {
     if (this.kept < this.cap) {
-      this.lines.push(text)
+      this.#writer.writeLine(text)
       this.kept++
       return true
     }
@@ -47,7 +86,7 @@ export class GrepOutput implements OutputSink {
   }
 
   separator(): void {
-    if (this.kept < this.cap) this.lines.push('--')
+    if (this.kept < this.cap) this.#writer.writeLine('--')
   }
 }
 
@@ -55,6 +94,10 @@ const UNITS: Readonly<Record<OutputMode, string>> = {
   content: 'lines',
   files_with_matches: 'files',
   count: 'files',
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 function capNote(output: GrepOutput, mode: OutputMode): string | undefined {
@@ -71,9 +114,9 @@ function capNote(output: GrepOutput, mode: OutputMode): string | undefined {
 export function formatGrepOutput(output: GrepOutput, mode: OutputMode): string {
   if (output.kept === 0 && !output.more) return 'No matches found'
   const parts: string[] = []
-  if (mode === 'files_with_matches') parts.push(`Found ${output.files} file${output.files === 1 ? '' : 's'}`)
-  parts.push(output.lines.join('\n'))
-  if (mode === 'count') parts.push(`\nFound ${output.matchingLines} matching line${output.matchingLines === 1 ? '' : 's'} in ${output.files} file${output.files === 1 ? '' : 's'}`)
+  if (mode === 'files_with_matches') parts.push(`Found ${plural(output.files, 'file')}`)
+  parts.push(output.text)
+  if (mode === 'count') parts.push(`\nFound ${plural(output.matchingLines, 'matching line')} in ${plural(output.files, 'file')}`)
   const note = capNote(output, mode)
   if (note !== undefined) parts.push(`\n${note}`)
   return parts.join('\n')

@@ -5,14 +5,15 @@
  */
 import picomatch from 'picomatch'
 import { FileToolError } from '../workspace.js'
+import { createLiteralFinder, type LiteralFinder } from './literal-finder.js'
 
 export interface CompiledPattern {
   /** Global and multiline: scans a whole chunk of lines. */
   readonly scan: RegExp
   /** The same without `g`: decides a single line when a scan match ran past it. */
   readonly line: RegExp
-  /** The bytes every match contains when the pattern is a plain literal; lets a chunk be skipped undecoded. */
-  readonly literal: Buffer | undefined
+  /** When the pattern is a plain literal: does a chunk contain it? Lets a chunk be skipped undecoded. */
+  readonly mayMatch: LiteralFinder | undefined
 }
 
 export type FileFilter = (relative: string) => boolean
@@ -40,7 +41,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
     )
   }
   const literal = !caseless && LITERAL.test(source) ? Buffer.from(source.replace(/\\(.)/g, '$1'), 'utf8') : undefined
-  return { scan: new RegExp(source, `g${flags}`), line, literal }
+  return { scan: new RegExp(source, `g${flags}`), line, mayMatch: literal === undefined ? undefined : createLiteralFinder(literal) }
 }
 
 /** ripgrep's common type names and their extensions. */

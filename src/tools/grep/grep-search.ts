@@ -6,9 +6,9 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs'
 import { SNIFF_BYTES } from '../read/file-kind.js'
-import { walkFiles, type WalkEntry } from '../glob/file-walker.js'
+import { openWalkedFile, walkFiles, type WalkEntry } from '../glob/file-walker.js'
 import { TimeSlicer } from '../glob/time-slicer.js'
-import { GUARDED_READ_FLAGS, isAllowed, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
+import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
 import { ContentPrinter } from './content-printer.js'
 import type { CompiledPattern, FileFilter } from './grep-pattern.js'
 import type { GrepOutput, OutputMode } from './grep-output.js'
@@ -90,8 +90,8 @@ class ChunkReader {
   }
 }
 
-function mayContainMatch(bytes: Buffer, literal: Buffer | undefined): boolean {
-  return literal === undefined || bytes.includes(literal)
+function mayContainMatch(bytes: Buffer, pattern: CompiledPattern): boolean {
+  return pattern.mayMatch === undefined || pattern.mayMatch(bytes)
 }
 
 /** The chunk handler of one file for the search's output mode. */
@@ -99,7 +99,7 @@ function handlerFor(search: GrepSearch, target: GrepTarget): ChunkHandler {
   const { pattern, output } = search
   if (search.mode === 'files_with_matches') {
     return function findFirst(bytes) {
-      if (!mayContainMatch(bytes, pattern.literal) || !hasMatchingLine(bytes.toString('utf8'), pattern)) return true
+      if (!mayContainMatch(bytes, pattern) || !hasMatchingLine(bytes.toString('utf8'), pattern)) return true
       output.files++
       output.line(target.label)
       return false
@@ -108,7 +108,7 @@ function handlerFor(search: GrepSearch, target: GrepTarget): ChunkHandler {
   if (search.mode === 'count') {
     let count = 0
     return function countLines(bytes, final) {
-      if (mayContainMatch(bytes, pattern.literal)) count += countMatchingLines(bytes.toString('utf8'), pattern)
+      if (mayContainMatch(bytes, pattern)) count += countMatchingLines(bytes.toString('utf8'), pattern)
       if (final && count > 0) {
         output.files++
         output.matchingLines += count
@@ -139,7 +139,7 @@ function contentHandler(search: GrepSearch, target: GrepTarget): ChunkHandler {
   }
   return function printMatches(bytes, final) {
     // A chunk without the literal needs no decoding when no context depends on it; only its lines are counted.
-    if (!mayContainMatch(bytes, pattern.literal) && printer.idle && (final || search.before === 0)) {
+    if (!mayContainMatch(bytes, pattern) && printer.idle && (final || search.before === 0)) {
       if (!final) printer.skipLines(countNewlines(bytes))
     } else {
       const text = bytes.toString('utf8')
@@ -152,16 +152,8 @@ function contentHandler(search: GrepSearch, target: GrepTarget): ChunkHandler {
   }
 }
 
-/** Searches one file through a checked descriptor; a file outside the guard or unreadable is skipped. */
-function searchFile(search: GrepSearch, reader: ChunkReader, target: GrepTarget): void {
-  let fd: number
+function searchDescriptor(search: GrepSearch, reader: ChunkReader, fd: number, target: GrepTarget): void {
   try {
-    fd = openSync(target.absolute, GUARDED_READ_FLAGS)
-  } catch {
-    return
-  }
-  try {
-    if (!isAllowed(search.guard, realPathOfDescriptorSync(fd, target.absolute))) return
     reader.read(fd, handlerFor(search, target))
   } catch {
     // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
@@ -170,9 +162,20 @@ function searchFile(search: GrepSearch, reader: ChunkReader, target: GrepTarget)
   }
 }
 
-/** Searches one named file. */
+/** Searches one named file through a descriptor checked to be inside the guard. */
 export function grepFile(search: GrepSearch, target: GrepTarget): void {
-  searchFile(search, new ChunkReader(), target)
+  let fd: number
+  try {
+    fd = openSync(target.absolute, GUARDED_READ_FLAGS)
+  } catch {
+    return
+  }
+  const realPath = realPathOfDescriptorSync(fd, target.absolute)
+  if (!isAllowed(search.guard, realPath)) {
+    closeSync(fd)
+    throw outsideError(search.guard, target.absolute, realPath)
+  }
+  searchDescriptor(search, new ChunkReader(), fd, target)
 }
 
 /** Searches every file of the tree in path order, until the output says stop. */
@@ -181,7 +184,8 @@ export async function grepTree(search: GrepSearch, tree: GrepTree): Promise<void
   const slicer = new TimeSlicer(search.signal)
   for (const entry of walkFiles({ root: tree.root, guard: search.guard, ignoreBase: tree.ignoreBase })) {
     if (tree.filter !== undefined && !tree.filter(entry.relative)) continue
-    searchFile(search, reader, { absolute: entry.absolute, label: tree.label(entry) })
+    const fd = openWalkedFile(entry, search.guard)
+    if (fd !== undefined) searchDescriptor(search, reader, fd, { absolute: entry.absolute, label: tree.label(entry) })
     if (search.output.stopped) return
     if (slicer.due) await slicer.yield()
   }

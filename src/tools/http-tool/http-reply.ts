@@ -27,7 +27,7 @@ export async function callEndpoint(call: EndpointCall, ctx: ToolCallContext): Pr
   try {
     response = await request(call.url, {
       method: 'POST',
-      headers: { ...call.headers, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { accept: 'application/json', ...call.headers, 'content-type': 'application/json' },
       body,
       signal: ctx.signal,
       // The executor's deadline is the only clock; undici's own would cut long tools at 300 s.

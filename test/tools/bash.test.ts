@@ -1,0 +1,325 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createReadStream, readFileSync } from 'node:fs'
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ExecutorEvent } from '../../src/contracts/events.js'
+import type { PermissionMode } from '../../src/contracts/ports.js'
+import type { ToolExecutionResult } from '../../src/contracts/result.js'
+import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
+import { formatBytesBinary } from '../../src/executor/bytes.js'
+import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { resolveTimeoutMs } from '../../src/executor/timeout.js'
+import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
+import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
+import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
+import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+
+const GIB = 1024 * 1024 * 1024
+// `seq 1 N` prints 1,088,888,898 bytes for N = 120,000,000: a little over 1 GiB.
+const SEQ_OVER_ONE_GIB = 120_000_000
+
+let workspace: string
+let dataDir: string
+let executor: Executor
+let backgroundTasks: BackgroundTaskRegistry
+let events: ExecutorEvent[]
+let leftovers: number[]
+let callNumber = 0
+
+beforeEach(async () => {
+  workspace = await realpath(await mkdtemp(join(tmpdir(), 'toolexec-bash-ws-')))
+  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-bash-data-'))
+  backgroundTasks = new BackgroundTaskRegistry()
+  executor = createExecutor({
+    registry: new InMemoryToolRegistry([createBashTool()]),
+    artifacts: new FsArtifactStore({ dataDir }),
+    backgroundTasks,
+    services: { backgroundTasks, shellTasks: new ShellTaskStore() },
+  })
+  events = []
+  leftovers = []
+})
+
+afterEach(async () => {
+  for (const pgid of leftovers) killGroup(pgid)
+  backgroundTasks.cancelSession('s1')
+  await rm(workspace, { recursive: true, force: true })
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+interface RunOptions {
+  readonly mode?: PermissionMode
+  readonly signal?: AbortSignal
+}
+
+function runBash(input: Record<string, unknown>, options: RunOptions = {}): Promise<ToolExecutionResult> {
+  callNumber++
+  return executor.execute(
+    { id: `call-${callNumber}`, name: 'Bash', input },
+    { sessionId: 's1', workspace, permissionMode: options.mode ?? 'bypassPermissions', signal: options.signal, emit: (event) => void events.push(event) },
+  )
+}
+
+function outputOf(result: ToolExecutionResult): BashCommandOutput {
+  return result.output as BashCommandOutput
+}
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL')
+  } catch {
+    // already gone
+  }
+}
+
+/** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+/** Live (not zombie) members of a process group. */
+function groupMembers(pgid: number): number[] {
+  const ps = spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
+  return ps.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, group, state]) => Number(group) === pgid && !(state ?? '').startsWith('Z'))
+    .map(([pid]) => Number(pid))
+}
+
+async function eventually(check: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = performance.now() + withinMs
+  while (performance.now() < deadline) {
+    if (check()) return true
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return check()
+}
+
+function sha256OfCommand(command: string): Promise<{ bytes: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const hash = createHash('sha256')
+    let bytes = 0
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+      hash.update(chunk)
+    })
+    child.on('error', reject)
+    child.on('close', () => resolve({ bytes, sha256: hash.digest('hex') }))
+  })
+}
+
+function sha256OfFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256')
+    let bytes = 0
+    createReadStream(path, { highWaterMark: 1024 * 1024 })
+      .on('data', (chunk) => {
+        bytes += chunk.length
+        hash.update(chunk)
+      })
+      .on('error', reject)
+      .on('end', () => resolve({ bytes, sha256: hash.digest('hex') }))
+  })
+}
+
+describe('Bash: output, exit code and budget', () => {
+  it('R31 returns stdout and stderr interleaved in arrival order with the exit code', async () => {
+    const result = await runBash({ command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three; exit 3' })
+    expect(result).toMatchObject({ status: 'succeeded', isError: false, modelContent: 'one\ntwo\nthree\nExit code 3' })
+    expect(outputOf(result)).toMatchObject({ exitCode: 3, stdoutBytes: 10, stderrBytes: 4, totalBytes: 14, interrupted: false })
+  })
+
+  it('R31 gives `(Bash completed with no output)` when the command prints nothing', async () => {
+    const result = await runBash({ command: 'true' })
+    expect(result.modelContent).toBe('(Bash completed with no output)')
+    expect(result.display).toBeUndefined()
+  })
+
+  it('R31 runs in the workspace', async () => {
+    const result = await runBash({ command: 'pwd' })
+    expect(result.modelContent).toBe(workspace)
+  })
+
+  it('R32 keeps a medium output whole in memory and lets the executor save it, with Bash\'s own envelope', async () => {
+    const result = await runBash({ command: 'seq 1 20000' })
+    const expected = spawnSync('seq', ['1', '20000'], { encoding: 'utf8' }).stdout
+    expect(result.serialization).toMatchObject({ truncated: true, strategy: 'artifact' })
+    const path = result.serialization.persistedPath ?? ''
+    const saved = `${expected.trimEnd()}\nExit code 0`
+    expect(await readFile(path, 'utf8')).toBe(saved)
+    const text = String(result.modelContent)
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '<persisted-output>',
+      `Output too large (${formatBytesBinary(Buffer.byteLength(saved))}). Full output saved to: ${path}`,
+      '',
+      'Preview (first 2KB):',
+    ])
+    expect(text).toContain('\n...\nLast 8KB:\n')
+    expect(text.endsWith('19999\n20000\nExit code 0\n</persisted-output>')).toBe(true)
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30_000)
+  })
+
+  it('R38 builds the bash_output display only when the output was persisted', async () => {
+    const small = await runBash({ command: 'echo hi' })
+    expect(small.display).toBeUndefined()
+    const large = await runBash({ command: 'seq 1 20000' })
+    expect(large.display).toMatchObject({ kind: 'bash_output', command: 'seq 1 20000', exitCode: 0, persistedPath: large.serialization.persistedPath })
+  })
+
+  it('R32 streams a large output to an artifact while it runs, byte for byte, and shows head and tail', async () => {
+    const result = await runBash({ command: 'seq 1 300000; echo fin >&2' })
+    const output = outputOf(result)
+    const expected = `${spawnSync('seq', ['1', '300000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout}fin\n`
+    expect(output.totalBytes).toBe(Buffer.byteLength(expected))
+    expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(expected)
+    const text = String(result.modelContent)
+    expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). Full output saved to: ${output.persistedPath}`)
+    expect(text).toMatch(/Preview \(first 2KB\):\n1\n2\n3\n/)
+    expect(text.endsWith('299999\n300000\nfin\nExit code 0\n</persisted-output>')).toBe(true)
+    expect(result.display).toMatchObject({ kind: 'bash_output', truncated: true, originalBytes: output.totalBytes, persistedPath: output.persistedPath })
+  })
+})
+
+describe('Bash: timeouts, aborts and the process tree', () => {
+  it('R21 resolves its timeout as the command limit plus a 6 s grace for the watchdog', () => {
+    const bash = createBashTool()
+    expect(resolveTimeoutMs(bash, { command: 'x', timeout: 1000 }, 300_000)).toBe(7000)
+    expect(resolveTimeoutMs(bash, { command: 'x' }, 300_000)).toBe(126_000)
+    expect(resolveTimeoutMs(bash, { command: 'x', timeout: 9_000_000 }, 300_000)).toBe(606_000)
+    expect([commandTimeoutMs(undefined), commandTimeoutMs(1000), commandTimeoutMs(9_000_000), commandTimeoutMs(0)]).toEqual([120_000, 1000, 600_000, 1])
+  })
+
+  it('R21 ends `sleep 30` with timeout 1000 as timed out within ~1.5 s and leaves no process behind', async () => {
+    const started = performance.now()
+    const result = await runBash({ command: 'sleep 30', timeout: 1000 })
+    const elapsed = performance.now() - started
+    const output = outputOf(result)
+    expect(elapsed).toBeLessThan(1800)
+    expect(result).toMatchObject({ isError: true, modelContent: 'Command timed out after 1000ms' })
+    expect(output).toMatchObject({ timedOut: true, interrupted: true })
+    expect(await eventually(() => groupMembers(output.pid ?? 0).length === 0, 1000)).toBe(true)
+  })
+
+  it('R21 kills a grandchild that left the main process too, and it cannot hold the call', async () => {
+    const started = performance.now()
+    const result = await runBash({ command: "bash -c '(sleep 30 & echo $! > grandchild.pid) ; sleep 30'", timeout: 1000 })
+    const output = outputOf(result)
+    leftovers.push(output.pid ?? 0)
+    expect(performance.now() - started).toBeLessThan(1800)
+    expect(output.timedOut).toBe(true)
+    const grandchild = Number(await readFile(join(workspace, 'grandchild.pid'), 'utf8'))
+    expect(grandchild).toBeGreaterThan(0)
+    expect(await eventually(() => !isRunning(grandchild) && groupMembers(output.pid ?? 0).length === 0, 1000)).toBe(true)
+  })
+
+  it('R21 kills with SIGKILL what ignores SIGTERM', async () => {
+    const started = performance.now()
+    const result = await runBash({ command: "trap '' TERM; sleep 30", timeout: 500 })
+    expect(performance.now() - started).toBeLessThan(1500)
+    expect(outputOf(result)).toMatchObject({ timedOut: true, exitCode: 137 })
+    expect(await eventually(() => groupMembers(outputOf(result).pid ?? 0).length === 0, 1000)).toBe(true)
+  })
+
+  it('R23 kills the whole tree when the turn is aborted during a run', async () => {
+    const controller = new AbortController()
+    const pending = runBash({ command: '(sleep 30 &) ; sleep 30; echo never' }, { signal: controller.signal })
+    const pid = await new Promise<number>((resolve) => {
+      const timer = setInterval(() => {
+        const progress = events.find((event) => event.type === 'ToolCallProgress')
+        if (progress?.type !== 'ToolCallProgress') return
+        clearInterval(timer)
+        resolve(Number(progress.progress['pid']))
+      }, 20)
+    })
+    leftovers.push(pid)
+    expect(groupMembers(pid).length).toBeGreaterThanOrEqual(2)
+    controller.abort()
+    const result = await pending
+    expect(result.status).toBe('cancelled')
+    expect(await eventually(() => groupMembers(pid).length === 0, 1500)).toBe(true)
+  })
+
+  it('R21 returns soon after the main process exits even when a grandchild keeps the pipes open', async () => {
+    const started = performance.now()
+    const result = await runBash({ command: '(sleep 5 &) ; echo done' })
+    leftovers.push(outputOf(result).pid ?? 0)
+    expect(performance.now() - started).toBeLessThan(1500)
+    expect(result.modelContent).toBe('done')
+  })
+
+  it('R28 treats an interrupted Bash as an error result', async () => {
+    const result = await runBash({ command: 'echo partial; sleep 30', timeout: 300 })
+    expect(result).toMatchObject({ success: true, isError: true, modelContent: 'partial\nCommand timed out after 300ms' })
+  })
+})
+
+describe('Bash: progress and flags', () => {
+  it('R37 reports progress while it runs: elapsed time, pid, byte counts and the tails', async () => {
+    await runBash({ command: 'for i in 1 2 3; do echo line$i; echo warn$i >&2; sleep 0.4; done' })
+    const progress = events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
+    expect(progress.length).toBeGreaterThanOrEqual(2)
+    const last = progress[progress.length - 1] ?? {}
+    expect(last).toMatchObject({ pid: expect.any(Number), stdoutBytes: expect.any(Number), stderrBytes: expect.any(Number) })
+    expect(Number(last['elapsedMs'])).toBeGreaterThan(Number(progress[0]?.['elapsedMs']))
+    expect(Number(last['outputBytes'])).toBe(Number(last['stdoutBytes']) + Number(last['stderrBytes']))
+    expect(String(last['stdoutTail'])).toMatch(/^line1\nline2\n/)
+    expect(String(last['stderrTail'])).toMatch(/^warn1\nwarn2\n/)
+  })
+
+  it.each([
+    ['ls -la', { readOnly: true, sideEffectScope: 'none', concurrentSafe: true }],
+    ['git status && cat README.md | head', { readOnly: true, sideEffectScope: 'none', concurrentSafe: true }],
+    ['touch x', { readOnly: false, sideEffectScope: 'system', concurrentSafe: false }],
+    ['ls > listing.txt', { readOnly: false, sideEffectScope: 'system', concurrentSafe: false }],
+  ])('R40 announces %j with its recomputed flags in ToolCallStarted', async (command, flags) => {
+    await runBash({ command })
+    const started = events.find((event) => event.type === 'ToolCallStarted')
+    expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject(flags)
+  })
+
+  it('R40 runs a read-only command without approval in the default mode, and asks for the rest', async () => {
+    const reading = await runBash({ command: 'echo hello' }, { mode: 'default' })
+    expect(reading).toMatchObject({ status: 'succeeded', modelContent: 'hello', permission: 'none' })
+    const writing = await runBash({ command: 'touch made.txt' }, { mode: 'default' })
+    expect(writing.status).toBe('denied')
+    await expect(readFile(join(workspace, 'made.txt'))).rejects.toThrow()
+  })
+})
+
+describe('Bash: a gigabyte of output', () => {
+  it(
+    'R32 streams 1 GiB with peak RSS growing less than 100 MB, and the artifact matches the output exactly',
+    async () => {
+      const command = `seq 1 ${SEQ_OVER_ONE_GIB}`
+      const reference = sha256OfCommand(command)
+      global.gc?.()
+      const baseline = process.memoryUsage().rss
+      let peak = baseline
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss)
+      }, 20)
+      const result = await runBash({ command, timeout: 600_000 })
+      clearInterval(sampler)
+      peak = Math.max(peak, process.memoryUsage().rss)
+      const output = outputOf(result)
+      expect(output.totalBytes).toBeGreaterThan(GIB)
+      expect(peak - baseline).toBeLessThan(100 * 1024 * 1024)
+      const [expected, saved] = await Promise.all([reference, sha256OfFile(output.persistedPath ?? '')])
+      expect(saved).toEqual(expected)
+      expect(output.totalBytes).toBe(expected.bytes)
+      expect(String(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
+    },
+    180_000,
+  )
+})

@@ -1,0 +1,148 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ExecutorEvent } from '../../src/contracts/events.js'
+import type { ToolExecutionResult } from '../../src/contracts/result.js'
+import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
+import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { resolveTimeoutMs } from '../../src/executor/timeout.js'
+import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import { createBashTool } from '../../src/tools/bash/index.js'
+import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
+import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
+import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
+import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
+
+let workspace: string
+let dataDir: string
+let executor: Executor
+let backgroundTasks: BackgroundTaskRegistry
+let shellTasks: ShellTaskStore
+let events: ExecutorEvent[]
+let callNumber = 0
+
+beforeEach(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'toolexec-taskstop-ws-'))
+  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-taskstop-data-'))
+  backgroundTasks = new BackgroundTaskRegistry()
+  shellTasks = new ShellTaskStore()
+  executor = createExecutor({
+    registry: new InMemoryToolRegistry([createBashTool(), createTaskOutputTool(), createTaskStopTool()]),
+    artifacts: new FsArtifactStore({ dataDir }),
+    backgroundTasks,
+    services: { backgroundTasks, shellTasks },
+  })
+  events = []
+})
+
+afterEach(async () => {
+  backgroundTasks.cancelSession('s1')
+  await Promise.all(shellTasks.list('s1').map((task) => task.done))
+  await rm(workspace, { recursive: true, force: true })
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+function call(name: string, input: Record<string, unknown>, sessionId = 's1'): Promise<ToolExecutionResult> {
+  callNumber++
+  return executor.execute(
+    { id: `call-${callNumber}`, name, input },
+    { sessionId, workspace, permissionMode: 'bypassPermissions', emit: (event) => void events.push(event) },
+  )
+}
+
+async function startInBackground(command: string): Promise<string> {
+  const result = await call('Bash', { command, run_in_background: true })
+  return String(result.modelContent).replace('Command running in background with ID: ', '')
+}
+
+/** Live (not zombie) members of a process group. */
+function groupMembers(pgid: number): number[] {
+  const ps = spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
+  return ps.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, group, state]) => Number(group) === pgid && !(state ?? '').startsWith('Z'))
+    .map(([pid]) => Number(pid))
+}
+
+async function eventually(check: () => boolean, withinMs: number): Promise<boolean> {
+  const deadline = performance.now() + withinMs
+  while (performance.now() < deadline) {
+    if (check()) return true
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return check()
+}
+
+describe('TaskStop', () => {
+  it('R1 kills a background command with its whole process tree', async () => {
+    const command = '(sleep 30 &) ; sleep 30'
+    const taskId = await startInBackground(command)
+    const pgid = shellTasks.get('s1', taskId)?.pid ?? 0
+    expect(await eventually(() => groupMembers(pgid).length >= 2, 2000)).toBe(true)
+    const result = await call('TaskStop', { task_id: taskId })
+    expect(result).toMatchObject({ status: 'succeeded', modelContent: `Successfully stopped task: ${taskId} (${command})` })
+    expect(result.display).toEqual({ kind: 'background_task', taskId, command, status: 'killed' })
+    expect(await eventually(() => groupMembers(pgid).length === 0, 1500)).toBe(true)
+    const report = (await call('TaskOutput', { task_id: taskId, block: false })).output as TaskOutputReport
+    expect(report.status).toBe('killed')
+    expect(backgroundTasks.list('s1')).toEqual([])
+  })
+
+  it('R26 refuses to stop a task that already ended', async () => {
+    const taskId = await startInBackground('echo quick')
+    await call('TaskOutput', { task_id: taskId })
+    const result = await call('TaskStop', { task_id: taskId })
+    expect(result.modelContent).toBe(`<tool_use_error>Task ${taskId} is not running (status: completed)</tool_use_error>`)
+  })
+
+  it.each([['bash_00000000', 's1'], ['', 's2']])('R26 refuses an id %j this session does not have', async (id, sessionId) => {
+    const taskId = id === '' ? await startInBackground('sleep 5') : id
+    const result = await call('TaskStop', { task_id: taskId }, sessionId)
+    expect(result.modelContent).toBe(`<tool_use_error>No task found with ID: ${taskId}</tool_use_error>`)
+  })
+
+  it('R1 cancels a task adopted with trackExternalBackgroundTask', async () => {
+    let reason: string | undefined
+    let finish: () => void = () => undefined
+    const done = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    executor.trackExternalBackgroundTask({
+      id: 'resumed-1',
+      sessionId: 's1',
+      description: 'a resumed run',
+      done,
+      cancel: (why) => {
+        reason = why
+        finish()
+      },
+    })
+    const result = await call('TaskStop', { task_id: 'resumed-1' })
+    expect(result.modelContent).toBe('Successfully stopped task: resumed-1 (a resumed run)')
+    expect(reason).toBe('Stopped by TaskStop')
+  })
+
+  it('R1 ends every background command of a session when the session is cancelled', async () => {
+    const first = await startInBackground('sleep 30')
+    const second = await startInBackground('sleep 30')
+    const groups = [first, second].map((id) => shellTasks.get('s1', id)?.pid ?? 0)
+    expect(backgroundTasks.cancelSession('s1')).toBe(2)
+    expect(await eventually(() => groups.every((pgid) => groupMembers(pgid).length === 0), 1500)).toBe(true)
+  })
+
+  it('R3 is serial-safe with scope session and a 10000 ms timeout', async () => {
+    await call('TaskStop', { task_id: 'bash_00000000' })
+    const started = events.find((event) => event.type === 'ToolCallStarted')
+    expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject({
+      readOnly: false,
+      destructive: false,
+      concurrentSafe: true,
+      sideEffectScope: 'session',
+    })
+    expect(resolveTimeoutMs(createTaskStopTool(), { task_id: 'x' }, 300_000)).toBe(10_000)
+  })
+})
