@@ -17,7 +17,7 @@ import type { ApprovalPreparation, ToolEntry } from '../contracts/tool-entry.js'
 import { DENIED_WITHOUT_CLIENT } from '../permissions/brokers.js'
 import type { ExecutorDeps } from './deps.js'
 import { emitEvent } from './events.js'
-import { hasHook, runPermissionRequestHooks } from './hook-flow.js'
+import { hasHook, hookRuleId, runPermissionRequestHooks } from './hook-flow.js'
 import { LOG_EVENTS } from './telemetry.js'
 
 export interface ApprovalInput {
@@ -81,9 +81,9 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     reason: request.reason,
     suggestedRule: request.suggestedRule,
   })
-  const stopRacers = startRacers(args, ticket, broker.interactive)
+  const racers = startRacers(args, ticket, broker.interactive)
   const answer = await ticket.answer
-  stopRacers()
+  racers.stop()
   await emitEvent(args.turn.emit, {
     type: 'PermissionResolved',
     sessionId: request.sessionId,
@@ -93,14 +93,21 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     decision: answer.decision,
     decidedBy: answer.decidedBy,
     reason: answer.message,
+    ruleId: answer.decidedBy === 'hook' ? racers.decidingHook() : undefined,
     scope: answer.scope,
   })
   args.deps.logger.info({ callId: args.callId, decision: answer.decision, decidedBy: answer.decidedBy }, LOG_EVENTS.permissionResolved)
   return { kind: 'answered', permissionId: request.permissionId, answer }
 }
 
+interface Racers {
+  stop(): void
+  /** The PermissionRequest hook whose decision won, as a rule id. */
+  decidingHook(): string | undefined
+}
+
 /** Starts everything that may answer besides the client; returns the cleanup. */
-function startRacers(args: ApprovalInput, ticket: PermissionTicket, interactive: boolean): () => void {
+function startRacers(args: ApprovalInput, ticket: PermissionTicket, interactive: boolean): Racers {
   const hookController = new AbortController()
   const onAbort = (): void => {
     ticket.settle({ decision: 'deny', decidedBy: 'abort', message: 'Tool execution cancelled' })
@@ -108,11 +115,17 @@ function startRacers(args: ApprovalInput, ticket: PermissionTicket, interactive:
   if (args.signal.aborted) onAbort()
   else args.signal.addEventListener('abort', onAbort, { once: true })
   const timer = startPermissionTimer(args.turn.permissionTimeoutMs, ticket)
-  raceHooks(args, ticket, hookController.signal, interactive)
-  return function stopRacers() {
-    args.signal.removeEventListener('abort', onAbort)
-    if (timer !== undefined) clearTimeout(timer)
-    hookController.abort()
+  let winner: string | undefined
+  raceHooks(args, ticket, hookController.signal, interactive, (hook) => {
+    winner = hookRuleId('PermissionRequest', hook)
+  })
+  return {
+    stop: function stopRacers() {
+      args.signal.removeEventListener('abort', onAbort)
+      if (timer !== undefined) clearTimeout(timer)
+      hookController.abort()
+    },
+    decidingHook: () => winner,
   }
 }
 
@@ -125,7 +138,7 @@ function startPermissionTimer(timeoutMs: number | undefined, ticket: PermissionT
 }
 
 /** R16 and R17: hooks race the client; without a client, a silent hook chain means deny. */
-function raceHooks(args: ApprovalInput, ticket: PermissionTicket, signal: AbortSignal, interactive: boolean): void {
+function raceHooks(args: ApprovalInput, ticket: PermissionTicket, signal: AbortSignal, interactive: boolean, onWin: (hook: string | undefined) => void): void {
   if (!hasHook(args.deps.hooks, 'PermissionRequest', args.toolName)) {
     if (!interactive) ticket.settle(DENIED_WITHOUT_CLIENT)
     return
@@ -140,6 +153,8 @@ function raceHooks(args: ApprovalInput, ticket: PermissionTicket, signal: AbortS
   }
   void runPermissionRequestHooks({ hooks: args.deps.hooks, payload, signal, emit: args.turn.emit }).then((outcome) => {
     if (outcome.decision !== undefined) {
+      // Recorded before settling: the waiting side reads it as soon as the answer resolves.
+      onWin(outcome.hook)
       const won = ticket.settle({ decision: outcome.decision, decidedBy: 'hook', message: outcome.reason })
       if (!won) args.deps.logger.debug({ callId: args.callId }, LOG_EVENTS.hookRaceForfeited)
     }

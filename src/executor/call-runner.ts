@@ -15,7 +15,7 @@ import { runHandlerStage } from './call-handler.js'
 import type { ExecutorDeps } from './deps.js'
 import { createErrorResult, formatValidationError, projectErrorMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
-import { runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
+import { hookRuleId, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
 import { appendHookContext } from './hook-context.js'
 import { decidePermission } from './permission-flow.js'
 import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
@@ -154,7 +154,16 @@ async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): P
 async function applyPreToolUse(state: CallState, entry: ToolEntry, pre: PreToolUseOutcome): Promise<ToolExecutionResult | undefined> {
   if (pre.decision === 'deny') {
     const reason = pre.reason ?? 'Blocked by PreToolUse hook'
-    await emitEvent(state.turn.emit, { type: 'PermissionResolved', sessionId: state.turn.sessionId, callId: state.call.id, toolName: state.call.name, decision: 'deny', decidedBy: 'hook', reason })
+    await emitEvent(state.turn.emit, {
+      type: 'PermissionResolved',
+      sessionId: state.turn.sessionId,
+      callId: state.call.id,
+      toolName: state.call.name,
+      decision: 'deny',
+      decidedBy: 'hook',
+      reason,
+      ruleId: hookRuleId('PreToolUse', pre.hook),
+    })
     state.permission = 'denied'
     return state.fail({ status: 'denied', stage: 'pre_tool_use', errorClass: 'hook_blocked', message: reason, code: 'EXEC_ERR_HOOK_BLOCKED' })
   }

@@ -18,11 +18,14 @@ export interface PreToolUseOutcome {
   readonly updatedInput: unknown
   readonly hasUpdatedInput: boolean
   readonly contexts: readonly string[]
+  /** The hook whose decision won, for the PermissionResolved event. */
+  readonly hook?: string | undefined
 }
 
 export interface PermissionHookOutcome {
   readonly decision: 'allow' | 'deny' | undefined
   readonly reason: string | undefined
+  readonly hook?: string | undefined
 }
 
 export interface PostHookOutcome {
@@ -64,6 +67,7 @@ async function runHooks(event: HookEventName, call: HookCall): Promise<readonly 
 export function mergePreToolUse(outputs: readonly HookOutput[]): PreToolUseOutcome {
   let decision: PreToolUseOutcome['decision']
   let reason: string | undefined
+  let hook: string | undefined
   let updatedInput: unknown
   let hasUpdatedInput = false
   for (const output of outputs) {
@@ -71,13 +75,14 @@ export function mergePreToolUse(outputs: readonly HookOutput[]): PreToolUseOutco
     if (next !== undefined && (decision === undefined || RANK[next] > RANK[decision])) {
       decision = next
       reason = output.reason
+      hook = output.hook
     }
     if (output.updatedInput !== undefined) {
       updatedInput = output.updatedInput
       hasUpdatedInput = true
     }
   }
-  return { decision, reason: reason ?? defaultPreReason(decision), updatedInput, hasUpdatedInput, contexts: contextsOf(outputs) }
+  return { decision, reason: reason ?? defaultPreReason(decision), updatedInput, hasUpdatedInput, contexts: contextsOf(outputs), hook }
 }
 
 function defaultPreReason(decision: PreToolUseOutcome['decision']): string | undefined {
@@ -90,14 +95,16 @@ function defaultPreReason(decision: PreToolUseOutcome['decision']): string | und
 export function mergePermissionRequest(outputs: readonly HookOutput[]): PermissionHookOutcome {
   let decision: PermissionHookOutcome['decision']
   let reason: string | undefined
+  let hook: string | undefined
   for (const output of outputs) {
     const next = output.decision === 'allow' || output.decision === 'deny' ? output.decision : undefined
     if (next === undefined || decision === 'deny') continue
     decision = next
     reason = output.message ?? output.reason
+    hook = output.hook
   }
   if (decision === undefined) return { decision, reason }
-  return { decision, reason: reason ?? (decision === 'deny' ? PERMISSION_HOOK_DENY_REASON : PERMISSION_HOOK_ALLOW_REASON) }
+  return { decision, reason: reason ?? (decision === 'deny' ? PERMISSION_HOOK_DENY_REASON : PERMISSION_HOOK_ALLOW_REASON), hook }
 }
 
 function mergePost(outputs: readonly HookOutput[]): PostHookOutcome {
@@ -133,6 +140,11 @@ export async function runPostToolUse(call: HookCall): Promise<PostHookOutcome> {
 export async function runPostToolUseFailure(call: HookCall): Promise<PostHookOutcome> {
   const outputs = await runHooks('PostToolUseFailure', call)
   return outputs === undefined ? NO_POST_HOOK : { blockReason: undefined, contexts: contextsOf(outputs) }
+}
+
+/** How a PermissionResolved event names the hook that decided. */
+export function hookRuleId(event: HookEventName, hook: string | undefined): string {
+  return hook === undefined ? `hook.${event}` : `hook.${event}: ${hook}`
 }
 
 export function hasHook(hooks: HookRunner | undefined, event: HookEventName, toolName: string): boolean {

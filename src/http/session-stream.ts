@@ -30,6 +30,8 @@ export class SessionStream {
   #replaying = true
   #queue: StoredEvent[] = []
   #waitingForDrain = false
+  /** One microtask flushes every frame a journal commit published, not one per frame. */
+  #flushQueued = false
   #closed = false
   #unsubscribe: () => void = () => {}
 
@@ -77,12 +79,16 @@ export class SessionStream {
       this.close()
       return
     }
-    if (!this.#replaying && !this.#waitingForDrain) queueMicrotask(() => this.#flush())
+    if (!this.#replaying && !this.#waitingForDrain && !this.#flushQueued) {
+      this.#flushQueued = true
+      queueMicrotask(() => this.#flush())
+    }
   }
 
   // Live frames wait until the replay is done: one sent early would move #lastSent past
   // stored events the replay has not read yet.
   #flush(): void {
+    this.#flushQueued = false
     if (this.#closed || this.#replaying || this.#waitingForDrain || this.#queue.length === 0) return
     const pending = this.#queue
     this.#queue = []

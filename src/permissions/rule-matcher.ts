@@ -73,7 +73,7 @@ function compileSpecifier(rule: ParsedRule, kind: RuleKind, split: CommandSplitt
 
 function compileCommand(pattern: string, kind: RuleKind, split: CommandSplitter): (request: RuleRequest) => boolean {
   const normalized = normalizeSpaces(pattern.endsWith(':*') ? `${pattern.slice(0, -2)}*` : pattern)
-  const regex = wildcardRegex(normalized)
+  const regex = wildcardRegex(normalized, true)
   const partMatches = (part: string): boolean => regex.test(normalizeSpaces(part))
   // A pattern without a wildcard is one exact command, compound or not (an approval's grant).
   const pieces = wildcardPieces(normalized)

@@ -7,8 +7,9 @@
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 import { evaluateMode } from './mode-permission-service.js'
+import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
-import type { CompiledRule, RuleRequest } from './rule-matcher.js'
+import type { CommandSplitter, CompiledRule, RuleRequest } from './rule-matcher.js'
 
 export interface RuleSet {
   readonly deny: readonly CompiledRule[]
@@ -25,7 +26,7 @@ const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['AGENTS.md', 'CLAUDE.md'
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
-export function createRulePermissionService(rules: RuleSource): PermissionService {
+export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {
     evaluate: function evaluateWithRules(query: PermissionQuery): PermissionVerdict {
       const workspace = query.workspace ?? process.cwd()
@@ -55,18 +56,39 @@ export function createRulePermissionService(rules: RuleSource): PermissionServic
         return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
       }
       const outside = query.mode === 'bypassPermissions' ? undefined : outsidePath(request)
-      const allowed = first('allow')
+      const single = first('allow')
+      const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
+      const allowed = single ?? combined
       if (outside !== undefined && allowed === undefined) {
         const reason = `${outside} is outside the workspace ${workspace}`
-        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
+        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', modeDeny: true, reason }
         // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
         return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule }
       }
-      if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the rule ${allowed.source}` }
+      if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}` }
       const verdict = evaluateMode(query)
       return verdict.behavior === 'ask' ? { ...verdict, suggestedRule } : verdict
     },
   }
+}
+
+/**
+ * A compound command that no single allow rule covers is allowed when each of its parts is
+ * allowed by some rule (`npm test && npm run lint` with a rule for each), as in Claude Code.
+ */
+function allowedPartByPart(request: RuleRequest, sets: readonly RuleSet[], split: CommandSplitter): CompiledRule | undefined {
+  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
+  const parts = typeof command === 'string' ? split(command, 'allow') : undefined
+  if (parts === undefined || parts.length < 2) return undefined
+  const sources: string[] = []
+  for (const part of parts) {
+    const partRequest = { ...request, input: { ...(request.input as object), command: part } }
+    const rule = sets.flatMap((set) => set.allow).find((candidate) => candidate.matches(partRequest))
+    if (rule === undefined) return undefined
+    if (!sources.includes(rule.source)) sources.push(rule.source)
+  }
+  const source = sources.join(', ')
+  return { source, kind: 'allow', matches: () => true }
 }
 
 function target(request: RuleRequest): string | undefined {

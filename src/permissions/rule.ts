@@ -31,11 +31,15 @@ export function parseRule(source: string): ParsedRule {
 }
 
 /** `*` anywhere matches any run of characters; `\*` is a literal star; everything else is literal. */
-export function wildcardRegex(pattern: string): RegExp {
-  const body = wildcardPieces(pattern)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*')
-  return new RegExp(`^${body}$`, 's')
+export function wildcardRegex(pattern: string, bareCommand = false): RegExp {
+  const pieces = wildcardPieces(pattern).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const last = pieces.length - 1
+  // For commands, as in Claude Code, `git push *` also matches a bare `git push`.
+  if (bareCommand && last > 0 && pieces[last] === '' && (pieces[last - 1] as string).endsWith(' ')) {
+    const head = [...pieces.slice(0, last - 1), (pieces[last - 1] as string).slice(0, -1)]
+    return new RegExp(`^${head.join('.*')}(?: .*)?$`, 's')
+  }
+  return new RegExp(`^${pieces.join('.*')}$`, 's')
 }
 
 /** The literal text between the unescaped stars of a pattern (one piece: no wildcard). */

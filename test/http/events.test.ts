@@ -62,7 +62,7 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
 const completes = (scheduleId: string) => (frame: SseFrame) => frame.event === 'ScheduleCompleted' && dataOf(frame).scheduleId === scheduleId
 
 describe('GET /sessions/:id/events', () => {
-  it('R37 numbers events 1, 2, 3, ... with no gaps, each data one JSON line {type, sessionId, seq, at, ...}', async () => {
+  it('numbers events 1, 2, 3, ... with no gaps, each data one JSON line {type, sessionId, seq, at, ...}', async () => {
     const sessionId = fresh('ids')
     await s.json('POST', '/sessions', { id: sessionId })
     const stream = await watch(sessionId)

@@ -111,7 +111,7 @@ describe('POST /permissions/:id', () => {
   it.each([
     ['with a message, the message itself', 'Use notes.md instead', 'Use notes.md instead'],
     ['without a message, the default text (A4)', undefined, 'Permission denied for Edit'],
-  ])('R16 a deny reaches the model as modelContent: %s', async (_case, message, expected) => {
+  ])('R26 a deny reaches the model as modelContent: %s', async (_case, message, expected) => {
     const { scheduleId, request } = await pendingEdit()
     const reply = await answer(request.id, message === undefined ? { decision: 'deny' } : { decision: 'deny', message })
     expect(reply.status).toBe(200)
@@ -121,7 +121,7 @@ describe('POST /permissions/:id', () => {
     expect(done.calls[0]?.result).toMatchObject({ success: false, isError: true, permission: 'denied' })
   })
 
-  it('R16 scope session: a later identical request in that session runs without asking, another session still asks', async () => {
+  it('scope session: a later identical request in that session runs without asking, another session still asks', async () => {
     const { sessionId, scheduleId, request } = await pendingEdit()
     const stream = await openSse(s.url, sessionId)
     streams.push(stream)
@@ -178,7 +178,7 @@ describe('POST /permissions/:id', () => {
 })
 
 describe('GET /permissions', () => {
-  it('R16 lists pending requests across sessions, or of one session, and drops them once answered', async () => {
+  it('lists pending requests across sessions, or of one session, and drops them once answered', async () => {
     const a = await pendingEdit(fresh('list-a'))
     const b = await pendingEdit(fresh('list-b'))
     const all = (await pending()).map((request) => request.id)

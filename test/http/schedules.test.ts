@@ -159,7 +159,7 @@ describe('POST /schedules', () => {
 })
 
 describe('running schedules', () => {
-  it('R8 runs the schedules of one session one after another in arrival order while two sessions run concurrently', async () => {
+  it('runs the schedules of one session one after another in arrival order while two sessions run concurrently', async () => {
     const [one, two] = [fresh('serial'), fresh('parallel')]
     const stream = await watch((await s.json<Session>('POST', '/sessions', { id: one })).body.id)
     const first = await accept(one, [sleep('s1', 500)])

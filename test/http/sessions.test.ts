@@ -125,7 +125,7 @@ describe('GET /sessions/:id', () => {
     expect(reply.body.error).toEqual({ code: 'API_ERR_SESSION_NOT_FOUND', message: 'Session nobody not found' })
   })
 
-  it('R8 shows running while a call runs, with its counts and the last event id of the stream', async () => {
+  it('shows running while a call runs, with its counts and the last event id of the stream', async () => {
     const stream = await watch(s, (await s.json<Session>('POST', '/sessions', { id: 'busy' })).body.id)
     await schedule(s, 'busy', [sleep('z1', 600), sleep('z2', 600)])
     await stream.waitFor((frame) => frame.event === 'ToolCallStarted' && dataOf(frame).callId === 'z2')
@@ -139,7 +139,7 @@ describe('GET /sessions/:id', () => {
     expect(idle.lastEventId).toBe(Number(done.id))
   })
 
-  it('R16 shows awaiting_permission while an approval is pending, and idle once it is answered and run', async () => {
+  it('shows awaiting_permission while an approval is pending, and idle once it is answered and run', async () => {
     const stream = await watch(s, (await s.json<Session>('POST', '/sessions', { id: 'asks' })).body.id)
     const accepted = await schedule(s, 'asks', [edit('e1')])
     const requested = dataOf<{ permissionId: string }>(await stream.waitForType('PermissionRequested'))
@@ -249,7 +249,7 @@ describe('GET /sessions/:id/history', () => {
 })
 
 describe('service routes', () => {
-  it('R35 GET /tools lists every tool with description, input schema, flags, timeout and result budget', async () => {
+  it('GET /tools lists every tool with description, input schema, flags, timeout and result budget', async () => {
     const reply = await s.json<{ tools: ToolInfo[] }>('GET', '/tools')
     expect(reply.status).toBe(200)
     expect(reply.body.tools.map((tool) => tool.name)).toEqual(['Read', 'Edit', 'Sleep'])

@@ -72,6 +72,9 @@ const BASH: Row[] = [
   ['Bash(git push *)', 'ask', 'Bash', bash('git push origin main && echo done'), true],
   ['Bash(git push *)', 'ask', 'Bash', bash('echo "$(git push origin)"'), true],
   ['Bash(git push *)', 'ask', 'Bash', bash('git status'), false],
+  ['Bash(git push *)', 'deny', 'Bash', bash('git push'), true],
+  ['Bash(ls *)', 'allow', 'Bash', bash('lsof -i'), false],
+  ['Bash(ls*)', 'allow', 'Bash', bash('lsof -i'), true],
 ]
 
 const PATHS: Row[] = [

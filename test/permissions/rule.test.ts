@@ -45,6 +45,17 @@ describe('wildcard patterns', () => {
     expect(wildcardRegex(pattern).test(text)).toBe(expected)
   })
 
+  it.each([
+    ['git push *', 'git push', true],
+    ['git push *', 'git push origin', true],
+    ['git push *', 'git pushx', false],
+    ['ls *', 'lsof', false],
+    ['ls*', 'lsof', true],
+  ])('R14 as a command pattern, a trailing space and star also matches the bare command: %j against %j -> %s', (pattern, text, expected) => {
+    expect(wildcardRegex(pattern, true).test(text)).toBe(expected)
+    if (text === 'git push') expect(wildcardRegex(pattern).test(text)).toBe(false)
+  })
+
   it('R14 splits on unescaped stars only', () => {
     expect(wildcardPieces('a*b\\*c*')).toEqual(['a', 'b*c', ''])
     expect(wildcardPieces('plain')).toEqual(['plain'])

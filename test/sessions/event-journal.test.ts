@@ -57,7 +57,7 @@ function listen(sessionId: string): StoredEvent[] {
 }
 
 describe('EventJournal', () => {
-  it('R37 numbers each session on its own, 1, 2, 3, ... with no gaps, and stores the JSON line {type, sessionId, seq, at, ...}', async () => {
+  it('numbers each session on its own, 1, 2, 3, ... with no gaps, and stores the JSON line {type, sessionId, seq, at, ...}', async () => {
     const appended = await Promise.all([batch('a', 0), batch('b', 0), batch('a', 1), batch('a', 2), batch('b', 1)].map((event) => journal.append(event)))
     expect(appended.map((event) => `${event.sessionId}${event.seq}`)).toEqual(['a1', 'b1', 'a2', 'a3', 'b2'])
     await journal.append(batch('a', 3))

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createReadStream, readFileSync } from 'node:fs'
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -322,4 +322,49 @@ describe('Bash: a gigabyte of output', () => {
     },
     180_000,
   )
+})
+
+describe('Bash: the streaming artifact behind large output', () => {
+  it('R36 streams into a hidden temporary file and publishes it whole, with its sha256, on close', async () => {
+    const store = new FsArtifactStore({ dataDir })
+    const stream = await store.open({ sessionId: 's1', callId: 'c/1', mediaType: 'text/plain', retention: 'session' })
+    const parts = [Buffer.from('héllo '), Buffer.from('wörld\n'.repeat(100_000))]
+    for (const part of parts) await stream.write(part)
+    const folder = join(dataDir, 'cli', 'artifacts', 's1')
+    expect((await readdir(folder)).every((name) => name.endsWith('.tmp'))).toBe(true)
+    const ref = await stream.close()
+    const whole = Buffer.concat(parts)
+    expect(ref).toMatchObject({ sessionId: 's1', callId: 'c/1', bytes: whole.length, sha256: createHash('sha256').update(whole).digest('hex') })
+    expect(ref.path).toBe(join(folder, `c_1-${ref.id}.txt`))
+    expect((await readFile(ref.path)).equals(whole)).toBe(true)
+    expect(await readdir(folder)).toEqual([`c_1-${ref.id}.txt`])
+  })
+
+  it('R36 leaves nothing behind when a streamed artifact is discarded', async () => {
+    const store = new FsArtifactStore({ dataDir })
+    const stream = await store.open({ sessionId: 's1', callId: 'c1', mediaType: 'text/plain', retention: 'session' })
+    await stream.write(Buffer.from('partial'))
+    await stream.discard()
+    expect(await readdir(join(dataDir, 'cli', 'artifacts', 's1'))).toEqual([])
+  })
+
+  it('R32 keeps the head and the tail, and says the rest was not saved, when the store cannot stream', async () => {
+    const store = new FsArtifactStore({ dataDir })
+    const wholeWritesOnly = createExecutor({
+      registry: new InMemoryToolRegistry([createBashTool()]),
+      artifacts: { write: (request) => store.write(request) },
+    })
+    const result = await wholeWritesOnly.execute(
+      { id: 'no-stream', name: 'Bash', input: { command: 'seq 1 300000' } },
+      { sessionId: 's1', workspace, permissionMode: 'bypassPermissions' },
+    )
+    const output = outputOf(result)
+    expect(output.persistedPath).toBeUndefined()
+    expect(output.artifactError).toBe('the artifact store cannot stream output')
+    expect(output.omitted?.bytes).toBe(output.totalBytes - Buffer.byteLength(output.omitted?.head ?? '') - Buffer.byteLength(output.omitted?.tail ?? ''))
+    expect(output.output).toContain(`\n\n... [${output.omitted?.bytes} bytes omitted] ...\n\n`)
+    const text = String(result.modelContent)
+    expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). The full output was not saved.`)
+    expect(text.endsWith('300000\nExit code 0\n</persisted-output>')).toBe(true)
+  })
 })

@@ -47,6 +47,7 @@ export interface CommandExit {
   /** Why we ended it, when we did. */
   readonly stopped: StopReason | undefined
   readonly durationMs: number
+  /** The command's process group id (the pid of its shell). */
   readonly pid: number | undefined
 }
 
@@ -58,10 +59,10 @@ interface ExitStatus {
 const NEVER_EXITED: ExitStatus = { code: null, signal: null }
 
 export class RunningCommand {
-  readonly pid: number | undefined
   readonly exited: Promise<CommandExit>
-  readonly #child: ShellProcess
+  readonly #shell: ShellProcess
   readonly #sink: OutputSink
+  #pgid: number | undefined = undefined
   readonly #startedAt = performance.now()
   #stopped: StopReason | undefined = undefined
   #giveUp: (() => void) | undefined = undefined
@@ -72,11 +73,20 @@ export class RunningCommand {
 
   constructor(options: RunCommandOptions) {
     this.#sink = options.sink
-    this.#child = spawnShell(options.command, options.cwd, options.env ?? process.env)
-    this.pid = this.#child.pid
-    this.#listen(this.#child.stdout, 'stdout')
-    this.#listen(this.#child.stderr, 'stderr')
+    this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env)
+    this.#listen(this.#shell.stdout, 'stdout')
+    this.#listen(this.#shell.stderr, 'stderr')
+    void this.#shell.groupId.then((pgid) => {
+      this.#pgid = pgid
+      // A stop that came before the group was known is carried out now.
+      if (pgid !== undefined && this.#stopped !== undefined) killProcessTree(pgid, KILL_GRACE_MS)
+    })
     this.exited = this.#run(options)
+  }
+
+  /** The command's process group id, once known. */
+  get pid(): number | undefined {
+    return this.#pgid
   }
 
   progress(): CommandProgress {
@@ -96,7 +106,7 @@ export class RunningCommand {
   stop(reason: StopReason): void {
     if (this.#stopped !== undefined) return
     this.#stopped = reason
-    if (this.pid !== undefined) killProcessTree(this.pid, KILL_GRACE_MS)
+    if (this.#pgid !== undefined) killProcessTree(this.#pgid, KILL_GRACE_MS)
     if (this.#giveUp !== undefined) setTimeout(this.#giveUp, KILL_GRACE_MS + EXIT_WAIT_AFTER_KILL_MS).unref()
   }
 
@@ -107,6 +117,7 @@ export class RunningCommand {
       const status = await exiting
       disarm.onExit()
       await this.#drain()
+      await Promise.race([this.#shell.groupId, Promise.resolve(undefined)])
       return {
         exitCode: exitCodeOf(status.code, status.signal),
         signal: status.signal,
@@ -142,8 +153,8 @@ export class RunningCommand {
   #exit(): Promise<ExitStatus> {
     return new Promise<ExitStatus>((resolve, reject) => {
       this.#giveUp = () => resolve(NEVER_EXITED)
-      this.#child.once('exit', (code, signal) => resolve({ code, signal }))
-      this.#child.once('error', reject)
+      this.#shell.child.once('exit', (code, signal) => resolve({ code, signal }))
+      this.#shell.child.once('error', reject)
     })
   }
 
@@ -166,7 +177,7 @@ export class RunningCommand {
   #setPaused(paused: boolean): void {
     if (this.#paused === paused) return
     this.#paused = paused
-    for (const stream of [this.#child.stdout, this.#child.stderr]) {
+    for (const stream of [this.#shell.stdout, this.#shell.stderr]) {
       if (paused) stream.pause()
       else stream.resume()
     }
@@ -195,8 +206,8 @@ export class RunningCommand {
   }
 
   #release(): void {
-    this.#child.stdout.destroy()
-    this.#child.stderr.destroy()
+    this.#shell.stdout.destroy()
+    this.#shell.stderr.destroy()
   }
 }
 

@@ -5,6 +5,7 @@
  * and the last lines kept for before-context carry over from one chunk to the next.
  */
 import { cutLongLine } from '../read/text-window.js'
+import type { LineSource } from './line-source.js'
 
 export interface OutputSink {
   /** Adds one output line; false once the search must stop (head_limit reached). */
@@ -26,6 +27,8 @@ interface KeptLine {
   readonly text: string
 }
 
+const EMPTY_SOURCE: LineSource = { length: 0, newlineAt: () => -1, newlineBefore: () => -1, text: () => '' }
+
 function lineText(raw: string): string {
   return cutLongLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw)
 }
@@ -33,7 +36,7 @@ function lineText(raw: string): string {
 export class ContentPrinter {
   readonly #options: PrinterOptions
   readonly #context: boolean
-  #text = ''
+  #source: LineSource = EMPTY_SOURCE
   #lineBase = 0
   #countedPos = 0
   #countedLine = 1
@@ -53,14 +56,14 @@ export class ContentPrinter {
     return this.#afterLeft === 0
   }
 
-  /** A chunk that was not decoded: only its lines are counted. */
+  /** A chunk that was not read line by line: only its lines are counted. */
   skipLines(count: number): void {
     this.#lineBase += count
     this.#kept = []
   }
 
-  startChunk(text: string): void {
-    this.#text = text
+  startChunk(source: LineSource): void {
+    this.#source = source
     this.#countedPos = 0
     this.#countedLine = this.#lineBase + 1
     this.#cursorPos = 0
@@ -74,7 +77,7 @@ export class ContentPrinter {
     const gap = !this.#printedInFile || from > this.#lastPrinted + 1
     if (this.#context && gap && this.#options.sink.printedAny) this.#options.sink.separator()
     if (from < number && !this.#printBefore(from, number, lineStart)) return false
-    if (!this.#print(number, ':', this.#text.slice(lineStart, lineEnd))) return false
+    if (!this.#print(number, ':', this.#source.text(lineStart, lineEnd))) return false
     this.#cursorPos = lineEnd + 1
     this.#afterLeft = this.#options.after
     return true
@@ -85,17 +88,16 @@ export class ContentPrinter {
     if (!this.#flushAfter(Infinity)) return false
     if (final) return true
     if (this.#options.before > 0) this.#kept = this.#lastLines(this.#options.before)
-    this.#lineBase = this.#lineNumberAt(this.#text.length) - 1
+    this.#lineBase = this.#lineNumberAt(this.#source.length) - 1
     return true
   }
 
-  /** The line number of the line starting at `lineStart`, counting forward from the last one asked. */
+  /** The number of the line starting at `lineStart`, counting forward from the last one asked. */
   #lineNumberAt(lineStart: number): number {
-    const text = this.#text
     let position = this.#countedPos
     let line = this.#countedLine
     while (position < lineStart) {
-      const newline = text.indexOf('\n', position)
+      const newline = this.#source.newlineAt(position)
       if (newline === -1 || newline >= lineStart) break
       line++
       position = newline + 1
@@ -115,12 +117,12 @@ export class ContentPrinter {
 
   /** After-context: the lines following the last printed one, up to `upTo`, while any are owed. */
   #flushAfter(upTo: number): boolean {
-    const text = this.#text
-    while (this.#afterLeft > 0 && this.#lastPrinted < upTo && this.#cursorPos < text.length) {
-      let end = text.indexOf('\n', this.#cursorPos)
-      if (end === -1) end = text.length
+    const source = this.#source
+    while (this.#afterLeft > 0 && this.#lastPrinted < upTo && this.#cursorPos < source.length) {
+      let end = source.newlineAt(this.#cursorPos)
+      if (end === -1) end = source.length
       this.#afterLeft--
-      if (!this.#print(this.#lastPrinted + 1, '-', text.slice(this.#cursorPos, end))) return false
+      if (!this.#print(this.#lastPrinted + 1, '-', source.text(this.#cursorPos, end))) return false
       this.#cursorPos = end + 1
     }
     return true
@@ -136,8 +138,8 @@ export class ContentPrinter {
         if (kept !== undefined) lines.push(kept)
         continue
       }
-      const start = end === 0 ? 0 : this.#text.lastIndexOf('\n', end - 1) + 1
-      lines.push({ number: line, text: this.#text.slice(start, end) })
+      const start = this.#source.newlineBefore(end) + 1
+      lines.push({ number: line, text: this.#source.text(start, end) })
       end = start - 1
     }
     for (let index = lines.length - 1; index >= 0; index--) {
@@ -149,12 +151,12 @@ export class ContentPrinter {
 
   /** The last `count` lines of the current chunk (which ends with a newline). */
   #lastLines(count: number): KeptLine[] {
-    const total = this.#lineNumberAt(this.#text.length) - 1
+    const total = this.#lineNumberAt(this.#source.length) - 1
     const lines: KeptLine[] = []
-    let end = this.#text.length - 1
+    let end = this.#source.length - 1
     for (let line = total; line > total - count && line > this.#lineBase && end >= 0; line--) {
-      const start = end === 0 ? 0 : this.#text.lastIndexOf('\n', end - 1) + 1
-      lines.unshift({ number: line, text: this.#text.slice(start, end) })
+      const start = this.#source.newlineBefore(end) + 1
+      lines.unshift({ number: line, text: this.#source.text(start, end) })
       end = start - 1
     }
     return lines

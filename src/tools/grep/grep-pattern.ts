@@ -5,15 +5,15 @@
  */
 import picomatch from 'picomatch'
 import { FileToolError } from '../workspace.js'
-import { createLiteralFinder, type LiteralFinder } from './literal-finder.js'
+import { createLiteralSearch, type LiteralSearch } from './literal-finder.js'
 
 export interface CompiledPattern {
   /** Global and multiline: scans a whole chunk of lines. */
   readonly scan: RegExp
   /** The same without `g`: decides a single line when a scan match ran past it. */
   readonly line: RegExp
-  /** When the pattern is a plain literal: does a chunk contain it? Lets a chunk be skipped undecoded. */
-  readonly mayMatch: LiteralFinder | undefined
+  /** Set when the pattern is a plain, case-sensitive literal: then lines are found in the raw bytes. */
+  readonly literal: LiteralSearch | undefined
 }
 
 export type FileFilter = (relative: string) => boolean
@@ -41,7 +41,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
     )
   }
   const literal = !caseless && LITERAL.test(source) ? Buffer.from(source.replace(/\\(.)/g, '$1'), 'utf8') : undefined
-  return { scan: new RegExp(source, `g${flags}`), line, mayMatch: literal === undefined ? undefined : createLiteralFinder(literal) }
+  return { scan: new RegExp(source, `g${flags}`), line, literal: literal === undefined ? undefined : createLiteralSearch(literal) }
 }
 
 /** ripgrep's common type names and their extensions. */

@@ -12,7 +12,8 @@ import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, 
 import { ContentPrinter } from './content-printer.js'
 import type { CompiledPattern, FileFilter } from './grep-pattern.js'
 import type { GrepOutput, OutputMode } from './grep-output.js'
-import { countMatchingLines, forEachMatchingLine, hasMatchingLine } from './line-matcher.js'
+import { countMatchingLines, forEachLiteralLine, forEachMatchingLine, hasMatchingLine } from './line-matcher.js'
+import { ByteSource, StringSource } from './line-source.js'
 
 export interface GrepSearch {
   readonly guard: PathGuard
@@ -90,8 +91,33 @@ class ChunkReader {
   }
 }
 
-function mayContainMatch(bytes: Buffer, pattern: CompiledPattern): boolean {
-  return pattern.mayMatch === undefined || pattern.mayMatch(bytes)
+type LineVisitor = (lineStart: number, lineEnd: number) => boolean
+
+/** Hands the chunk to the printer and visits its matching lines: in the raw bytes for a literal, else in the decoded text. */
+function scanChunk(bytes: Buffer, pattern: CompiledPattern, printer: ContentPrinter, visit: LineVisitor): void {
+  if (pattern.literal !== undefined) {
+    printer.startChunk(new ByteSource(bytes))
+    forEachLiteralLine(bytes, pattern.literal, visit)
+    return
+  }
+  const text = bytes.toString('utf8')
+  printer.startChunk(new StringSource(text))
+  forEachMatchingLine(text, pattern, visit)
+}
+
+function hasMatch(bytes: Buffer, pattern: CompiledPattern): boolean {
+  if (pattern.literal !== undefined) return pattern.literal.find(bytes, 0) !== -1
+  return hasMatchingLine(bytes.toString('utf8'), pattern)
+}
+
+function countMatches(bytes: Buffer, pattern: CompiledPattern): number {
+  if (pattern.literal === undefined) return countMatchingLines(bytes.toString('utf8'), pattern)
+  let count = 0
+  forEachLiteralLine(bytes, pattern.literal, () => {
+    count++
+    return true
+  })
+  return count
 }
 
 /** The chunk handler of one file for the search's output mode. */
@@ -99,7 +125,7 @@ function handlerFor(search: GrepSearch, target: GrepTarget): ChunkHandler {
   const { pattern, output } = search
   if (search.mode === 'files_with_matches') {
     return function findFirst(bytes) {
-      if (!mayContainMatch(bytes, pattern) || !hasMatchingLine(bytes.toString('utf8'), pattern)) return true
+      if (!hasMatch(bytes, pattern)) return true
       output.files++
       output.line(target.label)
       return false
@@ -108,7 +134,7 @@ function handlerFor(search: GrepSearch, target: GrepTarget): ChunkHandler {
   if (search.mode === 'count') {
     let count = 0
     return function countLines(bytes, final) {
-      if (mayContainMatch(bytes, pattern)) count += countMatchingLines(bytes.toString('utf8'), pattern)
+      count += countMatches(bytes, pattern)
       if (final && count > 0) {
         output.files++
         output.matchingLines += count
@@ -131,20 +157,19 @@ function contentHandler(search: GrepSearch, target: GrepTarget): ChunkHandler {
   const printer = new ContentPrinter({ label: target.label, lineNumbers: search.lineNumbers, before: search.before, after: search.after, sink: output })
   let matched = false
   let going = true
-  const onLine = (start: number, end: number): boolean => {
+  const onLine: LineVisitor = (start, end) => {
     matched = true
     output.matchingLines++
     going = printer.match(start, end)
     return going
   }
   return function printMatches(bytes, final) {
-    // A chunk without the literal needs no decoding when no context depends on it; only its lines are counted.
-    if (!mayContainMatch(bytes, pattern) && printer.idle && (final || search.before === 0)) {
+    // A literal's absence is cheap to prove; then only the lines are counted, unless context depends on them.
+    const absent = pattern.literal !== undefined && pattern.literal.find(bytes, 0) === -1
+    if (absent && printer.idle && (final || search.before === 0)) {
       if (!final) printer.skipLines(countNewlines(bytes))
     } else {
-      const text = bytes.toString('utf8')
-      printer.startChunk(text)
-      forEachMatchingLine(text, pattern, onLine)
+      scanChunk(bytes, pattern, printer, onLine)
       going = going && printer.endChunk(final)
     }
     if (final && matched) output.files++

@@ -5,6 +5,7 @@
  * line (`\s`, `[^x]` can match a newline) is re-checked on that line alone.
  */
 import type { CompiledPattern } from './grep-pattern.js'
+import type { LiteralSearch } from './literal-finder.js'
 
 const NEWLINE = 10
 
@@ -48,4 +49,19 @@ export function countMatchingLines(text: string, pattern: CompiledPattern): numb
     return true
   })
   return count
+}
+
+/** The same for a literal in raw bytes: a line matches when it contains the literal (which holds no newline). */
+export function forEachLiteralLine(bytes: Buffer, literal: LiteralSearch, visit: (lineStart: number, lineEnd: number) => boolean): void {
+  const length = bytes.length
+  for (let from = 0; from < length; ) {
+    const hit = literal.find(bytes, from)
+    if (hit === -1) return
+    // Buffer.lastIndexOf counts a negative offset from the end, so a hit at 0 is handled here.
+    const lineStart = hit === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hit - 1) + 1
+    let lineEnd = bytes.indexOf(NEWLINE, hit)
+    if (lineEnd === -1) lineEnd = length
+    if (!visit(lineStart, lineEnd)) return
+    from = lineEnd + 1
+  }
 }

@@ -1,0 +1,104 @@
+/**
+ * Bash output handling against the raw command: 1 GiB from `head -c N /dev/zero | tr '\0' a`
+ * through our Bash tool (executor pipeline, output streamed to an artifact on disk, head and
+ * tail windows, progress) against `bash -c 'cmd > /dev/null'`, alternating in one process.
+ * Target: our time at most 30% over the raw command. BENCH_BASH_BYTES overrides the size.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { BackgroundTaskRegistry } from '../src/executor/background-tasks.js'
+import { createExecutor } from '../src/executor/executor.js'
+import { FsArtifactStore } from '../src/storage/fs-artifact-store.js'
+import type { BashCommandOutput } from '../src/tools/bash/bash-output.js'
+import { createBashTool } from '../src/tools/bash/index.js'
+import { ShellTaskStore } from '../src/tools/bash/shell-tasks.js'
+import { InMemoryToolRegistry } from '../src/tools/registry.js'
+
+const BYTES = Number(process.env['BENCH_BASH_BYTES'] ?? 1024 * 1024 * 1024)
+const ROUNDS = 3
+const TARGET_OVERHEAD = 0.3
+const COMMAND = `head -c ${BYTES} /dev/zero | tr '\\0' 'a'`
+
+interface Run {
+  readonly ms: number
+  readonly peakRssGrowth: number
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+function runRaw(): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn('bash', ['-c', `${COMMAND} > /dev/null`], { stdio: 'ignore' })
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code === 0) resolve({ ms: performance.now() - started, peakRssGrowth: 0 })
+      else reject(new Error(`raw command exited with ${code}`))
+    })
+  })
+}
+
+async function runTool(workspace: string, dataDir: string, round: number): Promise<Run> {
+  const backgroundTasks = new BackgroundTaskRegistry()
+  const executor = createExecutor({
+    registry: new InMemoryToolRegistry([createBashTool()]),
+    artifacts: new FsArtifactStore({ dataDir }),
+    backgroundTasks,
+    services: { backgroundTasks, shellTasks: new ShellTaskStore() },
+  })
+  const baseline = process.memoryUsage().rss
+  let peak = baseline
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 50)
+  const started = performance.now()
+  const result = await executor.execute(
+    { id: `bench-${round}`, name: 'Bash', input: { command: COMMAND, timeout: 600_000 } },
+    { sessionId: 'bench', workspace, permissionMode: 'bypassPermissions', emit: () => undefined },
+  )
+  const ms = performance.now() - started
+  clearInterval(sampler)
+  const output = result.output as BashCommandOutput | undefined
+  if (output?.totalBytes !== BYTES || output.exitCode !== 0) throw new Error(`Bash run failed: ${JSON.stringify(result.modelContent).slice(0, 300)}`)
+  if (BYTES > 256 * 1024 && output.persistedPath === undefined) throw new Error('the output was not streamed to an artifact')
+  rmSync(path.join(dataDir, 'cli'), { recursive: true, force: true })
+  return { ms, peakRssGrowth: peak - baseline }
+}
+
+/** Runs the comparison; returns the lines it prints. */
+export async function benchBash(): Promise<string[]> {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-bash-ws-'))
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-bash-data-'))
+  try {
+    const raw: Run[] = []
+    const tool: Run[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      raw.push(await runRaw())
+      tool.push(await runTool(workspace, dataDir, round))
+    }
+    const rawMs = median(raw.map((run) => run.ms))
+    const toolMs = median(tool.map((run) => run.ms))
+    const overhead = toolMs / rawMs - 1
+    const rss = Math.max(...tool.map((run) => run.peakRssGrowth)) / (1024 * 1024)
+    return [
+      `bash command:           ${COMMAND} (${(BYTES / (1024 * 1024)).toFixed(0)} MiB)`,
+      `raw bash -c '... > /dev/null': ${rawMs.toFixed(0)} ms (median of ${ROUNDS}: ${raw.map((run) => run.ms.toFixed(0)).join(', ')})`,
+      `Bash tool (artifact):   ${toolMs.toFixed(0)} ms (median of ${ROUNDS}: ${tool.map((run) => run.ms.toFixed(0)).join(', ')})`,
+      `peak RSS growth:        ${rss.toFixed(1)} MB`,
+      `Bash overhead:          ${(overhead * 100).toFixed(1)}% (target < ${TARGET_OVERHEAD * 100}%) ${overhead < TARGET_OVERHEAD ? 'OK' : 'MISSED'}`,
+    ]
+  } finally {
+    rmSync(workspace, { recursive: true, force: true })
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await benchBash()) console.log(line)
+}

@@ -1,0 +1,112 @@
+import { mkdir, utimes, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
+import { loadPolicy, PolicyError, ruleSource, workspaceRules } from '../../src/permissions/policy.js'
+import type { RuleSet } from '../../src/permissions/rule-permission-service.js'
+import { tempDir } from '../support/permission-tools.js'
+
+const FILE = '/etc/toolexec/config.json'
+
+function refusal(config: Record<string, unknown>): PolicyError {
+  try {
+    loadPolicy(config, FILE, ruleCommandSplitter)
+  } catch (error) {
+    if (error instanceof PolicyError) return error
+    throw error
+  }
+  throw new Error('the config was accepted')
+}
+
+const bash = (rules: RuleSet, kind: keyof RuleSet, command: string): string | undefined =>
+  rules[kind].find((rule) => rule.matches({ toolName: 'Bash', input: { command }, workspace: '/ws' }))?.source
+
+describe('loadPolicy', () => {
+  it('R14 compiles the rules, keeps the mode, memoryDir and hooks of a valid config', () => {
+    const policy = loadPolicy(
+      {
+        permissions: { defaultMode: 'acceptEdits', allow: ['Bash(npm test)'], ask: ['Bash(git push *)'], deny: ['Bash(rm *)'], memoryDir: '/var/memory' },
+        hooks: { PreToolUse: [{ matcher: 'Bash|Edit', hooks: [{ type: 'command', command: 'true', timeoutMs: 500 }] }] },
+      },
+      FILE,
+      ruleCommandSplitter,
+    )
+    expect(policy.permissions).toMatchObject({ defaultMode: 'acceptEdits', memoryDir: '/var/memory' })
+    expect(bash(policy.rules, 'allow', 'timeout 9 npm test')).toBe('Bash(npm test)')
+    expect(bash(policy.rules, 'ask', 'git push origin')).toBe('Bash(git push *)')
+    expect(bash(policy.rules, 'deny', 'ls && rm -rf /')).toBe('Bash(rm *)')
+    expect(policy.hooks.PreToolUse?.[0]?.matcher).toBe('Bash|Edit')
+  })
+
+  it('R14 an empty config is the empty policy', () => {
+    const policy = loadPolicy({}, FILE, ruleCommandSplitter)
+    expect(policy.rules).toEqual({ deny: [], ask: [], allow: [] })
+    expect(policy.hooks).toEqual({})
+  })
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a rule that is not a rule', { permissions: { allow: ['Bash(git status'] } }, `${FILE}: permissions.allow rule "Bash(git status": "Bash(git status" is not a rule: write Tool or Tool(specifier)`],
+    ['an empty specifier', { permissions: { deny: ['Read()'] } }, `${FILE}: permissions.deny rule "Read()": "Read()" has an empty specifier`],
+    ['an MCP rule with a specifier', { permissions: { ask: ['mcp__github(x)'] } }, `${FILE}: permissions.ask rule "mcp__github(x)": "mcp__github(x)": MCP rules take no specifier`],
+    ['a WebFetch rule without domain:', { permissions: { allow: ['WebFetch(example.com)'] } }, `${FILE}: permissions.allow rule "WebFetch(example.com)"`],
+    ['an unknown mode', { permissions: { defaultMode: 'yolo' } }, `${FILE}: permissions: /defaultMode`],
+    ['rules that are not a list', { permissions: { allow: 'Bash' } }, `${FILE}: permissions: /allow`],
+    ['an unknown permissions key', { permissions: { alow: ['Bash'] } }, `${FILE}: permissions: /alow`],
+    ['an unknown hook event', { hooks: { BeforeTool: [] } }, `${FILE}: hooks: /BeforeTool`],
+    ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, `${FILE}: hooks: /PreToolUse/0/hooks/0`],
+    ['an HTTP hook with a bad url', { hooks: { PostToolUse: [{ hooks: [{ type: 'http', url: 'ftp://x' }] }] } }, `${FILE}: hooks: /PostToolUse/0/hooks/0`],
+    ['a matcher that is not a regular expression', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'true' }] }] } }, `${FILE}: hooks.PreToolUse matcher "Bash(": Invalid regular expression`],
+  ])('R14 refuses %s naming the file, the rule and the reason', (_case, config, message) => {
+    const error = refusal(config)
+    expect(error.name).toBe('PolicyError')
+    expect(error.message.startsWith(message)).toBe(true)
+  })
+})
+
+describe('workspace rules from .toolexec/config.json', () => {
+  async function workspaceWith(config: unknown): Promise<{ workspace: string; file: string }> {
+    const workspace = await tempDir('ws-policy')
+    await mkdir(path.join(workspace, '.toolexec'))
+    const file = path.join(workspace, '.toolexec', 'config.json')
+    await writeFile(file, typeof config === 'string' ? config : JSON.stringify(config))
+    return { workspace, file }
+  }
+
+  it('R14 a workspace without the file adds no rules', async () => {
+    const rulesOf = workspaceRules(ruleCommandSplitter)
+    expect(rulesOf(await tempDir('ws-none'))).toEqual({ deny: [], ask: [], allow: [] })
+  })
+
+  it('R14 reads the rules and reads them again when the file changes', async () => {
+    const { workspace, file } = await workspaceWith({ permissions: { allow: ['Bash(make *)'] } })
+    const rulesOf = workspaceRules(ruleCommandSplitter)
+    const first = rulesOf(workspace)
+    expect(bash(first, 'allow', 'make build')).toBe('Bash(make *)')
+    expect(rulesOf(workspace)).toBe(first)
+    await writeFile(file, JSON.stringify({ permissions: { deny: ['Bash(make *)'] } }))
+    const later = new Date(Date.now() + 5_000)
+    await utimes(file, later, later)
+    const second = rulesOf(workspace)
+    expect(bash(second, 'allow', 'make build')).toBeUndefined()
+    expect(bash(second, 'deny', 'make build')).toBe('Bash(make *)')
+  })
+
+  it.each([
+    ['broken JSON', '{ "permissions": '],
+    ['a malformed rule', { permissions: { allow: ['Bash('] } }],
+    ['an unknown key', { permissions: { allowed: ['Bash'] } }],
+  ])('R14 a workspace file with %s asks before every call, naming the file', async (_case, config) => {
+    const { workspace, file } = await workspaceWith(config)
+    const rules = workspaceRules(ruleCommandSplitter)(workspace)
+    expect(rules.allow).toEqual([])
+    expect(rules.ask).toHaveLength(1)
+    expect(rules.ask[0]?.source).toContain(`invalid ${file}`)
+    expect(rules.ask[0]?.matches({ toolName: 'Read', input: {}, workspace })).toBe(true)
+  })
+
+  it('R14 the server rules come first, then the workspace rules, then the grants', () => {
+    const named = (source: string): RuleSet => ({ deny: [], ask: [], allow: [{ source, kind: 'allow', matches: () => true }] })
+    const source = ruleSource(named('server'), () => named('workspace'), () => named('grant'))
+    expect(source('/ws').map((set) => set.allow[0]?.source)).toEqual(['server', 'workspace', 'grant'])
+  })
+})

@@ -1,0 +1,56 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
+import { projectGrantRules } from '../../src/permissions/project-grants.js'
+import { narrowestRule } from '../../src/permissions/rule-permission-service.js'
+import { openDatabase } from '../../src/storage/database.js'
+import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { tempDir } from '../support/permission-tools.js'
+
+const opened: { close(): void }[] = []
+
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close()
+})
+
+async function store(): Promise<SqliteStore> {
+  const db = openDatabase(path.join(await tempDir('grants-db'), 'toolexec.db'))
+  opened.push(db)
+  return new SqliteStore(db)
+}
+
+const AT = '2026-01-01T00:00:00.000Z'
+
+describe('project grants', () => {
+  it('R16 a grant written for a workspace allows the request it came from there, and only there', async () => {
+    const sqlite = await store()
+    const request = { toolName: 'Bash', input: { command: 'npm test && npm run lint' }, workspace: '/ws/a' }
+    sqlite.insertProjectRule('/ws/a', narrowestRule(request), AT)
+    const grants = projectGrantRules(sqlite, ruleCommandSplitter)
+    const [rule] = grants('/ws/a').allow
+    expect(rule?.source).toBe('Bash(npm test && npm run lint)')
+    expect(rule?.matches(request)).toBe(true)
+    expect(rule?.matches({ ...request, input: { command: 'npm test && curl evil' } })).toBe(false)
+    expect(grants('/ws/b').allow).toEqual([])
+    expect(grants('/ws/a').deny).toEqual([])
+  })
+
+  it('R16 the same grant twice is stored once; a deleted grant allows nothing any more', async () => {
+    const sqlite = await store()
+    sqlite.insertProjectRule('/ws', 'Edit(src/a.ts)', AT)
+    sqlite.insertProjectRule('/ws', 'Edit(src/a.ts)', AT)
+    const grants = projectGrantRules(sqlite, ruleCommandSplitter)
+    expect(grants('/ws').allow.map((rule) => rule.source)).toEqual(['Edit(src/a.ts)'])
+    const [stored] = sqlite.projectRules()
+    expect(sqlite.deleteProjectRule(stored?.id ?? '')).toBe(true)
+    expect(grants('/ws').allow).toEqual([])
+  })
+
+  it('R16 a stored rule that does not compile grants nothing and does not break the others', async () => {
+    const sqlite = await store()
+    sqlite.insertProjectRule('/ws', 'Bash(', AT)
+    sqlite.insertProjectRule('/ws', 'WebFetch(domain:example.com)', '2026-01-02T00:00:00.000Z')
+    const grants = projectGrantRules(sqlite, ruleCommandSplitter)
+    expect(grants('/ws').allow.map((rule) => rule.source)).toEqual(['WebFetch(domain:example.com)'])
+  })
+})
