@@ -20,15 +20,19 @@ import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, runPermissionRequestHooks } from './hook-flow.js'
 import { LOG_EVENTS } from './telemetry.js'
 
-export interface ApprovalInput {
+/** What one call brings to the permission decision. */
+export interface CallPermissionContext {
   readonly deps: ExecutorDeps
   readonly turn: TurnContext
   readonly entry: ToolEntry
   readonly toolName: string
   readonly callId: string
   readonly input: unknown
-  readonly verdict: PermissionVerdict
   readonly signal: AbortSignal
+}
+
+export interface ApprovalInput extends CallPermissionContext {
+  readonly verdict: PermissionVerdict
 }
 
 export type ApprovalOutcome =

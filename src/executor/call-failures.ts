@@ -1,18 +1,11 @@
 /** @module Every failure of a call ends here: one builder (R25), hook context added after (R27). */
-import type { CallStatus, ErrorClass, ErrorStage, ToolExecutionResult, TurnControl } from '../contracts/result.js'
+import type { ToolExecutionResult, TurnControl } from '../contracts/result.js'
 import type { CallState } from './call-runner.js'
-import { createErrorResult } from './errors.js'
+import { createErrorResult, type ErrorResultInput } from './errors.js'
 
-export interface FailureSpec {
-  readonly status: CallStatus
-  readonly stage: ErrorStage
-  readonly errorClass: ErrorClass
-  readonly message: string
-  readonly modelContent?: string | undefined
-  readonly code?: string | undefined
-  readonly context?: Record<string, unknown> | undefined
+/** createErrorResult's input less what the call state knows, plus turn control (A5). */
+export interface FailureSpec extends Omit<ErrorResultInput, 'callId' | 'toolName' | 'perf' | 'permission'> {
   readonly turnControl?: TurnControl | undefined
-  readonly output?: unknown
 }
 
 export function finishFailure(state: CallState, spec: FailureSpec): Promise<ToolExecutionResult> {

@@ -7,7 +7,7 @@
 import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from '../contracts/tool-call.js'
 import type { ToolFlags } from '../contracts/flags.js'
-import type { HookPayload, ToolCallContext, TurnContext } from '../contracts/ports.js'
+import type { HookPayload, TurnContext } from '../contracts/ports.js'
 import type { PermissionOutcome, ToolExecutionResult } from '../contracts/result.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import { finishFailure, type FailureSpec } from './call-failures.js'

@@ -5,10 +5,8 @@
  */
 import path from 'node:path'
 import type { ToolFlags } from '../contracts/flags.js'
-import type { PermissionAnswer, PermissionVerdict, TurnContext } from '../contracts/ports.js'
-import type { ToolEntry } from '../contracts/tool-entry.js'
-import { requestApproval } from './approval-gate.js'
-import type { ExecutorDeps } from './deps.js'
+import type { PermissionAnswer, PermissionVerdict } from '../contracts/ports.js'
+import { requestApproval, type CallPermissionContext } from './approval-gate.js'
 import { emitEvent } from './events.js'
 import type { PreToolUseOutcome } from './hook-flow.js'
 import { LOG_EVENTS } from './telemetry.js'
@@ -16,16 +14,9 @@ import { LOG_EVENTS } from './telemetry.js'
 export const MEMORY_FILE_RULE_ID = 'memory.file.markdown'
 const MEMORY_FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit'])
 
-export interface PermissionFlowInput {
-  readonly deps: ExecutorDeps
-  readonly turn: TurnContext
-  readonly entry: ToolEntry
-  readonly toolName: string
-  readonly callId: string
-  readonly input: unknown
+export interface PermissionFlowInput extends CallPermissionContext {
   readonly flags: ToolFlags
   readonly pre: PreToolUseOutcome
-  readonly signal: AbortSignal
 }
 
 export type PermissionFlowResult =
@@ -76,6 +67,8 @@ export function overlayPreToolUse(verdict: PermissionVerdict, pre: PreToolUseOut
   if (pre.decision === 'ask' && verdict.behavior === 'allow') {
     return { ...verdict, behavior: 'ask', reason: pre.reason, ruleId: 'hook.PreToolUse', explicitAsk: true }
   }
+  // The person asked sees why the hook wants them, not only why the rules would have asked.
+  if (pre.decision === 'ask' && verdict.behavior === 'ask') return { ...verdict, reason: pre.reason ?? verdict.reason, ruleId: 'hook.PreToolUse' }
   return verdict
 }
 
