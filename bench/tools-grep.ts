@@ -21,7 +21,7 @@ const FILES_PER_DIR = 50
 const FILE_BYTES = 10_500
 const NEEDLE = 'needleXYZ'
 const NEEDLE_RATE = 0.002
-const ROUNDS = 5
+const ROUNDS = 7
 const WORDS = (
   'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau ' +
   'upsilon phi chi psi omega const let function return import export async await'
@@ -55,6 +55,7 @@ function fileText(random: () => number): string {
 /** Builds the tree once; the marker file records that it is complete. */
 function ensureTree(): { files: number; bytes: number } {
   if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as { files: number; bytes: number }
+  process.stderr.write(`generating the grep tree under ${treeRoot} (once; kept for later runs)\n`)
   rmSync(treeRoot, { recursive: true, force: true })
   const random = createRandom(1)
   let files = 0

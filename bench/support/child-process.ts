@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 export interface ChildTarget {
   readonly url: string
+  readonly pid: number | undefined
   /** CPU time (user + system) the child has used so far, in milliseconds. */
   cpuMs(): Promise<number>
   /** Asks the child to close and exit; resolves with what it reported last. */
@@ -31,6 +32,7 @@ export async function startChild(script: string, options: ChildOptions = {}): Pr
   const url = await firstMessage<{ url: string }>(child, 'url')
   return {
     url: url.url,
+    pid: child.pid,
     cpuMs: async () => {
       const reply = firstMessage<{ cpu: { user: number; system: number } }>(child, 'cpu')
       child.send({ cpu: true })

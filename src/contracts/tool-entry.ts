@@ -8,7 +8,7 @@ import type { ToolFlags } from './flags.js'
 import { SideEffectScopeSchema } from './flags.js'
 import type { ModelContent } from './model-content.js'
 import type { Serialization } from './result.js'
-import type { ToolCallContext } from './ports.js'
+import type { ArtifactRef, ToolCallContext } from './ports.js'
 
 export const TimeoutPolicySchema = Type.Object(
   {
@@ -115,6 +115,8 @@ export interface ToolEntry<I = unknown, O = unknown> extends Omit<ToolDescriptor
   resolveTimeoutBudgetMs?(input: I): number | undefined
   formatModelContent?(output: O): ModelContent
   formatPersistedModelContent?(args: PersistedContentArgs): string
+  /** The artifact a tool already streamed its full output into (Bash), so none is written again. */
+  persistedArtifact?(output: O): ArtifactRef | undefined
   buildDisplay?(args: DisplayArgs<I, O>): Display | undefined
 }
 

@@ -248,5 +248,24 @@ async function serializeBlocks(input: SerializeInput, blocks: readonly ModelCont
 export async function serializeOutput(input: SerializeInput): Promise<SerializedOutput> {
   const content = input.entry.formatModelContent?.(input.output) ?? defaultModelContent(input.output)
   if (isEmptyContent(content)) return serializeText(input, `(${input.toolName} completed with no output)`)
-  return typeof content === 'string' ? serializeText(input, content) : serializeBlocks(input, content)
+  if (typeof content !== 'string') return serializeBlocks(input, content)
+  const streamed = input.entry.persistedArtifact?.(input.output)
+  return streamed === undefined ? serializeText(input, content) : serializeStreamed(input, content, streamed)
+}
+
+/** The tool saved the full output while it ran; the model text is the tool's own preview of it. */
+function serializeStreamed(input: SerializeInput, text: string, ref: ArtifactRef): SerializedOutput {
+  const budgetBytes = effectiveBudgetBytes(input.entry)
+  const textBytes = utf8ByteLength(text)
+  const fits = textBytes <= budgetBytes
+  const notice = formatTruncationNotice({ originalBytes: ref.bytes, budgetBytes, strategy: 'artifact', artifactPath: ref.path })
+  const modelText = fits ? text : truncateWithNotice(text, budgetBytes, budgetOf(input.entry).previewDirection, notice)
+  const serialization: Serialization = {
+    truncated: true,
+    strategy: 'artifact',
+    originalBytes: ref.bytes,
+    actualBytes: fits ? textBytes : utf8ByteLength(modelText),
+    ...artifactFields(ref),
+  }
+  return { modelContent: modelText, fullText: text, serialization, artifact: ref }
 }

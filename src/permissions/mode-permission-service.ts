@@ -53,8 +53,7 @@ export function evaluateMode(query: PermissionQuery): PermissionVerdict {
       }
       return allowedWithoutAsking(query) ?? askVerdict(query)
     case 'dontAsk':
-      // A mode's denial, not a deny rule: memory files stay allowed (A9).
-      return allowedWithoutAsking(query) ?? { behavior: 'deny', ruleId: 'mode.dontAsk', modeDeny: true, reason: `Permission denied for ${query.toolName}` }
+      return allowedWithoutAsking(query) ?? { behavior: 'deny', ruleId: 'mode.dontAsk', reason: `Permission denied for ${query.toolName}` }
     case 'default':
       return allowedWithoutAsking(query) ?? askVerdict(query)
   }

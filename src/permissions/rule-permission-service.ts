@@ -61,7 +61,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       const allowed = single ?? combined
       if (outside !== undefined && allowed === undefined) {
         const reason = `${outside} is outside the workspace ${workspace}`
-        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', modeDeny: true, reason }
+        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
         // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
         return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule }
       }

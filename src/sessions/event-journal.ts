@@ -18,6 +18,9 @@ interface Pending {
   readonly reject: (error: unknown) => void
 }
 
+type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
+const NOTHING_QUEUED: Attempt<StoredEvent[]> = { ok: true, value: [] }
+
 export class EventJournal {
   readonly #store: SqliteStore
   readonly #bus: EventBus
@@ -41,24 +44,38 @@ export class EventJournal {
   }
 
   /**
-   * Writes what is queued, then this event in a transaction of its own, and returns it
-   * stored. A change that throws here (a rejected request) never takes queued events with it.
+   * Writes what is queued, then this event, and returns it stored. Both share one commit
+   * (the hot path of every POST), each behind its own savepoint: a change that throws here
+   * (a rejected request) never takes queued events with it, nor they it.
    */
   appendNow(event: ExecutorEvent, change?: StateChange, before?: StateChange): StoredEvent {
-    this.flush()
-    let stored: StoredEvent
+    const queued = this.#takeQueue()
+    let outcome: { earlier: Attempt<StoredEvent[]>; own: Attempt<StoredEvent> }
     try {
-      stored = this.#store.transaction(() => {
+      outcome = this.#store.transaction(() => {
         const at = new Date().toISOString()
-        before?.(this.#store, at)
-        return this.#write({ event, change, resolve: noop, reject: noop }, at)
+        const earlier = queued.length === 0 ? NOTHING_QUEUED : this.#savepoint(() => queued.map((item) => this.#write(item, at)))
+        if (!earlier.ok) this.#forgetSeqs(queued.map((item) => item.event.sessionId))
+        const own = this.#savepoint(() => {
+          before?.(this.#store, at)
+          return this.#write({ event, change, resolve: noop, reject: noop }, at)
+        })
+        return { earlier, own }
       })
     } catch (error) {
-      this.#forgetSeqs([event.sessionId])
+      this.#forgetSeqs(queued.map((item) => item.event.sessionId).concat(event.sessionId))
+      for (const item of queued) item.reject(error)
       throw error
     }
-    this.#bus.publish(stored)
-    return stored
+    const { earlier, own } = outcome
+    if (earlier.ok) this.#deliver(queued, earlier.value)
+    else for (const item of queued) item.reject(earlier.error)
+    if (!own.ok) {
+      this.#forgetSeqs([event.sessionId])
+      throw own.error
+    }
+    this.#bus.publish(own.value)
+    return own.value
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */
@@ -104,6 +121,16 @@ export class EventJournal {
     const stored: StoredEvent = { sessionId, seq, type, data: JSON.stringify({ type, sessionId, seq, at, ...rest }) }
     this.#store.insertEvent(stored, at)
     return stored
+  }
+
+  /** A nested transaction; an error SQLite answers by ending the whole transaction (I/O, full disk) fails the commit. */
+  #savepoint<T>(write: () => T): Attempt<T> {
+    try {
+      return { ok: true, value: this.#store.transaction(write) }
+    } catch (error) {
+      if (!this.#store.db.inTransaction) throw error
+      return { ok: false, error }
+    }
   }
 
   // After a rolled-back transaction the cached numbers are ahead of the database.

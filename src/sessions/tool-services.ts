@@ -5,6 +5,7 @@
  */
 import type { PermissionMode, PermissionQuery, PermissionService } from '../contracts/ports.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import {
   DEFAULT_WEB_FETCH,
@@ -43,8 +44,9 @@ export function withLiveMode(base: PermissionService, session: SessionControl): 
   }
 }
 
-export function serverToolServices(store: SqliteStore, backgroundTasks: BackgroundTaskRegistry, webFetch: Partial<WebFetchSettings> = {}): BuiltinServices {
+export function serverToolServices(store: SqliteStore, backgroundTasks: BackgroundTaskRegistry, webFetch: Partial<WebFetchSettings> = {}): BuiltinServices & { shellTasks: ShellTaskStore } {
   return {
+    shellTasks: new ShellTaskStore(),
     fileState: new InMemoryFileStateStore(),
     todos: sqliteTodos(store),
     session: sqliteSessionControl(store),

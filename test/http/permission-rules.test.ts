@@ -179,15 +179,18 @@ describe('permission modes over HTTP', () => {
     }
   })
 
-  it.each<PermissionMode>(['default', 'plan', 'dontAsk'])('R14 in %s mode a Markdown write in the memory directory runs without asking (A9)', async (permissionMode) => {
+  it.each<PermissionMode>(['default', 'plan', 'acceptEdits'])('R14 in %s mode a Markdown write in the memory directory runs without asking (A9)', async (permissionMode) => {
     const sessionId = await api.session({ permissionMode })
     const file = path.join(s.dataDir, 'memory', `${permissionMode}.md`)
     const call = await api.run(sessionId, 'Write', { file_path: file, content: '# remembered' })
     expect(call).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
     expect(existsSync(file)).toBe(true)
-    const other = await api.run(sessionId, 'Edit', { file_path: path.join(s.dataDir, 'memory', 'x.txt') })
-    if (permissionMode === 'default') expect(other.status).toBe('awaiting_permission')
-    else expect(other).toMatchObject({ status: 'denied' })
+  })
+
+  it('R14 only Markdown is memory: another file in the memory directory asks (A9)', async () => {
+    const sessionId = await api.session()
+    const { request } = await api.runAnswering(sessionId, 'Write', { file_path: path.join(s.dataDir, 'memory', 'notes.txt'), content: '' }, { decision: 'deny' })
+    expect(request.reason).toBe('Tool Write requires approval')
   })
 
   it('R14 a memory file is allowed even when the session works in another workspace (A9)', async () => {

@@ -110,6 +110,15 @@ describe('Edit', () => {
     expect(await readdir(workspace)).toEqual(['sub'])
   })
 
+  it('R26 refuses to edit an image it has read, which text edits would mangle', async () => {
+    const { readFileIn, edit } = await harness()
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+    const file = await readFileIn('f.txt', png)
+    const result = await edit({ old_string: 'IHDR', new_string: 'XXXX' })
+    expect(result.modelContent).toBe(`<tool_use_error>${file} is a binary file; Edit changes text files only. Use Write to replace it whole.</tool_use_error>`)
+    expect(await readFile(file)).toEqual(png)
+  })
+
   it('R38 lets a second edit follow the first without a new read', async () => {
     const { readFileIn, edit } = await harness()
     const file = await readFileIn('f.txt', 'a b c\n')

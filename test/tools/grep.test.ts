@@ -29,6 +29,12 @@ async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
   const grep = (input: Record<string, unknown>, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
     executor.execute({ id: `g${++next}`, name: 'Grep', input }, { sessionId: 's1', workspace, ...turn })
   const text = async (input: Record<string, unknown>): Promise<string> => (await grep(input)).modelContent as string
+  /** The whole output, from the artifact when the budget saved it there. */
+  const fullText = async (input: Record<string, unknown>): Promise<string> => {
+    const result = await grep(input)
+    const saved = result.serialization.persistedPath
+    return saved === undefined ? (result.modelContent as string) : readFile(saved, 'utf8')
+  }
   /** GNU grep in the workspace, the oracle for line numbers and context. */
   const gnu = (args: readonly string[]): string => {
     try {
@@ -37,7 +43,7 @@ async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
       return String((error as { stdout?: Buffer }).stdout ?? '').replace(/\n$/, '')
     }
   }
-  return { root, workspace, grep, text, gnu }
+  return { root, workspace, grep, text, fullText, gnu }
 }
 
 const TREE = {
@@ -72,6 +78,15 @@ describe('Grep', () => {
   })
 
   it.each<[string, Record<string, unknown>, string]>([
+    ['a non-ASCII literal in the raw bytes', { pattern: 'café', output_mode: 'content' }, 'u.txt:2:un café crème'],
+    ['a Unicode property escape', { pattern: '^\\p{Lu}\\p{Ll}+$', output_mode: 'content' }, 'u.txt:1:Élan'],
+    ['a non-ASCII pattern ignoring case', { pattern: 'CRÈME', '-i': true, output_mode: 'content' }, 'u.txt:2:un café crème'],
+  ])('R31 searches UTF-8 text: %s', async (_name, input, expected) => {
+    const { text } = await harness({ 'u.txt': 'Élan\nun café crème\nnaïve\n' })
+    expect(await text(input)).toBe(expected)
+  })
+
+  it.each<[string, Record<string, unknown>, string]>([
     ['a pattern never spans lines', { pattern: 'one\\sno', output_mode: 'count' }, 'No matches found'],
     ['a class with a newline in it decides on the line alone', { pattern: 'one[^x]*', output_mode: 'content' }, 'a.txt:1:beta one'],
     ['^ and $ anchor at each line', { pattern: '^no$', output_mode: 'content' }, 'a.txt:2:no'],
@@ -86,17 +101,17 @@ describe('Grep', () => {
     ['-B 3 before a regular expression', ['-B', '3', '-E', 'row 0+[0-9]*7 filler'], { pattern: 'row 0+[0-9]*7 filler', '-B': 3 }],
     ['-A 1 after adjacent matches', ['-A', '1', '-E', 'row 00001[0-2]'], { pattern: 'row 00001[0-2]', '-A': 1 }],
   ])('R31 prints context like GNU grep (%s), in one chunk and across chunks of a large file', async (_name, gnuArgs, input) => {
-    const { text, gnu } = await harness({ 'small.txt': numberedLines(6000), 'large.txt': numberedLines(40_000) })
+    const { fullText, gnu } = await harness({ 'small.txt': numberedLines(6000), 'large.txt': numberedLines(40_000) })
     for (const file of ['small.txt', 'large.txt']) {
       const expected = gnu(['-H', '-n', ...gnuArgs, file])
-      expect(await text({ ...input, path: file, output_mode: 'content' })).toBe(expected)
+      expect(await fullText({ ...input, path: file, output_mode: 'content' })).toBe(expected)
     }
   })
 
   it('R31 gives GNU grep line numbers across the 1 MiB chunks of a large file', async () => {
-    const { text, gnu } = await harness({ 'large.txt': numberedLines(40_000) })
+    const { fullText, gnu } = await harness({ 'large.txt': numberedLines(40_000) })
     for (const pattern of ['MARK', 'MAR[K]']) {
-      expect(await text({ pattern, path: 'large.txt', output_mode: 'content' })).toBe(gnu(['-H', '-n', pattern, 'large.txt']))
+      expect(await fullText({ pattern, path: 'large.txt', output_mode: 'content' })).toBe(gnu(['-H', '-n', pattern, 'large.txt']))
     }
   })
 
@@ -144,7 +159,7 @@ describe('Grep', () => {
   it('R33 saves output over 20000 bytes as an artifact and gives the model the envelope', async () => {
     const { grep } = await harness({ 'wide.txt': `${'match '.repeat(50)}\n`.repeat(100) })
     const result = await grep({ pattern: 'match', output_mode: 'content' })
-    expect(result.serialization).toMatchObject({ truncated: true, strategy: 'artifact', originalBytes: 30_592 })
+    expect(result.serialization).toMatchObject({ truncated: true, strategy: 'artifact', originalBytes: 31_291 })
     expect(result.modelContent).toMatch(/^<persisted-output>\nOutput too large \(31 KB\)\. Full output saved to: .*\n\nPreview \(first 2 KB\):\nwide\.txt:1:match /)
     expect((await readFile(result.serialization.persistedPath as string, 'utf8')).split('\n')).toHaveLength(100)
   })

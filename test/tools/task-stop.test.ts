@@ -81,8 +81,9 @@ describe('TaskStop', () => {
   it('R1 kills a background command with its whole process tree', async () => {
     const command = '(sleep 30 &) ; sleep 30'
     const taskId = await startInBackground(command)
-    const pgid = shellTasks.get('s1', taskId)?.pid ?? 0
-    expect(await eventually(() => groupMembers(pgid).length >= 2, 2000)).toBe(true)
+    const task = shellTasks.get('s1', taskId)
+    expect(await eventually(() => task?.pid !== undefined && groupMembers(task.pid).length >= 2, 2000)).toBe(true)
+    const pgid = task?.pid ?? 0
     const result = await call('TaskStop', { task_id: taskId })
     expect(result).toMatchObject({ status: 'succeeded', modelContent: `Successfully stopped task: ${taskId} (${command})` })
     expect(result.display).toEqual({ kind: 'background_task', taskId, command, status: 'killed' })
@@ -129,7 +130,9 @@ describe('TaskStop', () => {
   it('R1 ends every background command of a session when the session is cancelled', async () => {
     const first = await startInBackground('sleep 30')
     const second = await startInBackground('sleep 30')
-    const groups = [first, second].map((id) => shellTasks.get('s1', id)?.pid ?? 0)
+    const tasks = [first, second].map((id) => shellTasks.get('s1', id))
+    expect(await eventually(() => tasks.every((task) => task?.pid !== undefined), 2000)).toBe(true)
+    const groups = tasks.map((task) => task?.pid ?? 0)
     expect(backgroundTasks.cancelSession('s1')).toBe(2)
     expect(await eventually(() => groups.every((pgid) => groupMembers(pgid).length === 0), 1500)).toBe(true)
   })

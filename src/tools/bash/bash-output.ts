@@ -2,6 +2,7 @@
  * @module What a Bash call returns: a finished command's bounded output and status, or the
  * id of a command left running in the background.
  */
+import type { ArtifactRef } from '../../contracts/ports.js'
 import type { CommandExit } from './command-runner.js'
 import type { CapturedOutput } from './output-sink.js'
 
@@ -12,7 +13,6 @@ export interface BashCommandOutput {
   /** stdout and stderr interleaved; when too large, head and tail around an omission marker. */
   readonly output: string
   readonly exitCode: number | null
-  readonly signal: string | null
   /** Ended by its timeout or an abort; R28 treats it as an error. */
   readonly interrupted: boolean
   readonly timedOut: boolean
@@ -28,6 +28,8 @@ export interface BashCommandOutput {
   readonly persistedPath?: string | undefined
   readonly artifactUri?: string | undefined
   readonly artifactError?: string | undefined
+  /** The artifact itself, so the executor reports it instead of writing another. */
+  readonly artifact?: ArtifactRef | undefined
 }
 
 export interface BashBackgroundOutput {
@@ -48,7 +50,6 @@ export function commandOutput(command: string, exit: CommandExit, captured: Capt
     pid: exit.pid,
     output: captured.text,
     exitCode: exit.exitCode,
-    signal: exit.signal,
     interrupted,
     timedOut: exit.stopped === 'timeout',
     timeoutMs,
@@ -61,5 +62,6 @@ export function commandOutput(command: string, exit: CommandExit, captured: Capt
     persistedPath: captured.artifact?.path,
     artifactUri: captured.artifact?.uri,
     artifactError: captured.artifactError,
+    artifact: captured.artifact,
   }
 }

@@ -43,7 +43,6 @@ export interface RunCommandOptions {
 export interface CommandExit {
   /** The exit status; a signal counts as 128 + its number; null when it never exited. */
   readonly exitCode: number | null
-  readonly signal: NodeJS.Signals | null
   /** Why we ended it, when we did. */
   readonly stopped: StopReason | undefined
   readonly durationMs: number
@@ -117,10 +116,10 @@ export class RunningCommand {
       const status = await exiting
       disarm.onExit()
       await this.#drain()
-      await Promise.race([this.#shell.groupId, Promise.resolve(undefined)])
+      // The wrapper closes fd 3 right after reporting the group, so this is already known.
+      this.#pgid = await this.#shell.groupId
       return {
         exitCode: exitCodeOf(status.code, status.signal),
-        signal: status.signal,
         stopped: this.#stopped,
         durationMs: Math.round(performance.now() - this.#startedAt),
         pid: this.pid,

@@ -16,7 +16,7 @@ import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../cont
 import { buildBashOutputDisplay } from '../../executor/bash-output-display.js'
 import { classifyBashCommand } from '../../permissions/bash-classifier.js'
 import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
-import { startCommand } from './command-runner.js'
+import { startCommand, type CommandExit } from './command-runner.js'
 import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent } from './model-text.js'
 import { OutputSink } from './output-sink.js'
 
@@ -73,7 +73,7 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
     artifact: { sessionId: ctx.sessionId, callId: ctx.callId, mediaType: 'text/plain', retention: 'session' },
   })
   const running = startCommand({ command: input.command, cwd, sink, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
-  let exit
+  let exit: CommandExit
   try {
     exit = await running.exited
   } catch (error) {
@@ -133,6 +133,7 @@ export function createBashTool(): ToolEntry<BashInput, BashOutput> {
     resolveFlags: resolveBashFlags,
     formatModelContent: (output: BashOutput) => (isBackgroundOutput(output) ? formatBackgroundText(output.backgroundTaskId) : formatCommandText(output)),
     formatPersistedModelContent: formatPersistedBashContent,
+    persistedArtifact: (output: BashOutput) => (isBackgroundOutput(output) ? undefined : output.artifact),
     buildDisplay: ({ input, output, serialization }) => bashDisplay(input, output, serialization),
     handler: async function bash(input, ctx): Promise<BashOutput | ToolBusinessFailure> {
       const cwd = await workspaceOf(ctx)

@@ -8,7 +8,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
-import { asToolFailure, withAbsoluteFilePath } from '../workspace.js'
+import { imageTypeOf, looksBinary } from '../read/file-kind.js'
+import { asToolFailure, FileToolError, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from '../write/file-change.js'
 import { NEW_FILE_FORMAT } from '../write/text-codec.js'
 import { applyEdit, editOfMissingFile } from './apply-edit.js'
@@ -31,8 +32,15 @@ const DESCRIPTION =
   'old_string must match the file exactly (whitespace included) and be unique unless replace_all is true; ' +
   'give it without the line-number prefix Read shows.'
 
+/** Text edits would mangle an image or a binary file (invalid UTF-8 becomes U+FFFD). */
+function refuseBinary(filePath: string, bytes: Buffer): void {
+  if (imageTypeOf(bytes) === undefined && !looksBinary(bytes)) return
+  throw new FileToolError('TOOL_ERR_BINARY_FILE', `${filePath} is a binary file; Edit changes text files only. Use Write to replace it whole.`)
+}
+
 async function editFile(input: EditInput, ctx: ToolCallContext): Promise<FileChangeOutput> {
   const start = await loadStartingPoint(ctx, input.file_path)
+  if (start.current !== undefined) refuseBinary(input.file_path, start.current.bytes)
   const edit = start.decoded === undefined ? editOfMissingFile(input.file_path, input) : applyEdit(input.file_path, start.decoded, input)
   const output = await commitText(ctx, start, input.file_path, edit.text, start.decoded?.format ?? NEW_FILE_FORMAT)
   return { ...output, replacements: edit.replacements }

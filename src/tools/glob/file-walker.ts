@@ -22,9 +22,9 @@ export interface WalkEntry {
   readonly absolute: string
   /** Posix path relative to the walk's root. */
   readonly relative: string
-  readonly name: string
-  /** The pinned directory's descriptor, or -1 when the walk is not pinned. */
-  readonly dirFd: number
+  /** The path to open it by: through the pinned directory's descriptor when there is one. */
+  readonly openPath: string
+  readonly pinned: boolean
   /** A symlink to a file: its target is checked when opened. */
   readonly link: boolean
 }
@@ -37,6 +37,8 @@ export interface WalkOptions {
   readonly ignoreBase: string
   /** Whether to enter a directory (posix path relative to the root, its depth); default yes. */
   readonly enter?: ((relativeDir: string, depth: number) => boolean) | undefined
+  /** Pin the walk to descriptors; default: wherever /proc allows it. False gives the portable walk. */
+  readonly pin?: boolean | undefined
 }
 
 const GIT_DIR = '.git'
@@ -75,6 +77,12 @@ interface Directory {
   readonly depth: number
 }
 
+/** A listed directory: how its children are reached, built once per directory. */
+interface Listing {
+  readonly path: string
+  readonly childPrefix: string
+}
+
 function posixPrefix(base: string, root: string): string {
   const relative = path.relative(base, root)
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return ''
@@ -87,16 +95,19 @@ function childPath(dir: string, name: string): string {
 }
 
 /** How the walk reaches a directory's children: through its descriptor when pinned. */
-function listingPath(dir: Directory): string {
-  return dir.fd === NOT_PINNED ? dir.path : PROC_FD + dir.fd
+function listingOf(dir: Directory): Listing {
+  if (dir.fd === NOT_PINNED) return { path: dir.path, childPrefix: childPath(dir.path, '') }
+  const path = PROC_FD + dir.fd
+  return { path, childPrefix: `${path}/` }
 }
 
 /** Walks `options.root`; yields files in lexicographic order of their relative paths. */
 export function* walkFiles(options: WalkOptions): Generator<WalkEntry, void, undefined> {
   // A base that is not an ancestor of the root gives no ancestor rules and an empty prefix.
   const state: WalkState = { options, ignores: ancestorRules(options.ignoreBase, options.root), rootPrefix: posixPrefix(options.ignoreBase, options.root) }
-  const rootFd = CAN_PIN ? openPinnedRoot(options.guard, options.root) : NOT_PINNED
-  if (CAN_PIN && rootFd === NOT_PINNED) return
+  const pin = (options.pin ?? true) && CAN_PIN
+  const rootFd = pin ? openPinnedRoot(options.guard, options.root) : NOT_PINNED
+  if (pin && rootFd === NOT_PINNED) return
   try {
     yield* walkDirectory(state, { path: options.root, fd: rootFd, relative: '', depth: 0 })
   } finally {
@@ -118,24 +129,25 @@ function openPinnedRoot(guard: PathGuard, root: string): number {
 
 function* walkDirectory(state: WalkState, dir: Directory): Generator<WalkEntry, void, undefined> {
   if (dir.fd === NOT_PINNED && !stillAllowed(state.options.guard, dir.path)) return
-  const listing = listingPath(dir)
+  const listing = listingOf(dir)
   let entries: Dirent[]
   try {
-    entries = readdirSync(listing, { withFileTypes: true })
+    entries = readdirSync(listing.path, { withFileTypes: true })
   } catch {
     return // Unreadable or gone meanwhile: nothing to list.
   }
   const levels = state.ignores.depth
   if (entries.some((entry) => entry.name === GITIGNORE && entry.isFile())) {
-    const content = readGitignore(listing)
+    const content = readGitignore(listing.path)
     if (content !== undefined) state.ignores.push(state.rootPrefix + dir.relative, content)
   }
-  for (const entry of listSorted(listing, entries)) {
+  const pinned = dir.fd !== NOT_PINNED
+  for (const entry of listSorted(listing.childPrefix, entries)) {
     const relative = dir.relative + entry.name
-    if (state.ignores.isIgnored(state.rootPrefix + relative, entry.directory)) continue
+    if (state.ignores.depth > 0 && state.ignores.isIgnored(state.rootPrefix + relative, entry.directory)) continue
     const absolute = childPath(dir.path, entry.name)
     if (!entry.directory) {
-      yield { absolute, relative, name: entry.name, dirFd: dir.fd, link: entry.link }
+      yield { absolute, relative, openPath: listing.childPrefix + entry.name, pinned, link: entry.link }
       continue
     }
     if (state.options.enter?.(relative, dir.depth + 1) === false) continue
@@ -172,12 +184,12 @@ function stillAllowed(guard: PathGuard, dir: string): boolean {
 }
 
 /** Directories and files (symlinks to files included), `.git` left out, in path order. */
-function listSorted(listing: string, entries: readonly Dirent[]): Listed[] {
+function listSorted(childPrefix: string, entries: readonly Dirent[]): Listed[] {
   const listed: Listed[] = []
   for (const entry of entries) {
     if (entry.name === GIT_DIR) continue
     const directory = entry.isDirectory()
-    const link = entry.isSymbolicLink() && isFileBehindLink(`${listing}/${entry.name}`)
+    const link = entry.isSymbolicLink() && isFileBehindLink(childPrefix + entry.name)
     if (directory || link || entry.isFile()) {
       listed.push({ name: entry.name, key: directory ? `${entry.name}/` : entry.name, directory, link })
     }
@@ -200,15 +212,14 @@ function isFileBehindLink(link: string): boolean {
  * descriptor's real path is checked.
  */
 export function openWalkedFile(entry: WalkEntry, guard: PathGuard): number | undefined {
-  const pinned = entry.dirFd !== NOT_PINNED
-  const name = pinned ? `${PROC_FD}${entry.dirFd}/${entry.name}` : entry.absolute
+  const trusted = entry.pinned && !entry.link
   let fd: number
   try {
-    fd = openSync(name, pinned && !entry.link ? PINNED_FILE_FLAGS : GUARDED_READ_FLAGS)
+    fd = openSync(entry.openPath, trusted ? PINNED_FILE_FLAGS : GUARDED_READ_FLAGS)
   } catch {
     return undefined
   }
-  if (pinned && !entry.link) return fd
+  if (trusted) return fd
   try {
     if (isAllowed(guard, realPathOfDescriptorSync(fd, entry.absolute))) return fd
   } catch {

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
-import { assertAllowed, createPathGuard, FileToolError, isWithin, type PathGuard } from '../workspace.js'
+import { assertAllowed, createPathGuard, FileToolError, isWithin, NO_WORKSPACE, type PathGuard } from '../workspace.js'
 
 export interface SearchRoot {
   readonly root: string
@@ -15,7 +15,7 @@ export interface SearchRoot {
 export async function searchRoot(ctx: ToolCallContext, named: string | undefined): Promise<SearchRoot> {
   const root = named ?? ctx.workspace
   const guard = await createPathGuard(ctx, root ?? '')
-  if (root === undefined) throw new FileToolError('TOOL_ERR_NO_WORKSPACE', 'No workspace is set for this session; give `path`.')
+  if (root === undefined) throw new FileToolError(NO_WORKSPACE, 'No workspace is set for this session; give `path`.')
   const absolute = path.resolve(root)
   await assertAllowed(guard, absolute)
   const info = await stat(absolute).catch(() => undefined)

@@ -15,7 +15,6 @@ export interface OutputSink {
 }
 
 export interface PrinterOptions {
-  readonly label: string
   readonly lineNumbers: boolean
   readonly before: number
   readonly after: number
@@ -33,9 +32,11 @@ function lineText(raw: string): string {
   return cutLongLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw)
 }
 
+/** One printer serves a whole search: `reset` starts the next file. */
 export class ContentPrinter {
   readonly #options: PrinterOptions
   readonly #context: boolean
+  #label = ''
   #source: LineSource = EMPTY_SOURCE
   #lineBase = 0
   #countedPos = 0
@@ -49,6 +50,19 @@ export class ContentPrinter {
   constructor(options: PrinterOptions) {
     this.#options = options
     this.#context = options.before > 0 || options.after > 0
+  }
+
+  reset(label: string): void {
+    this.#label = label
+    this.#source = EMPTY_SOURCE
+    this.#lineBase = 0
+    this.#countedPos = 0
+    this.#countedLine = 1
+    this.#lastPrinted = 0
+    this.#printedInFile = false
+    this.#cursorPos = 0
+    this.#afterLeft = 0
+    this.#kept = []
   }
 
   /** No after-context is owed: a chunk without matches can be skipped. */
@@ -108,7 +122,8 @@ export class ContentPrinter {
   }
 
   #print(number: number, separator: ':' | '-', raw: string): boolean {
-    const { label, lineNumbers, sink } = this.#options
+    const { lineNumbers, sink } = this.#options
+    const label = this.#label
     const prefix = lineNumbers ? `${label}${separator}${number}${separator}` : `${label}${separator}`
     this.#lastPrinted = number
     this.#printedInFile = true

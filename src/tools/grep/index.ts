@@ -75,12 +75,11 @@ async function grep(input: GrepInput, ctx: ToolCallContext): Promise<string> {
   const { root, guard, ignoreBase } = await searchRoot(ctx, input.path)
   const search = searchOf(input, ctx, guard)
   const filter = fileFilter(input.glob, input.type)
+  const rootLabel = displayPath(root, ctx.workspace)
   if ((await stat(root)).isFile()) {
-    grepFile(search, { absolute: root, label: displayPath(root, ctx.workspace) })
+    grepFile(search, root, rootLabel)
   } else {
-    const rootLabel = displayPath(root, ctx.workspace)
-    const prefix = rootLabel === '.' ? '' : `${rootLabel}/`
-    await grepTree(search, { root, ignoreBase, filter, label: (entry) => prefix + entry.relative })
+    await grepTree(search, { root, ignoreBase, filter, labelPrefix: rootLabel === '.' ? '' : `${rootLabel}/` })
   }
   return formatGrepOutput(search.output, search.mode)
 }

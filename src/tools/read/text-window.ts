@@ -35,7 +35,7 @@ const MAX_KEPT_LINE_BYTES = 8192
 const NEWLINE = 0x0a
 const NUMBER_WIDTH = 6
 
-export function formatNumberedLine(lineNumber: number, text: string): string {
+function formatNumberedLine(lineNumber: number, text: string): string {
   return `${String(lineNumber).padStart(NUMBER_WIDTH, ' ')}\t${text}`
 }
 

@@ -44,7 +44,7 @@ async function isDirectory(dir: string): Promise<boolean> {
   }
 }
 
-/** Creates the missing directories of `dir` one by one, each checked to land inside the guard. */
+/** Creates the missing directories of `dir` one by one, each checked before and after to be inside the guard. */
 async function ensureDirectory(guard: PathGuard, dir: string): Promise<void> {
   const missing: string[] = []
   for (let current = dir; !(await isDirectory(current)); current = path.dirname(current)) {
@@ -52,6 +52,8 @@ async function ensureDirectory(guard: PathGuard, dir: string): Promise<void> {
     missing.push(current)
   }
   for (const next of missing.reverse()) {
+    // `dir` is a real location, so `next` is where the directory would be: checked before it exists.
+    if (!isAllowed(guard, next)) throw outsideError(guard, next, next)
     await mkdir(next).catch((error: unknown) => {
       if ((error as { code?: unknown }).code !== 'EEXIST') throw error
     })

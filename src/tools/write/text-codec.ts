@@ -21,7 +21,7 @@ const BOM_CHAR = '\ufeff'
 
 export const NEW_FILE_FORMAT: TextFormat = Object.freeze({ bom: false, lineEnding: 'lf' })
 
-export function hasUtf8Bom(bytes: Uint8Array): boolean {
+function hasUtf8Bom(bytes: Uint8Array): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
 }
 
