@@ -13,6 +13,8 @@ const dataDir = process.argv[2]
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir>')
 const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent'], {})
 const server = await startServer(config, { tools: [noopTool], logger: pino({ level: 'silent' }) })
+// What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.
+for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim() !== '')) server.runtime.ctx.store.db.pragma(pragma)
 
 serveAsChild(server.url, async () => {
   const db = server.runtime.ctx.store.db

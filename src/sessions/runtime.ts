@@ -63,7 +63,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const broker = new SessionPermissionBroker(store)
   const registry = new InMemoryToolRegistry(options.tools)
   const backgroundTasks = new BackgroundTaskRegistry()
-  const services = serverToolServices(store, backgroundTasks, options.webFetch)
+  const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
+  const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch)
   const executor = createExecutor({
     registry,
     permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store), store), services.session),
@@ -74,7 +75,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     artifacts: recordArtifacts(new FsArtifactStore({ dataDir: options.dataDir }), store),
     model: options.model,
     logger: options.logger,
-    memoryDir: options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory'),
+    memoryDir,
   })
   const ctx: RuntimeContext = {
     store,

@@ -3,6 +3,7 @@
  * mode kept in SQLite, file reads remembered per session, background tasks shared with the
  * executor.
  */
+import { mkdirSync } from 'node:fs'
 import type { PermissionMode, PermissionQuery, PermissionService } from '../contracts/ports.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
@@ -44,8 +45,15 @@ export function withLiveMode(base: PermissionService, session: SessionControl): 
   }
 }
 
-export function serverToolServices(store: SqliteStore, backgroundTasks: BackgroundTaskRegistry, webFetch: Partial<WebFetchSettings> = {}): BuiltinServices & { shellTasks: ShellTaskStore } {
+export function serverToolServices(
+  store: SqliteStore,
+  backgroundTasks: BackgroundTaskRegistry,
+  memoryDir: string,
+  webFetch: Partial<WebFetchSettings> = {},
+): BuiltinServices & { shellTasks: ShellTaskStore } {
+  mkdirSync(memoryDir, { recursive: true })
   return {
+    memoryDir,
     shellTasks: new ShellTaskStore(),
     fileState: new InMemoryFileStateStore(),
     todos: sqliteTodos(store),

@@ -48,6 +48,8 @@ export interface BuiltinServices {
   readonly session: SessionControl
   readonly backgroundTasks: BackgroundTaskRegistry
   readonly webFetch: WebFetchSettings
+  /** Where Markdown memory files live (A9); file tools may write there without a workspace grant. */
+  readonly memoryDir?: string | undefined
 }
 
 declare module '../contracts/ports.js' {

@@ -100,10 +100,17 @@ export async function createPathGuard(ctx: ToolCallContext, namedPath: string): 
   const roots: string[] = []
   if (ctx.workspace !== undefined) roots.push(await realLocation(path.resolve(ctx.workspace)))
   if (ctx.permission === 'approved' && path.isAbsolute(namedPath)) roots.push(await realLocation(namedPath))
+  const memoryDir = ctx.services.memoryDir
+  // A9: Markdown memory files are written without asking, wherever the memory directory is.
+  if (memoryDir !== undefined && isMemoryMarkdown(memoryDir, namedPath)) roots.push(await realLocation(path.resolve(memoryDir)))
   if (roots.length === 0) {
     throw new FileToolError(NO_WORKSPACE, 'No workspace is set for this session; file tools only work inside a workspace.')
   }
   return { roots, workspace: ctx.workspace }
+}
+
+function isMemoryMarkdown(memoryDir: string, namedPath: string): boolean {
+  return path.isAbsolute(namedPath) && namedPath.toLowerCase().endsWith('.md') && isWithin(path.resolve(memoryDir), path.resolve(namedPath))
 }
 
 export function isAllowed(guard: PathGuard, realPath: string): boolean {
