@@ -83,5 +83,7 @@ export function serveAsChild(url: string, close: () => Promise<unknown>): void {
       process.send?.({ report: report ?? null }, () => process.exit(0))
     })
   })
+  // A parent that died without `stop` must not leave the child listening.
+  process.once('disconnect', () => process.exit(0))
   process.send?.({ url })
 }

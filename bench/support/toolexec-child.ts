@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js'
 import { startServer } from '../../src/server.js'
 import { noopTool } from './noop-tool.js'
 import { serveAsChild } from './child-process.js'
+import { timeStoreMethods } from './store-timing.js'
 
 const dataDir = process.argv[2]
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir>')
@@ -16,10 +17,13 @@ const server = await startServer(config, { tools: [noopTool], logger: pino({ lev
 // What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.
 for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim() !== '')) server.runtime.ctx.store.db.pragma(pragma)
 
+const storeTimings = process.env.BENCH_STORE_TIMING === '1' ? timeStoreMethods(server.runtime.ctx.store) : undefined
+
 serveAsChild(server.url, async () => {
+  const timings = storeTimings?.()
   const db = server.runtime.ctx.store.db
   const terminal = db.prepare("SELECT count(*) FROM tool_calls WHERE result_json IS NOT NULL AND status = 'succeeded'").pluck().get() as number
   const counts = server.runtime.ctx.store.rowCounts()
   await server.close()
-  return { ...counts, succeededCalls: terminal }
+  return { ...counts, succeededCalls: terminal, ...(timings === undefined ? {} : { storeTimings: timings }) }
 })
