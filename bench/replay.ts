@@ -8,8 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { DEFAULT_STREAM_LIMITS } from '../src/http/session-stream.js'
-import { childScript, startChild, type ChildTarget } from './support/child-process.js'
+import { benchStreamLimits, childScript, startChild, type ChildTarget } from './support/child-process.js'
 import { writeSessionEvents } from './support/replay-events.js'
 import { openSse } from './support/sse-reader.js'
 import { formatRate, median, perSecond } from './support/stats.js'
@@ -76,7 +75,7 @@ async function main(): Promise<void> {
     const bareRate = perSecond(EVENTS, median(bareRounds.map((r) => r.ms)))
     const oursBytes = oursRounds[0]?.bytes ?? 0
     const bareBytes = bareRounds[0]?.bytes ?? 0
-    console.log(`machine: ${os.cpus().length} cores, node ${process.version}; ${EVENTS.toLocaleString('en')} events, page ${DEFAULT_STREAM_LIMITS.replayPage}, median of ${ROUNDS} alternating rounds`)
+    console.log(`machine: ${os.cpus().length} cores, node ${process.version}; ${EVENTS.toLocaleString('en')} events, page ${benchStreamLimits().replayPage}, median of ${ROUNDS} alternating rounds`)
     console.log(`stored through the journal:   ${formatRate(perSecond(EVENTS, writeMs))} events/s (batches of ${WRITE_BATCH})`)
     console.log(`toolexec SSE replay ?after=0: ${formatRate(oursRate)} events/s (${(oursBytes / EVENTS).toFixed(0)} B/frame, ${(oursBytes / 1e6).toFixed(1)} MB)`)
     console.log(`bare node http write loop:    ${formatRate(bareRate)} events/s (${(bareBytes / 1e6).toFixed(1)} MB${bareBytes === oursBytes ? ', same bytes' : `, ${bareBytes - oursBytes} B different`})`)

@@ -7,10 +7,10 @@
 import http from 'node:http'
 import path from 'node:path'
 import { once } from 'node:events'
-import { DEFAULT_STREAM_LIMITS, frameOf } from '../../src/http/session-stream.js'
+import { frameOf } from '../../src/http/session-stream.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
-import { serveAsChild } from './child-process.js'
+import { benchStreamLimits, serveAsChild } from './child-process.js'
 
 const [dataDir, sessionId] = process.argv.slice(2)
 if (dataDir === undefined || sessionId === undefined) throw new Error('usage: bare-sse-child.ts <dataDir> <sessionId>')
@@ -20,7 +20,7 @@ function storedPages(): string[] {
   const store = new SqliteStore(db)
   const pages: string[] = []
   for (let after = 0; ; ) {
-    const events = store.eventsAfter(sessionId as string, after, DEFAULT_STREAM_LIMITS.replayPage)
+    const events = store.eventsAfter(sessionId as string, after, benchStreamLimits().replayPage)
     if (events.length === 0) break
     pages.push(events.map(frameOf).join(''))
     after = events[events.length - 1]?.seq ?? after

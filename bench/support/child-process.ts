@@ -6,6 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../../src/http/session-stream.js'
 
 export interface ChildTarget {
   readonly url: string
@@ -86,4 +87,10 @@ export function serveAsChild(url: string, close: () => Promise<unknown>): void {
   // A parent that died without `stop` must not leave the child listening.
   process.once('disconnect', () => process.exit(0))
   process.send?.({ url })
+}
+
+/** The server's stream limits, with the replay page size overridden by BENCH_REPLAY_PAGE (what-if runs). */
+export function benchStreamLimits(): StreamLimits {
+  const page = Number(process.env.BENCH_REPLAY_PAGE ?? DEFAULT_STREAM_LIMITS.replayPage)
+  return { ...DEFAULT_STREAM_LIMITS, replayPage: page }
 }

@@ -7,13 +7,13 @@ import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { startServer } from '../../src/server.js'
 import { noopTool } from './noop-tool.js'
-import { serveAsChild } from './child-process.js'
+import { benchStreamLimits, serveAsChild } from './child-process.js'
 import { timeStoreMethods } from './store-timing.js'
 
 const dataDir = process.argv[2]
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir>')
 const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent'], {})
-const server = await startServer(config, { tools: [noopTool], logger: pino({ level: 'silent' }) })
+const server = await startServer(config, { tools: [noopTool], logger: pino({ level: 'silent' }), streamLimits: benchStreamLimits() })
 // What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.
 for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim() !== '')) server.runtime.ctx.store.db.pragma(pragma)
 

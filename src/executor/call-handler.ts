@@ -12,11 +12,11 @@ import type { ToolDeadline } from './deadline.js'
 import { observeAdmissionClock } from './deadline.js'
 import { isBusinessFailure, projectErrorMessage, toolUseError } from './errors.js'
 import { emitDetached, emitEvent } from './events.js'
-import { runPostToolUse, runPostToolUseFailure } from './hook-flow.js'
+import { hasHook, NO_POST_HOOK, runPostToolUse, runPostToolUseFailure } from './hook-flow.js'
 import { isErrorForHistory } from './history.js'
 import { wrapModelForCall } from './model-status.js'
 import { createToolResultDisplay } from './result-display.js'
-import { serializeOutput } from './result-serialization.js'
+import { serializeInlineText, serializeOutput } from './result-serialization.js'
 import { LOG_EVENTS } from './telemetry.js'
 import { executeWithTimeout, resolveTimeoutMs, type AbortHandle } from './timeout.js'
 import { turnControlOnSuccess } from './turn-control.js'
@@ -67,7 +67,8 @@ async function announceStart(state: CallState): Promise<void> {
     flags,
   })
   if (pending !== undefined) await pending
-  state.deps.logger.info({ sessionId: state.turn.sessionId, callId: state.call.id, toolName: state.call.name }, LOG_EVENTS.started)
+  const logger = state.deps.logger
+  if (logger.isLevelEnabled('info')) logger.info({ sessionId: state.turn.sessionId, callId: state.call.id, toolName: state.call.name }, LOG_EVENTS.started)
 }
 
 function buildContext(state: CallState, abort: AbortHandle, deadline: ToolDeadline | undefined): ToolCallContext {
@@ -121,12 +122,15 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
   const { call, turn, deps } = state
   let serialized
   try {
-    serialized = await serializeOutput({ entry, toolName: call.name, output, sessionId: turn.sessionId, callId: call.id, artifacts: deps.artifacts })
+    const request = { entry, toolName: call.name, output, sessionId: turn.sessionId, callId: call.id, artifacts: deps.artifacts }
+    serialized = serializeInlineText(request) ?? (await serializeOutput(request))
   } catch (error) {
     return state.fail({ status: 'failed', stage: 'serialization', errorClass: 'exception', message: projectErrorMessage(error), output })
   }
   const display = createToolResultDisplay({ toolName: call.name, entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
-  const post = await runPostToolUse({
+  const post = !hasHook(deps.hooks, 'PostToolUse', call.name)
+    ? NO_POST_HOOK
+    : await runPostToolUse({
     hooks: deps.hooks,
     payload: { ...state.hookPayload(), toolResult: { success: true, output, modelContent: serialized.modelContent } },
     signal: state.signal,

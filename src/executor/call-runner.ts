@@ -15,7 +15,7 @@ import { runHandlerStage } from './call-handler.js'
 import type { ExecutorDeps } from './deps.js'
 import { createErrorResult, formatValidationError, projectErrorMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
-import { hookRuleId, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
+import { hasHook, hookRuleId, NO_PRE_TOOL_USE, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
 import { appendHookContext } from './hook-context.js'
 import { decidePermission } from './permission-flow.js'
 import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
@@ -69,13 +69,12 @@ export class CallState {
 
   /** The single exit: hook context (R29), perf (R42), event (R37), log (R43), span (R41). */
   async finish(result: ToolExecutionResult): Promise<ToolExecutionResult> {
-    const finished: ToolExecutionResult = {
-      ...result,
-      modelContent: appendHookContext(result.modelContent, this.contexts),
-      perf: { totalMs: this.deps.clock.now() - this.startedAt, permissionWaitMs: this.permissionWaitMs, queuedMs: this.queuedMs },
-      permission: this.permission,
-      hookContext: this.contexts,
-    }
+    // The result is this call's own fresh object: completing it in place saves a copy per call.
+    const finished = result
+    if (this.contexts.length > 0) finished.modelContent = appendHookContext(result.modelContent, this.contexts)
+    finished.perf = { totalMs: this.deps.clock.now() - this.startedAt, permissionWaitMs: this.permissionWaitMs, queuedMs: this.queuedMs }
+    finished.permission = this.permission
+    finished.hookContext = this.contexts
     const pending = emitEvent(this.turn.emit, {
       type: 'ToolCallResult',
       sessionId: this.turn.sessionId,
@@ -112,7 +111,10 @@ async function runStages(state: CallState): Promise<ToolExecutionResult> {
   if (entry === undefined) return notFound(state)
   const prepared = await prepareInput(state, entry, state.call.input)
   if (prepared !== undefined) return prepared
-  const pre = await runPreToolUse({ hooks: state.deps.hooks, payload: state.hookPayload(), signal: state.signal, emit: state.turn.emit })
+  // No PreToolUse hook for this tool: no promise to wait for (hot path).
+  const pre = hasHook(state.deps.hooks, 'PreToolUse', state.call.name)
+    ? await runPreToolUse({ hooks: state.deps.hooks, payload: state.hookPayload(), signal: state.signal, emit: state.turn.emit })
+    : NO_PRE_TOOL_USE
   state.addContexts(pre.contexts)
   const rejected = await applyPreToolUse(state, entry, pre)
   if (rejected !== undefined) return rejected

@@ -34,14 +34,14 @@ export interface PostHookOutcome {
 }
 
 const EMPTY_CONTEXTS: readonly string[] = Object.freeze([])
-const NO_PRE_TOOL_USE: PreToolUseOutcome = Object.freeze({
+export const NO_PRE_TOOL_USE: PreToolUseOutcome = Object.freeze({
   decision: undefined,
   reason: undefined,
   updatedInput: undefined,
   hasUpdatedInput: false,
   contexts: EMPTY_CONTEXTS,
 })
-const NO_POST_HOOK: PostHookOutcome = Object.freeze({ blockReason: undefined, contexts: EMPTY_CONTEXTS })
+export const NO_POST_HOOK: PostHookOutcome = Object.freeze({ blockReason: undefined, contexts: EMPTY_CONTEXTS })
 
 const RANK = { allow: 1, ask: 2, deny: 3 } as const
 

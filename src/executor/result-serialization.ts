@@ -245,6 +245,19 @@ async function serializeBlocks(input: SerializeInput, blocks: readonly ModelCont
 }
 
 /** R31-R36: see the module header. */
+/**
+ * The common case without a promise: a plain text output within budget, no formatter and no
+ * streamed artifact. Undefined when the full path is needed.
+ */
+export function serializeInlineText(input: SerializeInput): SerializedOutput | undefined {
+  const { entry, output } = input
+  if (typeof output !== 'string' || entry.formatModelContent !== undefined || entry.persistedArtifact !== undefined) return undefined
+  if (output.length > effectiveBudgetBytes(entry) || output.trim() === '') return undefined
+  const bytes = utf8ByteLength(output)
+  if (bytes > effectiveBudgetBytes(entry)) return undefined
+  return { modelContent: output, fullText: output, serialization: inlineSerialization(bytes) }
+}
+
 export async function serializeOutput(input: SerializeInput): Promise<SerializedOutput> {
   const content = input.entry.formatModelContent?.(input.output) ?? defaultModelContent(input.output)
   if (isEmptyContent(content)) return serializeText(input, `(${input.toolName} completed with no output)`)

@@ -41,6 +41,8 @@ export function endCallSpan(span: Span, result: ToolExecutionResult): void {
 }
 
 export function logResult(logger: Logger, result: ToolExecutionResult, sessionId: string): void {
+  // Building the fields costs allocations on every call: skip them when nobody listens.
+  if (!logger.isLevelEnabled('info')) return
   const fields = { sessionId, callId: result.callId, toolName: result.toolName, status: result.status, totalMs: result.perf.totalMs }
   if (result.success) {
     logger.info(fields, LOG_EVENTS.completed)
