@@ -6,7 +6,8 @@
  * concurrency; the measured windows alternate between the two (both children stay up), so
  * a load change on the machine hits both alike. Then (a) alone, fresh, with one client,
  * for its latency. BENCH_SECONDS sets the measured time per target (default 10);
- * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there.
+ * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
+ * BENCH_STORE_TIMING=1 prints what each store method costs per call.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -16,6 +17,7 @@ import { runClosedLoop, type LoopClient } from './support/client-loop.js'
 import { childScript, startChild, type ChildTarget } from './support/child-process.js'
 import { BarePostClient, poolFor, ToolexecClient } from './support/http-clients.js'
 import { formatRate, percentile } from './support/stats.js'
+import type { MethodTiming } from './support/store-timing.js'
 
 const CONCURRENCY = 50
 const WINDOW_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000
@@ -69,13 +71,23 @@ async function startToolexec(clientCount: number): Promise<Target> {
     close: async (totalCalls) => {
       for (const client of clients) client.close()
       await pool.close()
-      const stored = (await child.stop()) as Record<string, number>
+      const { storeTimings, ...stored } = (await child.stop()) as Record<string, number> & { storeTimings?: Record<string, MethodTiming> }
       rmSync(dataDir, { recursive: true, force: true })
+      if (storeTimings !== undefined) printStoreTimings(storeTimings, totalCalls)
       if (stored.succeededCalls !== totalCalls || stored.tool_calls !== totalCalls) {
         throw new Error(`persisted ${stored.succeededCalls} succeeded records of ${stored.tool_calls} calls, but ${totalCalls} calls were made`)
       }
       return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted`
     },
+  }
+}
+
+function printStoreTimings(timings: Record<string, MethodTiming>, calls: number): void {
+  console.log(`store methods of ${calls} calls (wall time; transaction includes the statements inside it):`)
+  for (const [name, timing] of Object.entries(timings).sort((a, b) => b[1].ms - a[1].ms).slice(0, 10)) {
+    if (timing.calls === 0) continue
+    const each = (timing.ms * 1000) / timing.calls
+    console.log(`  ${name.padEnd(20)} ${(timing.calls / calls).toFixed(2)}/call x ${each.toFixed(1)} µs = ${((timing.ms * 1000) / calls).toFixed(0)} µs/call`)
   }
 }
 

@@ -18,6 +18,7 @@ interface Waiter {
 
 export class ToolexecClient implements LoopClient {
   readonly #pool: Pool
+  readonly #baseUrl: string
   readonly #sessionId: string
   readonly #waiting = new Map<string, Waiter>()
   #stream: SseConnection | undefined
@@ -26,18 +27,16 @@ export class ToolexecClient implements LoopClient {
 
   constructor(pool: Pool, baseUrl: string, sessionId: string) {
     this.#pool = pool
+    this.#baseUrl = baseUrl
     this.#sessionId = sessionId
-    this.baseUrl = baseUrl
   }
-
-  readonly baseUrl: string
 
   /** Creates the session and opens its SSE stream before the first call. */
   async connect(): Promise<void> {
     const created = await this.#pool.request({ path: '/sessions', method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ id: this.#sessionId }) })
     await created.body.text()
     if (created.statusCode !== 201) throw new Error(`POST /sessions answered ${created.statusCode}`)
-    this.#stream = openSse(`${this.baseUrl}/sessions/${this.#sessionId}/events`, (id, event, data) => this.#onFrame(id, event, data))
+    this.#stream = openSse(`${this.#baseUrl}/sessions/${this.#sessionId}/events`, (id, event, data) => this.#onFrame(id, event, data))
     await this.#stream.opened
   }
 

@@ -14,13 +14,7 @@ import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type Raw
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
-export interface NewCall {
-  readonly sessionId: string
-  readonly id: string
-  readonly scheduleId: string
-  readonly position: number
-  readonly name: string
-  readonly input: unknown
+export interface NewCall extends Pick<CallRow, 'sessionId' | 'id' | 'scheduleId' | 'position' | 'name' | 'input'> {
   readonly dependsOn?: readonly string[] | undefined
 }
 

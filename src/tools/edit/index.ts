@@ -10,7 +10,7 @@ import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
 import { imageTypeOf, looksBinary } from '../read/file-kind.js'
 import { asToolFailure, FileToolError, withAbsoluteFilePath } from '../workspace.js'
-import { commitText, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from '../write/file-change.js'
+import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from '../write/file-change.js'
 import { NEW_FILE_FORMAT } from '../write/text-codec.js'
 import { applyEdit, editOfMissingFile } from './apply-edit.js'
 
@@ -52,12 +52,7 @@ export function createEditTool(): ToolEntry<EditInput, FileChangeOutput> {
     name: EDIT_TOOL_NAME,
     description: DESCRIPTION,
     inputSchema: EditInputSchema,
-    readOnly: false,
-    destructive: false,
-    concurrentSafe: false,
-    permission: { sideEffectScope: 'workspace' },
-    timeout: { kind: 'deadline', defaultMs: 30_000 },
-    resultBudget: { maxInlineBytes: 1_000_000, maxModelBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
+    ...FILE_CHANGE_TOOL,
     resolveInput: withAbsoluteFilePath,
     prepareApproval: (input, ctx) =>
       previewChange(input.file_path, ctx, (decoded) =>

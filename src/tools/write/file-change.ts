@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
-import type { ApprovalPreparation, InputContext } from '../../contracts/tool-entry.js'
+import type { ApprovalPreparation, InputContext, ToolEntry } from '../../contracts/tool-entry.js'
 import { buildFileDiffDisplay } from '../../executor/file-diff-display.js'
 import { createPathGuard, realLocation, type PathGuard } from '../workspace.js'
 import { writeFileAtomically } from './atomic-write.js'
@@ -84,3 +84,13 @@ export async function previewChange(
     return {}
   }
 }
+
+/** What Write and Edit declare alike (appendix A1: serial, scope workspace, 30 s, 100000 B). */
+export const FILE_CHANGE_TOOL = {
+  readOnly: false,
+  destructive: false,
+  concurrentSafe: false,
+  permission: { sideEffectScope: 'workspace' },
+  timeout: { kind: 'deadline', defaultMs: 30_000 },
+  resultBudget: { maxInlineBytes: 1_000_000, maxModelBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
+} as const satisfies Partial<ToolEntry>

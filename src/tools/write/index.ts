@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
 import { asToolFailure, withAbsoluteFilePath } from '../workspace.js'
-import { commitText, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from './file-change.js'
+import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from './file-change.js'
 import { NEW_FILE_FORMAT } from './text-codec.js'
 
 export const WRITE_TOOL_NAME = 'Write'
@@ -38,12 +38,7 @@ export function createWriteTool(): ToolEntry<WriteInput, FileChangeOutput> {
     name: WRITE_TOOL_NAME,
     description: DESCRIPTION,
     inputSchema: WriteInputSchema,
-    readOnly: false,
-    destructive: false,
-    concurrentSafe: false,
-    permission: { sideEffectScope: 'workspace' },
-    timeout: { kind: 'deadline', defaultMs: 30_000 },
-    resultBudget: { maxInlineBytes: 1_000_000, maxModelBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
+    ...FILE_CHANGE_TOOL,
     resolveInput: withAbsoluteFilePath,
     prepareApproval: (input, ctx) => previewChange(input.file_path, ctx, () => input.content),
     handler: (input, ctx) => asToolFailure(() => writeFile(input, ctx)),
