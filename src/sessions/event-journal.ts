@@ -12,14 +12,16 @@ import type { EventBus } from './event-bus.js'
 export type StateChange = (store: SqliteStore, at: string) => void
 
 interface Pending {
-  readonly event: ExecutorEvent
+  /** Undefined for a staged change that has no event of its own. */
+  readonly event: ExecutorEvent | undefined
   readonly change: StateChange | undefined
   readonly resolve: (stored: StoredEvent) => void
   readonly reject: (error: unknown) => void
 }
 
 type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
-const NOTHING_QUEUED: Attempt<StoredEvent[]> = { ok: true, value: [] }
+type Written = StoredEvent | undefined
+const NOTHING_QUEUED: Attempt<Written[]> = { ok: true, value: [] }
 
 export class EventJournal {
   readonly #store: SqliteStore
@@ -34,13 +36,23 @@ export class EventJournal {
   }
 
   append(event: ExecutorEvent, change?: StateChange): Promise<StoredEvent> {
-    return new Promise<StoredEvent>((resolve, reject) => {
-      this.#queue.push({ event, change, resolve, reject })
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true
-        setImmediate(() => this.flush())
-      }
-    })
+    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, resolve, reject }))
+  }
+
+  /**
+   * A change with no event, written in order in the next commit of the queue (so it shares
+   * the commit of the events that follow it instead of paying one of its own).
+   */
+  stage(change: StateChange): void {
+    this.#enqueue({ event: undefined, change, resolve: noop, reject: noop })
+  }
+
+  #enqueue(item: Pending): void {
+    this.#queue.push(item)
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true
+      setImmediate(() => this.flush())
+    }
   }
 
   /**
@@ -50,20 +62,20 @@ export class EventJournal {
    */
   appendNow(event: ExecutorEvent, change?: StateChange, before?: StateChange): StoredEvent {
     const queued = this.#takeQueue()
-    let outcome: { earlier: Attempt<StoredEvent[]>; own: Attempt<StoredEvent> }
+    let outcome: { earlier: Attempt<Written[]>; own: Attempt<StoredEvent> }
     try {
       outcome = this.#store.transaction(() => {
         const at = new Date().toISOString()
         const earlier = queued.length === 0 ? NOTHING_QUEUED : this.#savepoint(() => queued.map((item) => this.#write(item, at)))
-        if (!earlier.ok) this.#forgetSeqs(queued.map((item) => item.event.sessionId))
+        if (!earlier.ok) this.#forgetSeqs(sessionsOf(queued))
         const own = this.#savepoint(() => {
           before?.(this.#store, at)
-          return this.#write({ event, change, resolve: noop, reject: noop }, at)
+          return this.#writeEvent(event, change, at)
         })
         return { earlier, own }
       })
     } catch (error) {
-      this.#forgetSeqs(queued.map((item) => item.event.sessionId).concat(event.sessionId))
+      this.#forgetSeqs(sessionsOf(queued).concat(event.sessionId))
       for (const item of queued) item.reject(error)
       throw error
     }
@@ -83,14 +95,14 @@ export class EventJournal {
     this.#flushScheduled = false
     const queued = this.#takeQueue()
     if (queued.length === 0) return
-    let stored: StoredEvent[]
+    let stored: Written[]
     try {
       stored = this.#store.transaction(() => {
         const at = new Date().toISOString()
         return queued.map((item) => this.#write(item, at))
       })
     } catch (error) {
-      this.#forgetSeqs(queued.map((item) => item.event.sessionId))
+      this.#forgetSeqs(sessionsOf(queued))
       for (const item of queued) item.reject(error)
       return
     }
@@ -112,12 +124,18 @@ export class EventJournal {
     return queued
   }
 
-  #write(item: Pending, at: string): StoredEvent {
+  #write(item: Pending, at: string): Written {
+    if (item.event !== undefined) return this.#writeEvent(item.event, item.change, at)
     item.change?.(this.#store, at)
-    const sessionId = item.event.sessionId
+    return undefined
+  }
+
+  #writeEvent(event: ExecutorEvent, change: StateChange | undefined, at: string): StoredEvent {
+    change?.(this.#store, at)
+    const sessionId = event.sessionId
     const seq = this.lastSeq(sessionId) + 1
     this.#lastSeq.set(sessionId, seq)
-    const { type, sessionId: _sessionId, ...rest } = item.event
+    const { type, sessionId: _sessionId, ...rest } = event
     const stored: StoredEvent = { sessionId, seq, type, data: JSON.stringify({ type, sessionId, seq, at, ...rest }) }
     this.#store.insertEvent(stored, at)
     return stored
@@ -138,13 +156,18 @@ export class EventJournal {
     for (const sessionId of sessionIds) this.#lastSeq.delete(sessionId)
   }
 
-  #deliver(queued: readonly Pending[], stored: readonly StoredEvent[]): void {
+  #deliver(queued: readonly Pending[], stored: readonly Written[]): void {
     for (let i = 0; i < stored.length; i++) {
-      const event = stored[i] as StoredEvent
+      const event = stored[i]
+      if (event === undefined) continue
       this.#bus.publish(event)
       queued[i]?.resolve(event)
     }
   }
+}
+
+function sessionsOf(queued: readonly Pending[]): string[] {
+  return queued.flatMap((item) => (item.event === undefined ? [] : [item.event.sessionId]))
 }
 
 function noop(): void {}

@@ -18,6 +18,7 @@ import { openDatabase } from '../storage/database.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
+import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { WebFetchSettings } from '../tools/services.js'
@@ -57,6 +58,7 @@ export interface Runtime {
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const db = openDatabase(path.join(options.dataDir, 'toolexec.db'))
+  const checkpointer = startWalCheckpointer(db)
   const store = new SqliteStore(db)
   const bus = new EventBus()
   const journal = new EventJournal(store, bus)
@@ -101,6 +103,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     recover: () => recoverUnfinished(ctx, schedules),
     close: () => {
       journal.flush()
+      checkpointer.stop()
       db.close()
     },
   }

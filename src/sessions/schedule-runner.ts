@@ -22,7 +22,8 @@ export async function runAccepted(
   calls: readonly ToolCall[],
   earlier: readonly ToolExecutionResult[] = [],
 ): Promise<void> {
-  ctx.store.setScheduleStatus(schedule.id, 'running', null)
+  // Rides in the commit of the schedule's first events rather than paying a commit of its own.
+  ctx.journal.stage((store) => store.setScheduleStatus(schedule.id, 'running', null))
   const turn = turnFor(ctx, schedule.session, schedule.id, schedule.turnId, schedule.signal)
   const outcome = await ctx.executor.executeSchedule(pruneDependencies(calls), turn, earlier.some(stopsTurn))
   const status = schedule.signal.aborted ? 'cancelled' : earlier.some(stopsTurn) ? 'stopped' : outcome.status

@@ -30,7 +30,7 @@ export function sqliteTodos(store: SqliteStore): TodoStore {
 
 export function sqliteSessionControl(store: SqliteStore): SessionControl {
   return {
-    getPermissionMode: (sessionId) => store.getSession(sessionId)?.permissionMode ?? 'default',
+    getPermissionMode: (sessionId) => store.permissionModeOf(sessionId) ?? 'default',
     setPermissionMode: (sessionId, mode) => store.setPermissionMode(sessionId, mode),
   }
 }

@@ -21,6 +21,8 @@ export interface NewCall extends Pick<CallRow, 'sessionId' | 'id' | 'scheduleId'
 export class SqliteStore {
   readonly db: Db
   readonly #s: Statements
+  /** Rules of each workspace as committed; every write of project_rules goes through this store and clears it. */
+  readonly #projectRules = new Map<string, string[]>()
 
   constructor(db: Db) {
     this.db = db
@@ -38,6 +40,11 @@ export class SqliteStore {
   getSession(id: string): SessionRecord | undefined {
     const row = this.#s.getSession.get(id) as RawRow | undefined
     return row === undefined ? undefined : toSessionRecord(row)
+  }
+
+  /** The one column each call's permission check reads, without building the whole record. */
+  permissionModeOf(id: string): SessionRecord['permissionMode'] | undefined {
+    return this.#s.permissionModeOf.pluck().get(id) as SessionRecord['permissionMode'] | undefined
   }
 
   sessionIds(): string[] {
@@ -195,6 +202,7 @@ export class SqliteStore {
   }
 
   insertProjectRule(workspace: string, rule: string, at: string): void {
+    this.#projectRules.clear()
     this.#s.insertProjectRule.run(`rule_${crypto.randomUUID()}`, workspace, rule, at)
   }
 
@@ -203,10 +211,16 @@ export class SqliteStore {
   }
 
   projectRulesOf(workspace: string): string[] {
-    return this.#s.projectRulesOf.pluck().all(workspace) as string[]
+    const cached = this.#projectRules.get(workspace)
+    if (cached !== undefined) return cached
+    const rules = this.#s.projectRulesOf.pluck().all(workspace) as string[]
+    // Inside a transaction the rows may yet be rolled back, so only committed state is kept.
+    if (!this.db.inTransaction) this.#projectRules.set(workspace, rules)
+    return rules
   }
 
   deleteProjectRule(id: string): boolean {
+    this.#projectRules.clear()
     return this.#s.deleteProjectRule.run(id).changes > 0
   }
 

@@ -6,6 +6,7 @@ const SQL = {
   insertSession:
     'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   getSession: 'SELECT * FROM sessions WHERE id = ?',
+  permissionModeOf: 'SELECT permission_mode FROM sessions WHERE id = ?',
   sessionIds: 'SELECT id FROM sessions',
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
