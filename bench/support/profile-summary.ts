@@ -16,9 +16,11 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[]
 }
 
+const PROJECT_ROOT = `${process.cwd()}/`
+
 function shortUrl(url: string): string {
-  const inProject = url.indexOf('/work/main/')
-  const trimmed = inProject === -1 ? url : url.slice(inProject + '/work/main/'.length)
+  const inProject = url.indexOf(PROJECT_ROOT)
+  const trimmed = inProject === -1 ? url : url.slice(inProject + PROJECT_ROOT.length)
   return trimmed.replace(/^file:\/\//, '').replace(/^node_modules\//, 'nm/')
 }
 
