@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ErrorReply, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
-import { startTestServer, type TestServer } from '../support/server.js'
-import { dataOf, openSse, type SseClient } from '../support/sse-client.js'
+import { useHttpSuite } from '../support/http-suite.js'
+import type { TestServer } from '../support/server.js'
+import { dataOf } from '../support/sse-client.js'
 
 let s: TestServer
-let streams: SseClient[] = []
-let counter = 0
-const fresh = (prefix: string): string => `${prefix}-${++counter}`
-
-beforeAll(async () => {
-  s = await startTestServer()
+const suite = useHttpSuite((server) => {
+  s = server
 })
-
-afterAll(async () => {
-  await s.close()
-})
-
-afterEach(async () => {
-  await Promise.all(streams.map((stream) => stream.close()))
-  streams = []
-})
+const fresh = suite.fresh
 
 const edit = (id: string, file = 'notes.txt'): unknown => ({ id, name: 'Edit', input: { file_path: file } })
 
@@ -123,8 +112,7 @@ describe('POST /permissions/:id', () => {
 
   it('scope session: a later identical request in that session runs without asking, another session still asks', async () => {
     const { sessionId, scheduleId, request } = await pendingEdit()
-    const stream = await openSse(s.url, sessionId)
-    streams.push(stream)
+    const stream = await suite.watch(s, sessionId)
     expect((await answer(request.id, { decision: 'allow', scope: 'session' })).status).toBe(200)
     await finished(scheduleId)
     const later = await accept(sessionId, [edit('e2'), edit('e3')])

@@ -1,33 +1,18 @@
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
+import { useHttpSuite } from '../support/http-suite.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { dataOf, openSse, type SseClient } from '../support/sse-client.js'
+import { dataOf } from '../support/sse-client.js'
 
 // One server for the file (starting one costs about a second); every test uses its own sessions.
 let s: TestServer
-let streams: SseClient[] = []
-
-beforeAll(async () => {
-  s = await startTestServer()
+const suite = useHttpSuite((server) => {
+  s = server
 })
-
-afterAll(async () => {
-  await s.close()
-})
-
-afterEach(async () => {
-  await Promise.all(streams.map((stream) => stream.close()))
-  streams = []
-})
-
-async function watch(s: TestServer, sessionId: string): Promise<SseClient> {
-  const stream = await openSse(s.url, sessionId)
-  streams.push(stream)
-  return stream
-}
+const watch = suite.watch
 
 async function schedule(s: TestServer, sessionId: string, calls: unknown[]): Promise<ScheduleAcceptedReply> {
   const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })

@@ -1,31 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
-import { startTestServer, type TestServer } from '../support/server.js'
-import { dataOf, openSse, type SseClient, type SseFrame } from '../support/sse-client.js'
+import { useHttpSuite } from '../support/http-suite.js'
+import type { TestServer } from '../support/server.js'
+import { dataOf, type SseClient, type SseFrame } from '../support/sse-client.js'
 
 let s: TestServer
-let streams: SseClient[] = []
-let counter = 0
-const fresh = (prefix: string): string => `${prefix}-${++counter}`
-
-beforeAll(async () => {
-  s = await startTestServer()
+const suite = useHttpSuite((server) => {
+  s = server
 })
-
-afterAll(async () => {
-  await s.close()
-})
-
-afterEach(async () => {
-  await Promise.all(streams.map((stream) => stream.close()))
-  streams = []
-})
+const fresh = suite.fresh
 
 async function watch(sessionId: string): Promise<SseClient> {
   await s.json('POST', '/sessions', { id: sessionId })
-  const stream = await openSse(s.url, sessionId)
-  streams.push(stream)
-  return stream
+  return suite.watch(s, sessionId)
 }
 
 async function open(sessionId: string): Promise<ScheduleAcceptedReply> {
