@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HookEventName, HookOutput, HookPayload } from '../../src/contracts/ports.js'
-import { DEFAULT_HOOK_TIMEOUT_MS, HookError, hookTimeoutMs, runCommandHook } from '../../src/hooks/command-hook.js'
+import { DEFAULT_HOOK_TIMEOUT_MS, hookTimeoutMs, runCommandHook } from '../../src/hooks/command-hook.js'
 import { delay, tempDir } from '../support/permission-tools.js'
-import { bashHook, nodeHook } from '../support/hook-scripts/hooks.js'
+import { bashHook, hookFailure as failure, nodeHook } from '../support/hook-scripts/hooks.js'
 
 const NEVER = new AbortController().signal
 
@@ -26,14 +26,6 @@ function run(command: string, event: HookEventName = 'PreToolUse', input?: HookP
   )
 }
 
-async function failure(promise: Promise<unknown>): Promise<HookError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(HookError)
-  return error as HookError
-}
 
 describe('command hooks: answers on exit 0', () => {
   it.each<[string, unknown, HookOutput]>([

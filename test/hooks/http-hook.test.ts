@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HookPayload } from '../../src/contracts/ports.js'
-import { HookError } from '../../src/hooks/command-hook.js'
 import { runHttpHook } from '../../src/hooks/http-hook.js'
-import { startHookServer, type HookServer } from '../support/hook-scripts/hooks.js'
+import { hookFailure as failure, startHookServer, type HookServer } from '../support/hook-scripts/hooks.js'
 
 let server: HookServer
 
@@ -26,14 +25,6 @@ const PAYLOAD: HookPayload = {
 
 const hookAt = (route: string, extra: { headers?: Record<string, string>; timeoutMs?: number } = {}) => ({ type: 'http' as const, url: `${server.url}${route}`, ...extra })
 
-async function failure(promise: Promise<unknown>): Promise<HookError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(HookError)
-  return error as HookError
-}
 
 describe('HTTP hooks', () => {
   it('R13 POSTs the hook input as JSON with the configured headers', async () => {

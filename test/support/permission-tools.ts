@@ -149,3 +149,15 @@ export function tempDir(prefix: string): Promise<string> {
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
+
+/** `<root>/ws` holding `files` (relative name -> content), with `root` resolved of symlinks. */
+export async function workspaceWith(prefix: string, files: Readonly<Record<string, string | Buffer>>): Promise<{ root: string; workspace: string }> {
+  const root = await fs.realpath(await tempDir(prefix))
+  const workspace = path.join(root, 'ws')
+  await fs.mkdir(workspace)
+  for (const [name, content] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(workspace, name)), { recursive: true })
+    await fs.writeFile(path.join(workspace, name), content)
+  }
+  return { root, workspace }
+}

@@ -17,6 +17,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { eventually, groupMembers } from '../support/processes.js'
 
 const GIB = 1024 * 1024 * 1024
 // `seq 1 N` prints 1,088,888,898 bytes for N = 120,000,000: a little over 1 GiB.
@@ -86,24 +87,6 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Live (not zombie) members of a process group. */
-function groupMembers(pgid: number): number[] {
-  const ps = spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
-  return ps.stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, group, state]) => Number(group) === pgid && !(state ?? '').startsWith('Z'))
-    .map(([pid]) => Number(pid))
-}
-
-async function eventually(check: () => boolean, withinMs: number): Promise<boolean> {
-  const deadline = performance.now() + withinMs
-  while (performance.now() < deadline) {
-    if (check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  return check()
-}
 
 /** sha256 of a command's stdout, computed by `sha256sum` in its own processes (not in this one). */
 function sha256Of(command: string): Promise<string> {

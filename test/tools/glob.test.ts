@@ -1,4 +1,4 @@
-import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnContext } from '../../src/contracts/ports.js'
@@ -10,16 +10,10 @@ import { createGlobTool } from '../../src/tools/glob/index.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { collectEvents } from '../support/tools.js'
-import { tempDir } from '../support/permission-tools.js'
+import { workspaceWith } from '../support/permission-tools.js'
 
 async function harness(files: Readonly<Record<string, string>> = {}) {
-  const root = await realpath(await tempDir('glob'))
-  const workspace = path.join(root, 'ws')
-  await mkdir(workspace)
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(workspace, name)), { recursive: true })
-    await writeFile(path.join(workspace, name), content)
-  }
+  const { root, workspace } = await workspaceWith('glob', files)
   const executor = createExecutor({
     registry: new InMemoryToolRegistry([createGlobTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),

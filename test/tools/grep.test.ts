@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnContext } from '../../src/contracts/ports.js'
@@ -10,16 +10,10 @@ import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createGrepTool } from '../../src/tools/grep/index.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
-import { tempDir } from '../support/permission-tools.js'
+import { workspaceWith } from '../support/permission-tools.js'
 
 async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
-  const root = await realpath(await tempDir('grep'))
-  const workspace = path.join(root, 'ws')
-  await mkdir(workspace)
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(workspace, name)), { recursive: true })
-    await writeFile(path.join(workspace, name), content)
-  }
+  const { root, workspace } = await workspaceWith('grep', files)
   const executor = createExecutor({
     registry: new InMemoryToolRegistry([createGrepTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),

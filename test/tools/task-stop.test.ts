@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +14,7 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
+import { eventually, groupMembers } from '../support/processes.js'
 
 let workspace: string
 let dataDir: string
@@ -58,24 +58,6 @@ async function startInBackground(command: string): Promise<string> {
   return String(result.modelContent).replace('Command running in background with ID: ', '')
 }
 
-/** Live (not zombie) members of a process group. */
-function groupMembers(pgid: number): number[] {
-  const ps = spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
-  return ps.stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, group, state]) => Number(group) === pgid && !(state ?? '').startsWith('Z'))
-    .map(([pid]) => Number(pid))
-}
-
-async function eventually(check: () => boolean, withinMs: number): Promise<boolean> {
-  const deadline = performance.now() + withinMs
-  while (performance.now() < deadline) {
-    if (check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  return check()
-}
 
 describe('TaskStop', () => {
   it('R1 kills a background command with its whole process tree', async () => {

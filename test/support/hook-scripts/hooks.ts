@@ -6,6 +6,8 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { expect } from 'vitest'
+import { HookError } from '../../../src/hooks/command-hook.js'
 
 export const HOOK_SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
 
@@ -100,4 +102,14 @@ export async function startHookServer(): Promise<HookServer> {
       return new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/** The HookError a hook run rejects with; fails the test when it resolves or rejects otherwise. */
+export async function hookFailure(promise: Promise<unknown>): Promise<HookError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(error).toBeInstanceOf(HookError)
+  return error as HookError
 }
