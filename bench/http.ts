@@ -38,6 +38,7 @@ interface Tally {
   calls: number
   windowMs: number
   cpuMs: number
+  clientCpuMs: number
   totalCalls: number
   latenciesMs: number[]
 }
@@ -77,7 +78,8 @@ async function startToolexec(clientCount: number): Promise<Target> {
       if (stored.succeededCalls !== totalCalls || stored.tool_calls !== totalCalls) {
         throw new Error(`persisted ${stored.succeededCalls} succeeded records of ${stored.tool_calls} calls, but ${totalCalls} calls were made`)
       }
-      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted`
+      const walMb = ((stored.walPeakBytes ?? 0) / (1024 * 1024)).toFixed(1)
+      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted; WAL peak ${walMb} MB`
     },
   }
 }
@@ -93,18 +95,22 @@ function printStoreTimings(timings: Record<string, MethodTiming>, calls: number)
 
 async function measure(target: Target, tally: Tally, warmupMs: number, windowMs: number): Promise<void> {
   const cpuBefore = await target.child.cpuMs()
+  const clientBefore = process.cpuUsage()
   const report = await runClosedLoop(target.clients, { warmupMs, durationMs: windowMs })
+  const client = process.cpuUsage(clientBefore)
   const cpuAfter = await target.child.cpuMs()
   tally.calls += report.calls
   tally.windowMs += report.windowMs
   tally.cpuMs += warmupMs === 0 ? cpuAfter - cpuBefore : 0
+  tally.clientCpuMs += warmupMs === 0 ? (client.user + client.system) / 1000 : 0
   tally.totalCalls += report.totalCalls
   tally.latenciesMs.push(...report.latenciesMs)
 }
 
-const emptyTally = (): Tally => ({ calls: 0, windowMs: 0, cpuMs: 0, totalCalls: 0, latenciesMs: [] })
+const emptyTally = (): Tally => ({ calls: 0, windowMs: 0, cpuMs: 0, clientCpuMs: 0, totalCalls: 0, latenciesMs: [] })
 const rate = (tally: Tally): number => (tally.calls / tally.windowMs) * 1000
-const cpuPerCall = (tally: Tally): string => `${((tally.cpuMs / tally.calls) * 1000).toFixed(0)} µs server CPU/call`
+const cpuPerCall = (tally: Tally): string =>
+  `${((tally.cpuMs / tally.calls) * 1000).toFixed(0)} µs server CPU/call, ${((tally.clientCpuMs / tally.calls) * 1000).toFixed(0)} µs load-generator CPU/call`
 const latency = (tally: Tally, digits: number): string => {
   const sorted = [...tally.latenciesMs].sort((a, b) => a - b)
   return `p50 ${percentile(sorted, 50).toFixed(digits)} ms, p99 ${percentile(sorted, 99).toFixed(digits)} ms`

@@ -3,6 +3,7 @@
  * tool registered. Its stop report counts the stored rows, so the bench can prove every
  * call it timed was persisted with a terminal record.
  */
+import { statSync } from 'node:fs'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { startServer } from '../../src/server.js'
@@ -19,11 +20,20 @@ for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p
 
 const storeTimings = process.env.BENCH_STORE_TIMING === '1' ? timeStoreMethods(server.runtime.ctx.store) : undefined
 
+// The WAL's largest size: it must start over under load rather than grow without bound.
+const walFile = `${server.runtime.ctx.store.db.name}-wal`
+let walPeakBytes = 0
+const walSampler = setInterval(() => {
+  walPeakBytes = Math.max(walPeakBytes, statSync(walFile, { throwIfNoEntry: false })?.size ?? 0)
+}, 250)
+walSampler.unref()
+
 serveAsChild(server.url, async () => {
   const timings = storeTimings?.()
   const db = server.runtime.ctx.store.db
   const terminal = db.prepare("SELECT count(*) FROM tool_calls WHERE result_json IS NOT NULL AND status = 'succeeded'").pluck().get() as number
   const counts = server.runtime.ctx.store.rowCounts()
   await server.close()
-  return { ...counts, succeededCalls: terminal, ...(timings === undefined ? {} : { storeTimings: timings }) }
+  clearInterval(walSampler)
+  return { ...counts, succeededCalls: terminal, walPeakBytes, ...(timings === undefined ? {} : { storeTimings: timings }) }
 })

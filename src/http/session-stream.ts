@@ -3,7 +3,9 @@
  * replayed in joined writes, then live events follow with nothing lost or doubled at the
  * seam (the bus subscription starts before the first read, and every frame is sent only
  * if its seq is past the last one sent). A client that falls too far behind is closed and
- * resumes by id.
+ * resumes by id. Frames that announce progress may wait a few milliseconds to share a
+ * socket write with the frames that follow them; a result, an approval or an end goes out
+ * at once, with whatever waited before it.
  */
 import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'
@@ -19,6 +21,19 @@ export interface StreamLimits {
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000 }
 
+/** How long a progress frame may wait for company. */
+export const COALESCE_MS = 5
+const MAY_WAIT: ReadonlySet<string> = new Set([
+  'ScheduleAccepted',
+  'BatchStarted',
+  'ToolCallStarted',
+  'BatchCompleted',
+  'ToolCallProgress',
+  'HookRunStarted',
+  'HookRunCompleted',
+  'ModelNetworkStatus',
+])
+
 export function frameOf(event: StoredEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`
 }
@@ -32,6 +47,7 @@ export class SessionStream {
   #waitingForDrain = false
   /** One microtask flushes every frame a journal commit published, not one per frame. */
   #flushQueued = false
+  #coalescing: NodeJS.Timeout | undefined = undefined
   #closed = false
   #unsubscribe: () => void = () => {}
 
@@ -56,6 +72,7 @@ export class SessionStream {
   close(): void {
     if (this.#closed) return
     this.#closed = true
+    clearTimeout(this.#coalescing)
     this.#unsubscribe()
     this.#queue = []
     if (!this.#raw.writableEnded) this.#raw.end()
@@ -79,9 +96,12 @@ export class SessionStream {
       this.close()
       return
     }
-    if (!this.#replaying && !this.#waitingForDrain && !this.#flushQueued) {
+    if (this.#replaying || this.#waitingForDrain || this.#flushQueued) return
+    if (!MAY_WAIT.has(event.type)) {
       this.#flushQueued = true
       queueMicrotask(() => this.#flush())
+    } else if (this.#coalescing === undefined) {
+      this.#coalescing = setTimeout(() => this.#flush(), COALESCE_MS)
     }
   }
 
@@ -89,6 +109,8 @@ export class SessionStream {
   // stored events the replay has not read yet.
   #flush(): void {
     this.#flushQueued = false
+    clearTimeout(this.#coalescing)
+    this.#coalescing = undefined
     if (this.#closed || this.#replaying || this.#waitingForDrain || this.#queue.length === 0) return
     const pending = this.#queue
     this.#queue = []

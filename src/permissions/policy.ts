@@ -71,7 +71,10 @@ export function workspaceRules(split: CommandSplitter): (workspace: string) => R
     const file = path.join(workspace, WORKSPACE_CONFIG)
     let mtimeMs: number
     try {
-      mtimeMs = statSync(file).mtimeMs
+      // Most workspaces have no such file: without the throw, that answer costs a plain stat.
+      const stat = statSync(file, { throwIfNoEntry: false })
+      if (stat === undefined) return EMPTY_RULES
+      mtimeMs = stat.mtimeMs
     } catch {
       return EMPTY_RULES
     }

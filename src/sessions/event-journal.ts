@@ -1,8 +1,9 @@
 /**
  * @module The session event journal: every event gets the session's next sequence number
  * and is written, with the state change it stands for, in one transaction before anyone
- * sees it. Appends from one tick share a transaction (the hot path); appendNow writes at
- * once, after whatever is queued, for HTTP handlers that reply only once it is durable.
+ * sees it. Appends from one tick share a transaction (the hot path); a guarded append also
+ * shares it, behind a savepoint of its own, so that a change that throws (a rejected request)
+ * fails alone. appendNow writes at once, after whatever is queued.
  */
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { StoredEvent } from '../contracts/store.js'
@@ -11,32 +12,47 @@ import type { EventBus } from './event-bus.js'
 
 export type StateChange = (store: SqliteStore, at: string) => void
 
+/** A promise while commits should wait (the WAL is being caught up); else undefined. */
+export type CommitGate = () => Promise<void> | undefined
+
 interface Pending {
   /** Undefined for a staged change that has no event of its own. */
   readonly event: ExecutorEvent | undefined
   readonly change: StateChange | undefined
+  /** A change that may throw: it runs behind its own savepoint and only its append fails. */
+  readonly guarded: boolean
   readonly resolve: (stored: StoredEvent) => void
   readonly reject: (error: unknown) => void
 }
 
 type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
 type Written = StoredEvent | undefined
-const NOTHING_QUEUED: Attempt<Written[]> = { ok: true, value: [] }
 
 export class EventJournal {
   readonly #store: SqliteStore
   readonly #bus: EventBus
   readonly #lastSeq = new Map<string, number>()
+  readonly #gate: CommitGate | undefined
   #queue: Pending[] = []
   #flushScheduled = false
 
-  constructor(store: SqliteStore, bus: EventBus) {
+  constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate) {
     this.#store = store
     this.#bus = bus
+    this.#gate = gate
   }
 
   append(event: ExecutorEvent, change?: StateChange): Promise<StoredEvent> {
-    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, resolve, reject }))
+    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, guarded: false, resolve, reject }))
+  }
+
+  /**
+   * Like append, for a change that may throw (a request checked against the stored state): it
+   * shares the tick's commit, and when it throws, nothing of it is written and only this
+   * promise rejects, with the change's error.
+   */
+  appendGuarded(event: ExecutorEvent, change: StateChange): Promise<StoredEvent> {
+    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, guarded: true, resolve, reject }))
   }
 
   /**
@@ -44,50 +60,36 @@ export class EventJournal {
    * the commit of the events that follow it instead of paying one of its own).
    */
   stage(change: StateChange): void {
-    this.#enqueue({ event: undefined, change, resolve: noop, reject: noop })
+    this.#enqueue({ event: undefined, change, guarded: false, resolve: noop, reject: noop })
   }
 
   #enqueue(item: Pending): void {
     this.#queue.push(item)
     if (!this.#flushScheduled) {
       this.#flushScheduled = true
-      setImmediate(() => this.flush())
+      setImmediate(() => this.#flushWhenOpen())
     }
   }
 
-  /**
-   * Writes what is queued, then this event, and returns it stored. Both share one commit
-   * (the hot path of every POST), each behind its own savepoint: a change that throws here
-   * (a rejected request) never takes queued events with it, nor they it.
-   */
-  appendNow(event: ExecutorEvent, change?: StateChange, before?: StateChange): StoredEvent {
-    const queued = this.#takeQueue()
-    let outcome: { earlier: Attempt<Written[]>; own: Attempt<StoredEvent> }
+  // What queues up while the gate is shut joins the same commit.
+  #flushWhenOpen(): void {
+    const shut = this.#gate?.()
+    if (shut === undefined) this.flush()
+    else void shut.then(() => this.flush())
+  }
+
+  /** Writes what is queued (its own commit), then this event at once, and returns it stored. */
+  appendNow(event: ExecutorEvent, change?: StateChange): StoredEvent {
+    this.flush()
+    let stored: StoredEvent
     try {
-      outcome = this.#store.transaction(() => {
-        const at = new Date().toISOString()
-        const earlier = queued.length === 0 ? NOTHING_QUEUED : this.#savepoint(() => queued.map((item) => this.#write(item, at)))
-        if (!earlier.ok) this.#forgetSeqs(sessionsOf(queued))
-        const own = this.#savepoint(() => {
-          before?.(this.#store, at)
-          return this.#writeEvent(event, change, at)
-        })
-        return { earlier, own }
-      })
+      stored = this.#store.transaction(() => this.#writeEvent(event, change, new Date().toISOString()))
     } catch (error) {
-      this.#forgetSeqs(sessionsOf(queued).concat(event.sessionId))
-      for (const item of queued) item.reject(error)
+      this.#forgetSeqs([event.sessionId])
       throw error
     }
-    const { earlier, own } = outcome
-    if (earlier.ok) this.#deliver(queued, earlier.value)
-    else for (const item of queued) item.reject(earlier.error)
-    if (!own.ok) {
-      this.#forgetSeqs([event.sessionId])
-      throw own.error
-    }
-    this.#bus.publish(own.value)
-    return own.value
+    this.#bus.publish(stored)
+    return stored
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */
@@ -95,18 +97,26 @@ export class EventJournal {
     this.#flushScheduled = false
     const queued = this.#takeQueue()
     if (queued.length === 0) return
-    let stored: Written[]
+    let outcomes: Attempt<Written>[]
     try {
-      stored = this.#store.transaction(() => {
+      outcomes = this.#store.transaction(() => {
         const at = new Date().toISOString()
-        return queued.map((item) => this.#write(item, at))
+        return queued.map((item) => (item.guarded ? this.#writeGuarded(item, at) : { ok: true, value: this.#write(item, at) }))
       })
     } catch (error) {
       this.#forgetSeqs(sessionsOf(queued))
       for (const item of queued) item.reject(error)
       return
     }
-    this.#deliver(queued, stored)
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i] as Attempt<Written>
+      const item = queued[i] as Pending
+      if (!outcome.ok) item.reject(outcome.error)
+      else if (outcome.value !== undefined) {
+        this.#bus.publish(outcome.value)
+        item.resolve(outcome.value)
+      }
+    }
   }
 
   lastSeq(sessionId: string): number {
@@ -122,6 +132,12 @@ export class EventJournal {
     const queued = this.#queue
     this.#queue = []
     return queued
+  }
+
+  #writeGuarded(item: Pending, at: string): Attempt<Written> {
+    const attempt = this.#savepoint(() => this.#write(item, at))
+    if (!attempt.ok && item.event !== undefined) this.#forgetSeqs([item.event.sessionId])
+    return attempt
   }
 
   #write(item: Pending, at: string): Written {
@@ -154,15 +170,6 @@ export class EventJournal {
   // After a rolled-back transaction the cached numbers are ahead of the database.
   #forgetSeqs(sessionIds: readonly string[]): void {
     for (const sessionId of sessionIds) this.#lastSeq.delete(sessionId)
-  }
-
-  #deliver(queued: readonly Pending[], stored: readonly Written[]): void {
-    for (let i = 0; i < stored.length; i++) {
-      const event = stored[i]
-      if (event === undefined) continue
-      this.#bus.publish(event)
-      queued[i]?.resolve(event)
-    }
   }
 }
 

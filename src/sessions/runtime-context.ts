@@ -63,9 +63,19 @@ export class LiveSessions {
   }
 }
 
-export function journalSink(journal: EventJournal): (event: ExecutorEvent) => Promise<unknown> {
+/**
+ * Events whose commit the executor need not wait for: the journal writes in order, so they
+ * are durable before anything that follows them is (a call's start, a permission request,
+ * the schedule's end), and they share that later commit instead of paying one each.
+ */
+const UNAWAITED: ReadonlySet<ExecutorEvent['type']> = new Set(['BatchStarted', 'BatchCompleted', 'ToolCallResult'])
+
+export function journalSink(journal: EventJournal, logger: Logger): (event: ExecutorEvent) => Promise<unknown> | undefined {
   return function journalEvent(event) {
-    return journal.append(event, stateChangeFor(event))
+    const written = journal.append(event, stateChangeFor(event))
+    if (!UNAWAITED.has(event.type)) return written
+    written.catch((error: unknown) => logger.error({ err: error, sessionId: event.sessionId, type: event.type }, 'journal.append_failed'))
+    return undefined
   }
 }
 
@@ -75,7 +85,7 @@ export function turnFor(ctx: RuntimeContext, session: SessionRecord, scheduleId:
     turnId,
     scheduleId,
     signal,
-    emit: journalSink(ctx.journal),
+    emit: journalSink(ctx.journal, ctx.logger),
     permissionMode: session.permissionMode,
     workspace: session.workspace,
     permissionTimeoutMs: session.permissionTimeoutMs ?? undefined,

@@ -61,7 +61,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const checkpointer = startWalCheckpointer(db)
   const store = new SqliteStore(db)
   const bus = new EventBus()
-  const journal = new EventJournal(store, bus)
+  const journal = new EventJournal(store, bus, () => checkpointer.writeGate())
   const broker = new SessionPermissionBroker(store)
   const registry = new InMemoryToolRegistry(options.tools)
   const backgroundTasks = new BackgroundTaskRegistry()

@@ -11,7 +11,9 @@ import type { ToolExecutionResult } from '../contracts/result.js'
 import type { RuntimeContext } from './runtime-context.js'
 import { turnFor } from './runtime-context.js'
 import type { SessionService } from './session-service.js'
+import type { NewCall, SqliteStore } from '../storage/sqlite-store.js'
 import { scheduleView } from './views.js'
+import { timeOrderedUuid } from './time-ordered-id.js'
 import { ScheduleWaiters } from './schedule-waiters.js'
 import { pruneDependencies, runAccepted, type AcceptedSchedule } from './schedule-runner.js'
 
@@ -33,23 +35,30 @@ export class ScheduleService {
     this.#sessions = sessions
   }
 
-  submit(body: CreateScheduleBody): ScheduleAcceptedReply {
-    const { store } = this.#ctx
+  /**
+   * Accepts a schedule: it is stored with its ScheduleAccepted event in the next shared
+   * commit, and runs once that commit is done. A call id already used in the session is
+   * found by the primary key, inside that commit, and fails only this request.
+   */
+  async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
     const calls = body.calls.map(toToolCall)
     const open = body.open === true
-    const existing = store.getSession(body.sessionId)
-    const session = existing ?? this.#sessions.newRecord(body.sessionId)
-    this.#assertNewCallIds(session.id, calls)
+    const proposed = this.#ctx.store.getSession(body.sessionId) ?? this.#sessions.newRecord(body.sessionId)
+    this.#assertDistinctCallIds(proposed.id, calls)
     // A closed schedule is planned now (cycles are a 400); an open one is planned at close,
     // so its calls may depend only on calls before them.
     this.#assertDependencies(calls, 0, !open)
     const groups = open ? [] : this.#ctx.executor.plan(calls)
-    const scheduleId = `sch_${crypto.randomUUID()}`
+    const scheduleId = `sch_${timeOrderedUuid()}`
     const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
-    this.#ctx.journal.appendNow({ type: 'ScheduleAccepted', sessionId: session.id, scheduleId, turnId, groups }, undefined, (tx, at) => {
-      if (existing === undefined) tx.insertSession(session)
+    let session = proposed
+    await this.#ctx.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
+      // Another request of this tick may have created the session since it was looked up.
+      const stored = tx.getSession(proposed.id)
+      if (stored === undefined) tx.insertSession(proposed)
+      session = stored ?? proposed
       tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
-      calls.forEach((call, position) => tx.insertCall({ ...call, sessionId: session.id, scheduleId, position }))
+      calls.forEach((call, position) => insertNewCall(tx, { ...call, sessionId: session.id, scheduleId, position }))
     })
     const schedule: AcceptedSchedule = { id: scheduleId, session, turnId, calls, signal: this.#ctx.live.get(session.id).controller.signal }
     if (open) this.#startOpen(schedule)
@@ -62,9 +71,8 @@ export class ScheduleService {
     const open = this.#requireOpen(scheduleId)
     const call = toToolCall(input)
     const { schedule } = open
-    this.#assertNewCallIds(schedule.session.id, [call])
     this.#assertDependencies([...schedule.calls, call], schedule.calls.length, false)
-    this.#ctx.store.insertCall({ ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
+    insertNewCall(this.#ctx.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
     const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
     if (call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))) {
@@ -144,12 +152,10 @@ export class ScheduleService {
     throw new ToolexecError('API_ERR_SCHEDULE_NOT_OPEN', [scheduleId, stored.status])
   }
 
-  #assertNewCallIds(sessionId: string, calls: readonly ToolCall[]): void {
+  #assertDistinctCallIds(sessionId: string, calls: readonly ToolCall[]): void {
     const seen = new Set<string>()
     for (const call of calls) {
-      if (seen.has(call.id) || this.#ctx.store.callExists(sessionId, call.id)) {
-        throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, sessionId])
-      }
+      if (seen.has(call.id)) throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, sessionId])
       seen.add(call.id)
     }
   }
@@ -187,6 +193,20 @@ export class ScheduleService {
       })),
     }
   }
+}
+
+/** Inserts a call; an id the session already used is the client's error (409), told by the primary key. */
+function insertNewCall(store: SqliteStore, call: NewCall): void {
+  try {
+    store.insertCall(call)
+  } catch (error) {
+    if (isPrimaryKeyConflict(error)) throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, call.sessionId])
+    throw error
+  }
+}
+
+function isPrimaryKeyConflict(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
 }
 
 function toToolCall(input: ScheduleCallInput): ToolCall {

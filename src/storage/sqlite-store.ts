@@ -23,28 +23,41 @@ export class SqliteStore {
   readonly #s: Statements
   /** Rules of each workspace as committed; every write of project_rules goes through this store and clears it. */
   readonly #projectRules = new Map<string, string[]>()
+  /** Sessions as committed, read on every call; every write of a session row goes through this store and evicts it. */
+  readonly #sessions = new Map<string, SessionRecord>()
+  // One wrapper for every transaction: building one per call costs more than the BEGIN itself.
+  readonly #inTransaction: (fn: () => unknown) => unknown
 
   constructor(db: Db) {
     this.db = db
     this.#s = prepareStatements(db)
+    this.#inTransaction = db.transaction((fn: () => unknown) => fn())
   }
 
+  /** Runs `fn` in a transaction; called inside another one, it is a savepoint. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)()
+    return this.#inTransaction(fn) as T
   }
 
   insertSession(session: SessionRecord): void {
+    this.#sessions.delete(session.id)
     this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
   }
 
   getSession(id: string): SessionRecord | undefined {
+    const cached = this.#sessions.get(id)
+    if (cached !== undefined) return cached
     const row = this.#s.getSession.get(id) as RawRow | undefined
-    return row === undefined ? undefined : toSessionRecord(row)
+    if (row === undefined) return undefined
+    const session = toSessionRecord(row)
+    // Inside a transaction the row may yet be rolled back, so only committed state is kept.
+    if (!this.db.inTransaction) this.#sessions.set(id, session)
+    return session
   }
 
-  /** The one column each call's permission check reads, without building the whole record. */
+  /** The mode each call's permission check reads. */
   permissionModeOf(id: string): SessionRecord['permissionMode'] | undefined {
-    return this.#s.permissionModeOf.pluck().get(id) as SessionRecord['permissionMode'] | undefined
+    return this.getSession(id)?.permissionMode
   }
 
   sessionIds(): string[] {
@@ -78,10 +91,6 @@ export class SqliteStore {
 
   insertCall(call: NewCall): void {
     this.#s.insertCall.run(call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn))
-  }
-
-  callExists(sessionId: string, id: string): boolean {
-    return this.#s.callExists.get(sessionId, id) !== undefined
   }
 
   markCallRunning(sessionId: string, id: string, resolvedInput: unknown, flags: ToolFlags, at: string): void {
@@ -198,6 +207,7 @@ export class SqliteStore {
   }
 
   setPermissionMode(sessionId: string, mode: SessionRecord['permissionMode']): void {
+    this.#sessions.delete(sessionId)
     this.#s.setPermissionMode.run(mode, sessionId)
   }
 

@@ -6,7 +6,6 @@ const SQL = {
   insertSession:
     'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   getSession: 'SELECT * FROM sessions WHERE id = ?',
-  permissionModeOf: 'SELECT permission_mode FROM sessions WHERE id = ?',
   sessionIds: 'SELECT id FROM sessions',
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
@@ -20,7 +19,6 @@ const SQL = {
   unfinishedSchedules: "SELECT * FROM schedules WHERE status IN ('open', 'queued', 'running') ORDER BY session_id, arrival",
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
-  callExists: 'SELECT 1 FROM tool_calls WHERE session_id = ? AND id = ?',
   markCallRunning:
     "UPDATE tool_calls SET resolved_input_json = ?, flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
   setCallStatus: 'UPDATE tool_calls SET status = ? WHERE session_id = ? AND id = ?',

@@ -121,6 +121,16 @@ describe('POST /schedules', () => {
     expect((await accept(fresh('other-session'), [read('c1')])).calls[0]?.id).toBe('c1')
   })
 
+  it('two requests racing with one call id for a new session: one 202, one 409, the session created once', async () => {
+    const sessionId = fresh('race')
+    const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('same')] })))
+    expect(replies.map((reply) => reply.status).sort()).toEqual([202, 409])
+    expect(replies.find((reply) => reply.status === 409)?.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
+    const stored = s.runtime.ctx.store.db.prepare('SELECT count(*) FROM tool_calls WHERE session_id = ?').pluck().get(sessionId)
+    expect(stored).toBe(1)
+    expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(200)
+  })
+
   it('replies 409 for one call id twice in the same body', async () => {
     const sessionId = fresh('twice')
     const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('x'), read('x')] })
@@ -186,10 +196,12 @@ describe('GET /schedules/:id', () => {
     expect(early.status).toBe(200)
     expect(early.body).toMatchObject({ scheduleId: reply.scheduleId, sessionId: reply.sessionId, turnId: reply.turnId, groups: [['z', 'r']] })
     expect(['queued', 'running']).toContain(early.body.status)
+    // The Read beside the sleep may already be done: then, and only then, it has its modelContent.
+    expect(['pending', 'running']).toContain(early.body.calls[0]?.status)
     for (const call of early.body.calls) {
-      expect(['pending', 'running']).toContain(call.status)
-      expect(call.modelContent).toBeUndefined()
-      expect(call.result).toBeUndefined()
+      const terminal = call.status === 'succeeded'
+      expect(call.modelContent !== undefined).toBe(terminal)
+      expect(call.result !== undefined).toBe(terminal)
     }
     const done = await finished(reply.scheduleId)
     expect(done.status).toBe('completed')

@@ -86,6 +86,7 @@ describe('EventJournal', () => {
   it.each([
     ['append', (event: ExecutorEvent, change: StateChange) => journal.append(event, change)],
     ['appendNow', async (event: ExecutorEvent, change: StateChange) => journal.appendNow(event, change)],
+    ['appendGuarded', (event: ExecutorEvent, change: StateChange) => journal.appendGuarded(event, change)],
   ])('a change that throws in %s writes neither the event nor the change, and the seq does not advance', async (_how, write) => {
     await journal.append(batch('a', 0))
     const seen = listen('a')
@@ -121,13 +122,8 @@ describe('EventJournal', () => {
   it('appendNow writes after everything queued and returns its stored event, delivered in seq order', async () => {
     const seen = listen('a')
     const first = journal.append(batch('a', 0))
-    const second = journal.append(batch('a', 1))
-    let ranBefore = false
-    const now = journal.appendNow(batch('a', 2), undefined, (tx) => {
-      ranBefore = true
-      tx.insertSession(record('made-before'))
-    })
-    expect(ranBefore).toBe(true)
+    const second = journal.append(batch('a', 1), insertSession('made-before'))
+    const now = journal.appendNow(batch('a', 2))
     expect(now.seq).toBe(3)
     expect(committedSeqs('a')).toEqual([1, 2, 3])
     expect(committedSession('made-before')).toBe(true)
@@ -139,11 +135,39 @@ describe('EventJournal', () => {
 
   it('a failing appendNow does not take back the appends queued before it', async () => {
     const queued = journal.append(batch('b', 0), insertSession('other'))
-    expect(() => journal.appendNow(batch('a', 0), undefined, failing)).toThrow('change failed')
+    expect(() => journal.appendNow(batch('a', 0), failing)).toThrow('change failed')
     await expect(queued).resolves.toMatchObject({ sessionId: 'b', seq: 1 })
     expect(committedSession('other')).toBe(true)
     expect(committedSeqs('b')).toEqual([1])
     expect(committedSeqs('a')).toEqual([])
     expect(journal.appendNow(batch('a', 1)).seq).toBe(1)
+  })
+
+  it('a guarded append shares the tick\'s commit, and when its change throws only it fails', async () => {
+    const seen = listen('a')
+    const before = journal.append(batch('a', 0), insertSession('s-before'))
+    const guardedBad = journal.appendGuarded(batch('a', 1), halfDone('ghost'))
+    const guardedOk = journal.appendGuarded(batch('a', 2), insertSession('s-guarded'))
+    const after = journal.append(batch('a', 3))
+    await expect(guardedBad).rejects.toThrow('change failed halfway')
+    expect([(await before).seq, (await guardedOk).seq, (await after).seq]).toEqual([1, 2, 3])
+    expect(committedSession('ghost')).toBe(false)
+    expect(committedSession('s-before')).toBe(true)
+    expect(committedSession('s-guarded')).toBe(true)
+    expect(committedSeqs('a')).toEqual([1, 2, 3])
+    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3])
+  })
+
+  it('guarded appends of one tick commit once, all together', async () => {
+    let commits = 0
+    const transaction = store.transaction.bind(store)
+    store.transaction = <T>(fn: () => T): T => {
+      if (!store.db.inTransaction) commits++
+      return transaction(fn)
+    }
+    const appends = ['g1', 'g2', 'g3'].map((id, i) => journal.appendGuarded(batch('a', i), insertSession(id)))
+    expect((await Promise.all(appends)).map((event) => event.seq)).toEqual([1, 2, 3])
+    expect(commits).toBe(1)
+    expect(['g1', 'g2', 'g3'].map(committedSession)).toEqual([true, true, true])
   })
 })

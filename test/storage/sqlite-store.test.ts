@@ -92,8 +92,7 @@ describe('SqliteStore round trips', () => {
   it('calls: input, dependencies, resolved input, flags, status and the full result come back exactly', () => {
     scheduleWith('a', 'sch-1', ['c1'])
     store.insertCall({ sessionId: 'a', id: 'c2', scheduleId: 'sch-1', position: 1, name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'] })
-    expect(store.callExists('a', 'c2')).toBe(true)
-    expect(store.callExists('b', 'c2')).toBe(false)
+    expect(store.getCall('b', 'c2')).toBeUndefined()
     expect(store.getCall('a', 'c2')).toMatchObject({ name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'], status: 'pending', resolvedInput: undefined, flags: undefined, result: undefined, startedAt: null })
 
     store.setCallStatus('a', 'c1', 'awaiting_permission')
@@ -195,6 +194,23 @@ describe('SqliteStore round trips', () => {
     expect(store.eventsAfter('a', 3, 10)).toEqual([])
     expect([store.lastSeq('a'), store.lastSeq('b'), store.lastSeq('c')]).toEqual([3, 1, 0])
     expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))
+  })
+
+  it('sessions read inside a rolled-back transaction, or changed since, never come back stale', () => {
+    expect(() =>
+      store.transaction(() => {
+        store.insertSession(session('ghost'))
+        expect(store.getSession('ghost')?.id).toBe('ghost')
+        throw new Error('boom')
+      }),
+    ).toThrow('boom')
+    expect(store.getSession('ghost')).toBeUndefined()
+    store.insertSession(session('a'))
+    expect(store.permissionModeOf('a')).toBe('default')
+    store.setPermissionMode('a', 'plan')
+    expect(store.getSession('a')?.permissionMode).toBe('plan')
+    expect(store.permissionModeOf('a')).toBe('plan')
+    expect(store.permissionModeOf('nobody')).toBeUndefined()
   })
 
   it('a transaction that throws leaves nothing behind', () => {

@@ -20,7 +20,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409) },
       },
     },
-    async (request, reply) => reply.code(202).send(runtime.schedules.submit(request.body)),
+    async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body)),
   )
 
   app.post(

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { StoredEvent } from '../../src/contracts/store.js'
+import { COALESCE_MS, SessionStream } from '../../src/http/session-stream.js'
+import { EventBus } from '../../src/sessions/event-bus.js'
+import { openDatabase } from '../../src/storage/database.js'
+import { SqliteStore } from '../../src/storage/sqlite-store.js'
+
+// An empty database: the stream replays nothing, and only live frames are under test.
+let dir: string
+let store: SqliteStore
+let server: http.Server | undefined
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-stream-'))
+  store = new SqliteStore(openDatabase(path.join(dir, 'toolexec.db')))
+})
+afterEach(async () => {
+  server?.closeAllConnections()
+  await new Promise((resolve) => server?.close(resolve))
+  server = undefined
+  store.db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const event = (seq: number, type: string): StoredEvent => ({ sessionId: 's', seq, type, data: JSON.stringify({ type, seq }) })
+
+/** A real HTTP server streaming session `s`; resolves with the bus and the chunks the client receives, with their arrival times. */
+async function streamed(): Promise<{ bus: EventBus; chunks: { at: number; text: string }[] }> {
+  const bus = new EventBus()
+  server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.flushHeaders()
+    void new SessionStream(res, 0).run('s', bus, store)
+  })
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const chunks: { at: number; text: string }[] = []
+  await new Promise<void>((resolve) => {
+    http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+      res.setEncoding('utf8')
+      res.on('data', (text: string) => chunks.push({ at: performance.now(), text }))
+      resolve()
+    })
+  })
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  return { bus, chunks }
+}
+
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 1))
+}
+
+describe('SessionStream live frames', () => {
+  it('R37 a result goes out at once, in the same write as the progress frames that waited before it', async () => {
+    const { bus, chunks } = await streamed()
+    bus.publish(event(1, 'BatchStarted'))
+    bus.publish(event(2, 'ToolCallStarted'))
+    bus.publish(event(3, 'ToolCallResult'))
+    await until(() => chunks.length > 0)
+    expect(chunks[0]?.text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2', 'id: 3'])
+  })
+
+  it('R37 a progress frame alone still goes out, after waiting a few milliseconds for company', async () => {
+    const { bus, chunks } = await streamed()
+    const published = performance.now()
+    bus.publish(event(1, 'ToolCallStarted'))
+    await until(() => chunks.length > 0)
+    expect(chunks[0]?.text).toContain('event: ToolCallStarted')
+    expect((chunks[0]?.at ?? 0) - published).toBeGreaterThanOrEqual(COALESCE_MS - 1)
+  })
+})
