@@ -153,10 +153,36 @@ export interface ArtifactStream {
   discard(): Promise<void>
 }
 
+/** What a reserved artifact publishes: the first `bytes` bytes of its file. */
+export interface ArtifactCommit {
+  readonly bytes: number
+  /** Their sha256, when the writer already has it; otherwise the store computes it. */
+  readonly sha256?: string | undefined
+  /** Something may still be appending to the file: publish a copy of those bytes, not the file. */
+  readonly copy?: boolean | undefined
+}
+
+/**
+ * A file reserved for an artifact that someone else fills, such as a command writing its
+ * output straight into it. Nothing is visible under the artifact's name before `commit`.
+ */
+export interface ArtifactReservation {
+  /** The temporary file, beside the artifact's final place; readable while it is filled. */
+  readonly path: string
+  /** The file opened write-only for appending, to hand to the writer (a child's stdout and stderr). */
+  readonly fd: number
+  /** Closes this process's copy of `fd` (a child keeps its own); safe to call more than once. */
+  closeFd(): void
+  commit(content: ArtifactCommit): Promise<ArtifactRef>
+  discard(): Promise<void>
+}
+
 export interface ArtifactStore {
   write(request: ArtifactWrite): Promise<ArtifactRef>
   /** Streams content too large to hold in memory; a store without it only takes whole writes. */
   open?(request: ArtifactOpenRequest): Promise<ArtifactStream>
+  /** A file for another writer to fill directly, with no copy through this process. */
+  reserve?(request: ArtifactOpenRequest): Promise<ArtifactReservation>
 }
 
 export interface ModelMessage {

@@ -7,16 +7,30 @@
  * the returned reference so that a cleaner can act on it later.
  */
 import { createHash, randomUUID, type Hash } from 'node:crypto'
-import { createWriteStream, type WriteStream } from 'node:fs'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { closeSync, constants, createReadStream, createWriteStream, open as openFile, type WriteStream } from 'node:fs'
+import { mkdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import type { ArtifactOpenRequest, ArtifactRef, ArtifactStore, ArtifactStream, ArtifactWrite } from '../contracts/ports.js'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { promisify } from 'node:util'
+import type {
+  ArtifactCommit,
+  ArtifactOpenRequest,
+  ArtifactRef,
+  ArtifactReservation,
+  ArtifactStore,
+  ArtifactStream,
+  ArtifactWrite,
+} from '../contracts/ports.js'
 
 export const ARTIFACT_URI_SCHEME = 'toolexec-artifact:'
 const MAX_SEGMENT_CHARS = 120
 // A streamed artifact buffers this much before write() asks the producer to wait.
 const STREAM_HIGH_WATER_BYTES = 1024 * 1024
+// Append: a writer given this fd for both stdout and stderr interleaves them in write order.
+const RESERVED_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND
+const openFd = promisify(openFile)
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'text/plain': '.txt',
@@ -124,6 +138,75 @@ export class FsArtifactStore implements ArtifactStore {
       throw error
     }
     return new FsArtifactStream(file, temp, (bytes, sha256) => refOf(request, where, bytes, sha256))
+  }
+
+  /** A temporary file beside the target, open for appending; `commit` renames it into place. */
+  async reserve(request: ArtifactOpenRequest): Promise<ArtifactReservation> {
+    const where = locate(request, this.root)
+    await mkdir(where.dir, { recursive: true })
+    const temp = `${where.path}.${randomUUID()}.tmp`
+    const fd = await openFd(temp, RESERVED_FILE_FLAGS, 0o666)
+    return new FsArtifactReservation(temp, fd, (bytes, sha256) => refOf(request, where, bytes, sha256))
+  }
+}
+
+/** The first `bytes` bytes of a file (a file may be longer than what is published of it). */
+function prefixOf(path: string, bytes: number): Readable {
+  return bytes === 0 ? Readable.from([]) : createReadStream(path, { start: 0, end: bytes - 1, highWaterMark: STREAM_HIGH_WATER_BYTES })
+}
+
+async function sha256Of(path: string, bytes: number): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of prefixOf(path, bytes)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+class FsArtifactReservation implements ArtifactReservation {
+  readonly path: string
+  readonly fd: number
+  readonly #finish: (bytes: number, sha256: string) => ArtifactRef
+  #fdOpen = true
+  #done = false
+
+  constructor(path: string, fd: number, finish: (bytes: number, sha256: string) => ArtifactRef) {
+    this.path = path
+    this.fd = fd
+    this.#finish = finish
+  }
+
+  closeFd(): void {
+    if (!this.#fdOpen) return
+    this.#fdOpen = false
+    closeSync(this.fd)
+  }
+
+  async commit(content: ArtifactCommit): Promise<ArtifactRef> {
+    if (this.#done) throw new Error('artifact reservation is already settled')
+    this.#done = true
+    this.closeFd()
+    try {
+      const size = (await stat(this.path)).size
+      if (size < content.bytes) throw new Error(`the reserved file holds ${size} bytes, not ${content.bytes}`)
+      const ref = this.#finish(content.bytes, content.sha256 ?? (await sha256Of(this.path, content.bytes)))
+      if (content.copy === true) {
+        await pipeline(prefixOf(this.path, content.bytes), createWriteStream(ref.path, { flags: 'wx' }))
+        await rm(this.path, { force: true })
+      } else {
+        if (size > content.bytes) await truncate(this.path, content.bytes)
+        await rename(this.path, ref.path)
+      }
+      return ref
+    } catch (error) {
+      await rm(this.path, { force: true })
+      throw error
+    }
+  }
+
+  async discard(): Promise<void> {
+    if (this.#done) return
+    this.#done = true
+    this.closeFd()
+    await rm(this.path, { force: true })
   }
 }
 

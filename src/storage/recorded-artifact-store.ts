@@ -1,31 +1,46 @@
 /** @module An artifact store that also records each artifact's row, so the API can serve it. */
-import type { ArtifactOpenRequest, ArtifactRef, ArtifactStore, ArtifactStream, ArtifactWrite } from '../contracts/ports.js'
+import type { ArtifactRef, ArtifactReservation, ArtifactStore, ArtifactStream } from '../contracts/ports.js'
 import type { SqliteStore } from './sqlite-store.js'
 
+type Record = (ref: ArtifactRef) => ArtifactRef
+
+function recordedStream(stream: ArtifactStream, record: Record): ArtifactStream {
+  return {
+    get bytes() {
+      return stream.bytes
+    },
+    write: (chunk) => stream.write(chunk),
+    close: async () => record(await stream.close()),
+    discard: () => stream.discard(),
+  }
+}
+
+function recordedReservation(reservation: ArtifactReservation, record: Record): ArtifactReservation {
+  return {
+    path: reservation.path,
+    fd: reservation.fd,
+    closeFd: () => reservation.closeFd(),
+    commit: async (content) => record(await reservation.commit(content)),
+    discard: () => reservation.discard(),
+  }
+}
+
 export function recordArtifacts(inner: ArtifactStore, store: SqliteStore): ArtifactStore {
-  const record = (ref: ArtifactRef): ArtifactRef => {
+  const record: Record = (ref) => {
     store.insertArtifact(ref, new Date().toISOString())
     return ref
   }
-  const recorded: ArtifactStore = {
-    write: async function writeAndRecord(request: ArtifactWrite): Promise<ArtifactRef> {
+  const open = inner.open?.bind(inner)
+  const reserve = inner.reserve?.bind(inner)
+  return {
+    write: async function writeAndRecord(request) {
       return record(await inner.write(request))
     },
-  }
-  const open = inner.open?.bind(inner)
-  if (open === undefined) return recorded
-  return {
-    ...recorded,
-    open: async function openAndRecord(request: ArtifactOpenRequest): Promise<ArtifactStream> {
-      const stream = await open(request)
-      return {
-        get bytes() {
-          return stream.bytes
-        },
-        write: (chunk) => stream.write(chunk),
-        close: async () => record(await stream.close()),
-        discard: () => stream.discard(),
-      }
+    open: open && async function openAndRecord(request) {
+      return recordedStream(await open(request), record)
+    },
+    reserve: reserve && async function reserveAndRecord(request) {
+      return recordedReservation(await reserve(request), record)
     },
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
@@ -113,5 +114,70 @@ describe('FsArtifactStore (R36, A10)', () => {
     ['ü#?', 'id&=', 'toolexec-artifact://%C3%BC%23%3F/id%26%3D'],
   ])('R36 encodes session %j and id %j in the URI', (session, id, uri) => {
     expect(artifactUri(session, id)).toBe(uri)
+  })
+})
+
+describe('FsArtifactStore reservations: a file another writer fills (R36)', () => {
+  const request = { sessionId: 's1', callId: 'c/1', mediaType: 'text/plain', retention: 'session' } as const
+  const sha256 = (data: string): string => createHash('sha256').update(data).digest('hex')
+
+  it('R36 reserves a hidden temporary file beside the target and renames it into place on commit, with its sha256', async () => {
+    const reservation = await store.reserve(request)
+    const folder = join(dataDir, 'cli', 'artifacts', 's1')
+    expect(dirname(reservation.path)).toBe(folder)
+    expect(reservation.path.endsWith('.tmp')).toBe(true)
+    writeSync(reservation.fd, 'out ')
+    writeSync(reservation.fd, 'err\n')
+    const ref = await reservation.commit({ bytes: 8 })
+    expect(ref).toMatchObject({ sessionId: 's1', callId: 'c/1', bytes: 8, sha256: sha256('out err\n') })
+    expect(ref.path).toBe(join(folder, `c_1-${ref.id}.txt`))
+    expect(await readFile(ref.path, 'utf8')).toBe('out err\n')
+    expect(await readdir(folder)).toEqual([basename(ref.path)])
+  })
+
+  it('R36 opens the reserved file for appending, and closes it once however often it is asked', async () => {
+    const reservation = await store.reserve(request)
+    writeSync(reservation.fd, 'abc', 0)
+    writeSync(reservation.fd, 'def', 0)
+    expect(fstatSync(reservation.fd).size).toBe(6)
+    reservation.closeFd()
+    reservation.closeFd()
+    expect(() => fstatSync(reservation.fd)).toThrow()
+    expect(await readFile((await reservation.commit({ bytes: 6 })).path, 'utf8')).toBe('abcdef')
+  })
+
+  it('R36 publishes only the committed bytes, with the sha256 the writer gives', async () => {
+    const reservation = await store.reserve(request)
+    writeSync(reservation.fd, 'kept|late')
+    const ref = await reservation.commit({ bytes: 5, sha256: sha256('kept|') })
+    expect(ref).toMatchObject({ bytes: 5, sha256: sha256('kept|') })
+    expect(await readFile(ref.path, 'utf8')).toBe('kept|')
+  })
+
+  it('R36 publishes a copy when a writer may still append, so later writes do not reach the artifact', async () => {
+    const reservation = await store.reserve(request)
+    const otherWriter = openSync(reservation.path, 'a')
+    writeSync(otherWriter, 'before\n')
+    const ref = await reservation.commit({ bytes: 7, copy: true })
+    writeSync(otherWriter, 'after\n')
+    closeSync(otherWriter)
+    expect(await readFile(ref.path, 'utf8')).toBe('before\n')
+    expect(ref.sha256).toBe(sha256('before\n'))
+    expect(await readdir(dirname(ref.path))).toEqual([basename(ref.path)])
+  })
+
+  it('R36 refuses to commit more bytes than the file holds, and leaves nothing behind', async () => {
+    const reservation = await store.reserve(request)
+    writeSync(reservation.fd, 'short')
+    await expect(reservation.commit({ bytes: 100 })).rejects.toThrow('holds 5 bytes')
+    expect(await readdir(join(dataDir, 'cli', 'artifacts', 's1'))).toEqual([])
+  })
+
+  it('R36 leaves nothing behind when a reservation is discarded', async () => {
+    const reservation = await store.reserve(request)
+    writeSync(reservation.fd, 'partial')
+    await reservation.discard()
+    await reservation.discard()
+    expect(await readdir(join(dataDir, 'cli', 'artifacts', 's1'))).toEqual([])
   })
 })
