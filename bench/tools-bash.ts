@@ -1,7 +1,7 @@
 /**
  * Bash output handling against the raw command: 1 GiB from `head -c N /dev/zero | tr '\0' a`
- * through our Bash tool (executor pipeline, output streamed to an artifact on disk with its
- * sha256, head and tail windows, progress) against `bash -c 'cmd > /dev/null'`, alternating
+ * through our Bash tool (executor pipeline, the command writing into the artifact file itself,
+ * its sha256, head and tail windows, progress) against `bash -c 'cmd > /dev/null'`, alternating
  * in one process. Target: our time at most 30% over the raw command. For scale it also times
  * `bash -c 'cmd > file'`: what merely storing the output on this disk costs, with no reader
  * at all. BENCH_BASH_BYTES overrides the size.

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, realpath, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
@@ -112,7 +112,7 @@ describe('Bash: output, exit code and budget', () => {
   it('R31 returns stdout and stderr interleaved in arrival order with the exit code', async () => {
     const result = await runBash({ command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three; exit 3' })
     expect(result).toMatchObject({ status: 'succeeded', isError: false, modelContent: 'one\ntwo\nthree\nExit code 3' })
-    expect(outputOf(result)).toMatchObject({ exitCode: 3, stdoutBytes: 10, stderrBytes: 4, totalBytes: 14, interrupted: false })
+    expect(outputOf(result)).toMatchObject({ exitCode: 3, totalBytes: 14, interrupted: false })
   })
 
   it('R31 gives `(Bash completed with no output)` when the command prints nothing', async () => {
@@ -158,6 +158,7 @@ describe('Bash: output, exit code and budget', () => {
     const expected = `${spawnSync('seq', ['1', '300000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout}fin\n`
     expect(output.totalBytes).toBe(Buffer.byteLength(expected))
     expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(expected)
+    expect(output.artifact).toMatchObject({ bytes: output.totalBytes, sha256: createHash('sha256').update(expected).digest('hex') })
     const text = String(result.modelContent)
     expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). Full output saved to: ${output.persistedPath}`)
     expect(text).toMatch(/Preview \(first 2KB\):\n1\n2\n3\n/)
@@ -240,16 +241,24 @@ describe('Bash: timeouts, aborts and the process tree', () => {
 })
 
 describe('Bash: progress and flags', () => {
-  it('R37 reports progress while it runs: elapsed time, pid, byte counts and the tails', async () => {
+  it('R37 reports progress while it runs: elapsed time, pid, the byte count and the interleaved tail', async () => {
     await runBash({ command: 'for i in 1 2 3; do echo line$i; echo warn$i >&2; sleep 0.4; done' })
     const progress = events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
     expect(progress.length).toBeGreaterThanOrEqual(2)
     const last = progress[progress.length - 1] ?? {}
-    expect(last).toMatchObject({ pid: expect.any(Number), stdoutBytes: expect.any(Number), stderrBytes: expect.any(Number) })
+    expect(last).toMatchObject({ pid: expect.any(Number), outputBytes: expect.any(Number), outputTail: expect.any(String) })
     expect(Number(last['elapsedMs'])).toBeGreaterThan(Number(progress[0]?.['elapsedMs']))
-    expect(Number(last['outputBytes'])).toBe(Number(last['stdoutBytes']) + Number(last['stderrBytes']))
-    expect(String(last['stdoutTail'])).toMatch(/^line1\nline2\n/)
-    expect(String(last['stderrTail'])).toMatch(/^warn1\nwarn2\n/)
+    expect(String(last['outputTail'])).toMatch(/^line1\nwarn1\nline2\nwarn2\n/)
+    expect(Number(last['outputBytes'])).toBe(Buffer.byteLength(String(last['outputTail'])))
+  })
+
+  it('R37 keeps the progress tail to the last 2 KiB of the output', async () => {
+    await runBash({ command: 'seq 1 100000; sleep 0.7' })
+    const progress = events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
+    const last = progress[progress.length - 1] ?? {}
+    expect(Number(last['outputBytes'])).toBe(seqBytes(100_000))
+    expect(Buffer.byteLength(String(last['outputTail']))).toBeLessThanOrEqual(2048)
+    expect(String(last['outputTail']).endsWith('99999\n100000\n')).toBe(true)
   })
 
   it.each([
@@ -295,6 +304,7 @@ describe('Bash: a gigabyte of output', () => {
       const [expected, saved] = await Promise.all([reference, sha256Of(`cat '${path}'`)])
       expect(saved).toMatch(/^[0-9a-f]{64}$/)
       expect(saved).toBe(expected)
+      expect(output.artifact).toMatchObject({ bytes: seqBytes(SEQ_OVER_ONE_GIB), sha256: expected })
       expect(String(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
     },
     180_000,
@@ -343,5 +353,69 @@ describe('Bash: the streaming artifact behind large output', () => {
     const text = String(result.modelContent)
     expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). The full output was not saved.`)
     expect(text.endsWith('300000\nExit code 0\n</persisted-output>')).toBe(true)
+  })
+})
+
+describe('Bash: output written by the command itself into the artifact file', () => {
+  const artifactFolder = (): string => join(dataDir, 'cli', 'artifacts', 's1')
+
+  it('R32 leaves no file behind for a small output, nor for an aborted run', async () => {
+    await runBash({ command: 'echo small' })
+    const controller = new AbortController()
+    const pending = runBash({ command: 'seq 1 300000; sleep 30' }, { signal: controller.signal })
+    await eventually(() => events.some((event) => event.type === 'ToolCallProgress'), 2000)
+    controller.abort()
+    expect((await pending).status).toBe('cancelled')
+    expect(await eventually(() => readdirSync(artifactFolder()).length === 0, 1000)).toBe(true)
+  })
+
+  it('R32 publishes exactly the bytes present when the command ended, though a process it left keeps writing', async () => {
+    const command = 'seq 1 100000; (sleep 0.4; while :; do echo late; sleep 0.01; done) &'
+    const result = await runBash({ command })
+    const output = outputOf(result)
+    leftovers.push(output.pid ?? 0)
+    const expected = spawnSync('seq', ['1', '100000'], { encoding: 'utf8' }).stdout
+    expect(output.totalBytes).toBe(Buffer.byteLength(expected))
+    expect(output.artifact).toMatchObject({ bytes: output.totalBytes, sha256: createHash('sha256').update(expected).digest('hex') })
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(groupMembers(output.pid ?? 0).length).toBeGreaterThan(0)
+    expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(expected)
+    expect(readdirSync(artifactFolder())).toEqual([basename(output.persistedPath ?? '')])
+  })
+
+  it('R31 keeps a small output as it was when the command ended, though a process it left keeps writing', async () => {
+    const result = await runBash({ command: 'echo first; (sleep 0.4; echo late) &' })
+    leftovers.push(outputOf(result).pid ?? 0)
+    expect(result.modelContent).toBe('first')
+  })
+
+  it('R32 copies a large output into a store that can stream but not reserve a file', async () => {
+    const store = new FsArtifactStore({ dataDir })
+    const streamingOnly = createExecutor({
+      registry: new InMemoryToolRegistry([createBashTool()]),
+      artifacts: { write: (request) => store.write(request), open: (request) => store.open(request) },
+    })
+    const result = await streamingOnly.execute(
+      { id: 'stream-only', name: 'Bash', input: { command: 'seq 1 300000' } },
+      { sessionId: 's1', workspace, permissionMode: 'bypassPermissions' },
+    )
+    const output = outputOf(result)
+    const expected = spawnSync('seq', ['1', '300000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout
+    expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(expected)
+    expect(output.artifact).toMatchObject({ bytes: Buffer.byteLength(expected), sha256: createHash('sha256').update(expected).digest('hex') })
+  })
+
+  it('R1 lets a running background task be read from its file: head and tail of a large output so far', async () => {
+    const shellTasks = new ShellTaskStore()
+    const task = await shellTasks.start({ sessionId: 's1', callId: 'bg', command: 'seq 1 300000; sleep 30', cwd: workspace, artifacts: new FsArtifactStore({ dataDir }) })
+    expect(await eventually(() => task.snapshot().output.totalBytes === seqBytes(300_000), 3000)).toBe(true)
+    const running = task.snapshot()
+    expect(running.status).toBe('running')
+    expect(running.output.omitted?.head.startsWith('1\n2\n3\n')).toBe(true)
+    expect(running.output.omitted?.tail.endsWith('299999\n300000\n')).toBe(true)
+    task.cancel()
+    const final = await task.done
+    expect(final.status).toBe('killed')
+    expect(final.output.artifact?.bytes).toBe(seqBytes(300_000))
   })
 })

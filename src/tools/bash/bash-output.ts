@@ -4,7 +4,7 @@
  */
 import type { ArtifactRef } from '../../contracts/ports.js'
 import type { CommandExit } from './command-runner.js'
-import type { CapturedOutput } from './output-sink.js'
+import type { CapturedOutput } from './captured-output.js'
 
 export interface BashCommandOutput {
   readonly command: string
@@ -18,8 +18,7 @@ export interface BashCommandOutput {
   readonly timedOut: boolean
   readonly timeoutMs: number
   readonly isError: boolean
-  readonly stdoutBytes: number
-  readonly stderrBytes: number
+  /** stdout and stderr together (one file, so not counted apart). */
   readonly totalBytes: number
   readonly durationMs: number
   /** Set when the middle of the output is not in `output`. */
@@ -54,8 +53,6 @@ export function commandOutput(command: string, exit: CommandExit, captured: Capt
     timedOut: exit.stopped === 'timeout',
     timeoutMs,
     isError: interrupted,
-    stdoutBytes: captured.stdoutBytes,
-    stderrBytes: captured.stderrBytes,
     totalBytes: captured.totalBytes,
     durationMs: exit.durationMs,
     omitted: captured.omitted,

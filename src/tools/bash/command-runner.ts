@@ -1,37 +1,40 @@
 /**
- * @module One shell command from start to exit: its output pumped into an OutputSink with
- * backpressure, its own timeout, abort, throttled progress, and a kill of the whole process
- * tree when stopped. It is over when the main process has exited and its pipes are drained;
- * a grandchild that keeps the pipes open cannot hold it longer than a short window.
+ * @module One shell command from start to exit: its output written by the command straight
+ * into a CommandOutput file, its own timeout, abort, throttled progress, and a kill of the
+ * whole process tree when stopped. It is over when the main process has exited; processes it
+ * left running get a short window to finish writing, as they had while they held a pipe.
  */
-import type { Readable } from 'node:stream'
-import type { OutputSink, StreamName } from './output-sink.js'
-import { exitCodeOf, killProcessTree, spawnShell, type ShellProcess } from './process-tree.js'
+import { PROGRESS_TAIL_BYTES } from './captured-output.js'
+import type { CommandOutput } from './command-output.js'
+import { exitCodeOf, killProcessTree, signalGroup, spawnShell, type ShellProcess } from './process-tree.js'
 
 export const KILL_GRACE_MS = 300
 export const DEFAULT_PROGRESS_INTERVAL_MS = 500
-// After the main process exits: how long the pipes may stay quiet, and open at all.
-const DRAIN_IDLE_MS = 100
-const DRAIN_MAX_MS = 2_000
+// After the main process exits, while processes of its group still run: how long the output
+// may stay unchanged, and how long to wait at all, before it is taken as it stands.
+const SETTLE_IDLE_MS = 100
+const SETTLE_MAX_MS = 2_000
+const SETTLE_POLL_MS = 25
 // After SIGKILL a process that still does not exit (uninterruptible sleep) is given up on.
 const EXIT_WAIT_AFTER_KILL_MS = 2_000
 
 export type StopReason = 'timeout' | 'abort' | 'stop'
 
+/**
+ * stdout and stderr share one file, so only their total and their interleaved tail are
+ * known, not a count or a tail per stream.
+ */
 export type CommandProgress = {
   readonly elapsedMs: number
   readonly pid: number | undefined
-  readonly stdoutBytes: number
-  readonly stderrBytes: number
   readonly outputBytes: number
-  readonly stdoutTail: string
-  readonly stderrTail: string
+  readonly outputTail: string
 }
 
 export interface RunCommandOptions {
   readonly command: string
   readonly cwd: string
-  readonly sink: OutputSink
+  readonly output: CommandOutput
   readonly env?: NodeJS.ProcessEnv | undefined
   /** Undefined: no time limit (a background task). */
   readonly timeoutMs?: number | undefined
@@ -48,6 +51,8 @@ export interface CommandExit {
   readonly durationMs: number
   /** The command's process group id (the pid of its shell). */
   readonly pid: number | undefined
+  /** Processes of its group were still running when it was over, and may still write. */
+  readonly leftRunning: boolean
 }
 
 interface ExitStatus {
@@ -57,24 +62,30 @@ interface ExitStatus {
 
 const NEVER_EXITED: ExitStatus = { code: null, signal: null }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function groupIsAlive(pgid: number | undefined): boolean {
+  return pgid !== undefined && signalGroup(pgid, 0)
+}
+
 export class RunningCommand {
   readonly exited: Promise<CommandExit>
   readonly #shell: ShellProcess
-  readonly #sink: OutputSink
+  readonly #output: CommandOutput
   #pgid: number | undefined = undefined
   readonly #startedAt = performance.now()
   #stopped: StopReason | undefined = undefined
   #giveUp: (() => void) | undefined = undefined
-  #paused = false
-  #lastDataAt = performance.now()
-  #openStreams = 2
-  #onStreamsEnded: (() => void) | undefined = undefined
 
   constructor(options: RunCommandOptions) {
-    this.#sink = options.sink
-    this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env)
-    this.#listen(this.#shell.stdout, 'stdout')
-    this.#listen(this.#shell.stderr, 'stderr')
+    this.#output = options.output
+    try {
+      this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env, options.output.fd)
+    } finally {
+      options.output.releaseFd()
+    }
     void this.#shell.groupId.then((pgid) => {
       this.#pgid = pgid
       // A stop that came before the group was known is carried out now.
@@ -89,15 +100,11 @@ export class RunningCommand {
   }
 
   progress(): CommandProgress {
-    const counts = this.#sink.counts
     return {
       elapsedMs: Math.round(performance.now() - this.#startedAt),
       pid: this.pid,
-      stdoutBytes: counts.stdoutBytes,
-      stderrBytes: counts.stderrBytes,
-      outputBytes: counts.totalBytes,
-      stdoutTail: this.#sink.streamTail('stdout'),
-      stderrTail: this.#sink.streamTail('stderr'),
+      outputBytes: this.#output.bytes,
+      outputTail: this.#output.tail(PROGRESS_TAIL_BYTES),
     }
   }
 
@@ -115,18 +122,18 @@ export class RunningCommand {
     try {
       const status = await exiting
       disarm.onExit()
-      await this.#drain()
       // The wrapper closes fd 3 right after reporting the group, so this is already known.
       this.#pgid = await this.#shell.groupId
+      await this.#settle()
       return {
         exitCode: exitCodeOf(status.code, status.signal),
         stopped: this.#stopped,
         durationMs: Math.round(performance.now() - this.#startedAt),
         pid: this.pid,
+        leftRunning: groupIsAlive(this.#pgid),
       }
     } finally {
       disarm.onEnd()
-      this.#release()
     }
   }
 
@@ -157,60 +164,28 @@ export class RunningCommand {
     })
   }
 
-  #listen(stream: Readable, name: StreamName): void {
-    stream.on('data', (chunk: Buffer) => this.#onData(name, chunk))
-    stream.once('close', () => {
-      this.#openStreams--
-      if (this.#openStreams === 0) this.#onStreamsEnded?.()
-    })
-  }
-
-  #onData(name: StreamName, chunk: Buffer): void {
-    this.#lastDataAt = performance.now()
-    const wait = this.#sink.write(name, chunk)
-    if (wait === undefined) return
-    this.#setPaused(true)
-    void wait.then(() => this.#setPaused(false))
-  }
-
-  #setPaused(paused: boolean): void {
-    if (this.#paused === paused) return
-    this.#paused = paused
-    for (const stream of [this.#shell.stdout, this.#shell.stderr]) {
-      if (paused) stream.pause()
-      else stream.resume()
-    }
-  }
-
-  /** Resolves when both pipes closed, or they stayed quiet (or open) too long after the exit. */
-  #drain(): Promise<void> {
-    if (this.#openStreams === 0) return Promise.resolve()
+  /**
+   * With nothing of the group left, every byte is already in the file. Otherwise waits until
+   * the group is gone, or the output stayed unchanged (or the group alive) too long.
+   */
+  async #settle(): Promise<void> {
     const exitedAt = performance.now()
-    return new Promise<void>((resolve) => {
-      let timer: NodeJS.Timeout | undefined
-      const done = (): void => {
-        clearTimeout(timer)
-        this.#onStreamsEnded = undefined
-        resolve()
+    let bytes = this.#output.bytes
+    let changedAt = exitedAt
+    while (groupIsAlive(this.#pgid)) {
+      const now = performance.now()
+      if (now - changedAt >= SETTLE_IDLE_MS || now - exitedAt >= SETTLE_MAX_MS) return
+      await sleep(SETTLE_POLL_MS)
+      const current = this.#output.bytes
+      if (current !== bytes) {
+        bytes = current
+        changedAt = performance.now()
       }
-      const check = (): void => {
-        const now = performance.now()
-        const quiet = !this.#paused && now - this.#lastDataAt >= DRAIN_IDLE_MS
-        if (quiet || now - exitedAt >= DRAIN_MAX_MS) done()
-        else timer = setTimeout(check, DRAIN_IDLE_MS / 2)
-      }
-      this.#onStreamsEnded = done
-      timer = setTimeout(check, DRAIN_IDLE_MS)
-    })
-  }
-
-  #release(): void {
-    this.#shell.stdout.destroy()
-    this.#shell.stderr.destroy()
+    }
   }
 }
 
-/** @example const running = startCommand({ command: 'ls', cwd, sink }); const exit = await running.exited */
+/** @example const running = startCommand({ command: 'ls', cwd, output }); const exit = await running.exited */
 export function startCommand(options: RunCommandOptions): RunningCommand {
   return new RunningCommand(options)
 }

@@ -3,8 +3,8 @@
  * serial, but a read-only command (A6) is readOnly with scope `none`, R40; 30000 bytes,
  * artifact, tail; 120000 ms by default, at most 600000, per-call override, 6000 ms grace).
  * Runs `bash -c` in the workspace as its own process group and enforces its own timeout, so
- * the executor's watchdog fires only 6 s later (R21). Output is streamed: large output goes
- * to an artifact while it is produced and memory stays bounded.
+ * the executor's watchdog fires only 6 s later (R21). The command writes its output straight
+ * into a file that becomes the artifact when the output is large; memory stays bounded.
  */
 import { stat } from 'node:fs/promises'
 import { Type, type Static } from '@sinclair/typebox'
@@ -16,9 +16,9 @@ import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../cont
 import { buildBashOutputDisplay } from '../../executor/bash-output-display.js'
 import { classifyBashCommand } from '../../permissions/bash-classifier.js'
 import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
+import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
 import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent } from './model-text.js'
-import { OutputSink } from './output-sink.js'
 
 export const BASH_TOOL_NAME = 'Bash'
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000
@@ -68,32 +68,33 @@ async function workspaceOf(ctx: ToolCallContext): Promise<string | ToolBusinessF
 
 async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput> {
   const timeoutMs = commandTimeoutMs(input.timeout)
-  const sink = new OutputSink({
+  const output = await CommandOutput.create({
     artifacts: ctx.artifacts,
     artifact: { sessionId: ctx.sessionId, callId: ctx.callId, mediaType: 'text/plain', retention: 'session' },
   })
-  const running = startCommand({ command: input.command, cwd, sink, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
   let exit: CommandExit
   try {
+    const running = startCommand({ command: input.command, cwd, output, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
     exit = await running.exited
   } catch (error) {
-    await sink.discard()
+    await output.discard()
     throw error
   }
   if (exit.stopped === 'abort') {
     // The executor has already answered for this call: nothing will read the output.
-    await sink.discard()
-    return commandOutput(input.command, exit, { text: '', ...sink.counts }, timeoutMs)
+    const totalBytes = output.bytes
+    await output.discard()
+    return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs)
   }
-  return commandOutput(input.command, exit, await sink.finish(), timeoutMs)
+  return commandOutput(input.command, exit, await output.finish({ stillWriting: exit.leftRunning }), timeoutMs)
 }
 
-function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string): BashOutput | ToolBusinessFailure {
+async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashOutput | ToolBusinessFailure> {
   const { shellTasks, backgroundTasks } = ctx.services
   if (shellTasks === undefined || backgroundTasks === undefined) {
     return { result: false, errorCode: 'TOOL_ERR_NO_BACKGROUND_TASKS', message: 'Background commands are not available here: run the command without run_in_background.' }
   }
-  const task = shellTasks.start({
+  const task = await shellTasks.start({
     sessionId: ctx.sessionId,
     callId: ctx.callId,
     command: input.command,

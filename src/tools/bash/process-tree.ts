@@ -6,6 +6,7 @@
  * (`set -m`): bash gives the job a process group whose id is the job's pid, and the wrapper
  * reports that pid on fd 3, then waits for the job and exits with its status. The job gets
  * the real stdout and stderr; the wrapper's own notices (`[1]+ Done`) go to /dev/null.
+ * stdout and stderr are one file descriptor given by the caller (the output file).
  *
  * Why not spawn({ detached: true }): that calls setsid(), a new session, and with Linux
  * scheduler autogroups (on by default) a new session is a new scheduling group. Across
@@ -29,8 +30,6 @@ const WRAPPER = [
 
 export interface ShellProcess {
   readonly child: ChildProcess
-  readonly stdout: Readable
-  readonly stderr: Readable
   /** The command's process group id, once the wrapper has reported it. */
   readonly groupId: Promise<number | undefined>
 }
@@ -55,10 +54,13 @@ function readGroupId(report: Readable): Promise<number | undefined> {
   })
 }
 
-/** Starts `bash -c command` in `cwd` in a process group of its own; stdin reads nothing. */
-export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv): ShellProcess {
-  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
-  return { child, stdout: pipeOf(child, 1), stderr: pipeOf(child, 2), groupId: readGroupId(pipeOf(child, 3)) }
+/**
+ * Starts `bash -c command` in `cwd` in a process group of its own; stdin reads nothing, stdout
+ * and stderr both write to `outputFd`. The child has its own copy of `outputFd` on return.
+ */
+export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number): ShellProcess {
+  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe'] })
+  return { child, groupId: readGroupId(pipeOf(child, 3)) }
 }
 
 /** Signals every process of the group; false when none is left (or none may be signalled). */

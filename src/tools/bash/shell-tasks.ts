@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { ArtifactStore, BackgroundTask } from '../../contracts/ports.js'
+import type { CapturedOutput } from './captured-output.js'
+import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit, type RunningCommand } from './command-runner.js'
-import { OutputSink, type CapturedOutput } from './output-sink.js'
 
 export type ShellTaskStatus = 'running' | 'completed' | 'failed' | 'killed'
 
@@ -56,20 +57,17 @@ export class ShellTask implements BackgroundTask {
   readonly command: string
   readonly description: string
   readonly done: Promise<ShellTaskSnapshot>
-  readonly #sink: OutputSink
+  readonly #output: CommandOutput
   readonly #running: RunningCommand
   #final: ShellTaskSnapshot | undefined = undefined
 
-  constructor(id: string, options: ShellTaskOptions) {
+  constructor(id: string, options: ShellTaskOptions, output: CommandOutput) {
     this.id = id
     this.sessionId = options.sessionId
     this.command = options.command
     this.description = options.description ?? options.command
-    this.#sink = new OutputSink({
-      artifacts: options.artifacts,
-      artifact: { sessionId: options.sessionId, callId: options.callId, mediaType: 'text/plain', retention: 'session' },
-    })
-    this.#running = startCommand({ command: options.command, cwd: options.cwd, sink: this.#sink, env: options.env })
+    this.#output = output
+    this.#running = startCommand({ command: options.command, cwd: options.cwd, output, env: options.env })
     this.done = this.#settle()
   }
 
@@ -88,15 +86,15 @@ export class ShellTask implements BackgroundTask {
 
   /** The status and the output since the start: final once it ended, so far while it runs. */
   snapshot(): ShellTaskSnapshot {
-    return this.#final ?? this.#snapshot('running', null, this.#sink.peek())
+    return this.#final ?? this.#snapshot('running', null, this.#output.peek())
   }
 
   async #settle(): Promise<ShellTaskSnapshot> {
     try {
       const exit = await this.#running.exited
-      this.#final = this.#snapshot(statusOf(exit), exit.exitCode, await this.#sink.finish())
+      this.#final = this.#snapshot(statusOf(exit), exit.exitCode, await this.#output.finish({ stillWriting: exit.leftRunning }))
     } catch (error) {
-      this.#final = { ...this.#snapshot('failed', null, await this.#sink.finish()), error: messageOf(error) }
+      this.#final = { ...this.#snapshot('failed', null, await this.#output.finish({ stillWriting: true })), error: messageOf(error) }
     }
     return this.#final
   }
@@ -120,10 +118,20 @@ export class ShellTaskStore {
   }
 
   /** Starts a command in the background and keeps it. */
-  start(options: ShellTaskOptions): ShellTask {
+  async start(options: ShellTaskOptions): Promise<ShellTask> {
+    const output = await CommandOutput.create({
+      artifacts: options.artifacts,
+      artifact: { sessionId: options.sessionId, callId: options.callId, mediaType: 'text/plain', retention: 'session' },
+    })
     let id = `bash_${randomUUID().slice(0, 8)}`
     while (this.#tasks.has(id)) id = `bash_${randomUUID().slice(0, 8)}`
-    const task = new ShellTask(id, options)
+    let task: ShellTask
+    try {
+      task = new ShellTask(id, options, output)
+    } catch (error) {
+      await output.discard()
+      throw error
+    }
     this.#tasks.set(id, task)
     void task.done.then(() => this.#prune(task.sessionId))
     return task
