@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads'
 
 // Below this the store hashes the file itself: quicker than starting a worker.
-export const WORKER_DIGEST_MIN_BYTES = 8 * 1024 * 1024
+const WORKER_DIGEST_MIN_BYTES = 8 * 1024 * 1024
 const CHUNK_BYTES = 4 * 1024 * 1024
 
 // Plain JavaScript evaluated in the worker, so it runs the same under tsc output, tsx and vitest.
@@ -33,7 +33,7 @@ parentPort.postMessage(hash.digest('hex'))
 `
 
 /** The sha256 (hex) of the first `bytes` bytes of the file at `path`. */
-export function sha256InWorker(path: string, bytes: number): Promise<string> {
+function sha256InWorker(path: string, bytes: number): Promise<string> {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, bytes, chunkBytes: CHUNK_BYTES } })
   return new Promise((resolve, reject) => {
     worker.once('message', (digest: unknown) => (typeof digest === 'string' ? resolve(digest) : reject(new Error('no digest'))))
