@@ -66,16 +66,19 @@ export class ScheduleService {
     return this.#acceptedReply(schedule, open ? 'open' : 'queued', groups, calls)
   }
 
-  /** R11: a streamed call starts at once when it is eligible, else waits for close. */
+  /** R11: a streamed call starts at once when it is eligible and no call before it waits; else it waits for close. */
   async addCall(scheduleId: string, input: ScheduleCallInput): Promise<ScheduleAcceptedReply> {
     const open = this.#requireOpen(scheduleId)
     const call = toToolCall(input)
     const { schedule } = open
     this.#assertDependencies([...schedule.calls, call], schedule.calls.length, false)
+    // R5 keeps the model's order: once one call is held for close, every later call is too
+    // (a Read streamed after a held Edit of the same file must see the edit).
+    const followsHeldCall = schedule.calls.some((earlier) => !open.dispatched.has(earlier.id))
     insertNewCall(this.#ctx.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
     const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
-    if (call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))) {
+    if (!followsHeldCall && call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))) {
       open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
     }
     return this.#acceptedReply(schedule, 'open', [], schedule.calls, open.dispatched)

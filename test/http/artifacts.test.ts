@@ -1,3 +1,5 @@
+import { appendFileSync, truncateSync } from 'node:fs'
+import net from 'node:net'
 import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
@@ -22,6 +24,19 @@ const dumpTool = defineTool({
 const TEXT = Array.from({ length: 300 }, (_, i) => `line ${i}: héllo wörld ✓\n`).join('')
 const BYTES = Buffer.from(TEXT, 'utf8')
 const SIZE = BYTES.byteLength
+
+/** Every byte the server sends for one GET on a connection it closes. */
+function rawGet(target: URL): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = net.connect(Number(target.port), target.hostname, () => {
+      socket.write(`GET ${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\nconnection: close\r\n\r\n`)
+    })
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('end', () => resolve(Buffer.concat(chunks)))
+    socket.on('error', reject)
+  })
+}
 
 let s: TestServer
 let sessionId: string
@@ -98,5 +113,18 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
   it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {
     expect(persistedPath.startsWith(`${s.dataDir}/cli/artifacts/ses-artifacts/dump-1-${artifactId}`)).toBe(true)
     expect(s.runtime.ctx.store.getArtifact(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
+  })
+
+  it('R36 serves exactly the recorded bytes even when the file grew after it was recorded (a process left writing)', async () => {
+    appendFileSync(persistedPath, 'written later by a process the command left behind\n')
+    try {
+      // Read the raw connection to its end: a body longer than its content-length shows here.
+      const raw = await rawGet(new URL(url(sessionId, artifactId)))
+      const body = raw.subarray(raw.indexOf('\r\n\r\n') + 4)
+      expect(raw.toString('latin1')).toContain(`content-length: ${SIZE}`)
+      expect(body.equals(BYTES)).toBe(true)
+    } finally {
+      truncateSync(persistedPath, SIZE)
+    }
   })
 })

@@ -127,6 +127,29 @@ describe('streaming early dispatch over HTTP', () => {
     expect(stream.frames.filter((frame) => frame.event === 'ToolCallResult')).toHaveLength(5)
   })
 
+  it('R11 R5 holds an eligible Read streamed after a held Edit, so that it runs after the Edit as R5 orders them', async () => {
+    const sessionId = fresh('after-held')
+    const stream = await watch(sessionId)
+    const { scheduleId } = await open(sessionId)
+    await add(scheduleId, read('r1'))
+    await add(scheduleId, edit('e1'))
+    const late = await add(scheduleId, read('r2'))
+    expect(late.calls.map((call) => [call.id, call.dispatched])).toEqual([
+      ['r1', true],
+      ['e1', false],
+      ['r2', false],
+    ])
+    const closed = await close(scheduleId)
+    expect(closed.groups).toEqual([['e1'], ['r2']])
+    const done = finished(scheduleId)
+    await approveEdits(stream, done)
+    expect((await done).calls.map((call) => call.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    const order = stream.frames
+      .filter((frame) => frame.event === 'ToolCallStarted' || frame.event === 'ToolCallResult')
+      .map((frame) => `${frame.event === 'ToolCallStarted' ? 'start' : 'end'} ${dataOf(frame).callId}`)
+    expect(order.indexOf('start r2')).toBeGreaterThan(order.indexOf('end e1'))
+  })
+
   it('R11 does not dispatch an unknown tool early; it gets `Tool not found: <name>` at close', async () => {
     const { scheduleId } = await open(fresh('unknown'))
     const reply = await add(scheduleId, { id: 'x', name: 'Nowhere', input: {} })

@@ -50,7 +50,9 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       const rangeHeader = request.headers.range
       if (rangeHeader === undefined) {
         void reply.header('content-length', artifact.bytes)
-        return reply.send(createReadStream(artifact.path))
+        // Exactly the recorded bytes: a process a command left running may still append to the file.
+        if (artifact.bytes === 0) return reply.send(Buffer.alloc(0))
+        return reply.send(createReadStream(artifact.path, { start: 0, end: artifact.bytes - 1 }))
       }
       const range = parseRange(rangeHeader, artifact.bytes)
       if (range === undefined) {
