@@ -7,7 +7,8 @@
  * a load change on the machine hits both alike. Then (a) alone, fresh, with one client,
  * for its latency. BENCH_SECONDS sets the measured time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
- * BENCH_STORE_TIMING=1 prints what each store method costs per call.
+ * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
+ * only the one-client latency part.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -113,7 +114,8 @@ const cpuPerCall = (tally: Tally): string =>
   `${((tally.cpuMs / tally.calls) * 1000).toFixed(0)} µs server CPU/call, ${((tally.clientCpuMs / tally.calls) * 1000).toFixed(0)} µs load-generator CPU/call`
 const latency = (tally: Tally, digits: number): string => {
   const sorted = [...tally.latenciesMs].sort((a, b) => a - b)
-  return `p50 ${percentile(sorted, 50).toFixed(digits)} ms, p99 ${percentile(sorted, 99).toFixed(digits)} ms`
+  const at = (p: number): string => percentile(sorted, p).toFixed(digits)
+  return `p50 ${at(50)} ms, p99 ${at(99)} ms, p99.9 ${at(99.9)} ms`
 }
 
 async function sideBySide(): Promise<{ bare: Tally; ours: Tally; stored: string }> {
@@ -156,4 +158,10 @@ async function main(): Promise<void> {
   console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
 }
 
-await main()
+/** BENCH_ONLY=latency: only the one-client latency run, for quick comparisons. */
+async function latencyOnly(): Promise<void> {
+  const { single, stored } = await oneClient()
+  console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls (${stored})`)
+}
+
+await (process.env.BENCH_ONLY === 'latency' ? latencyOnly() : main())
