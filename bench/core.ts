@@ -3,29 +3,20 @@
  * validation, flags, hooks port, permission, timeout, serialization, events) against the
  * same handlers through a bare Promise.all, side by side in one process and run.
  */
-import { Type } from '@sinclair/typebox'
-import { defineTool } from '../src/contracts/tool-entry.js'
+import type { ToolEntry } from '../src/contracts/tool-entry.js'
 import type { ExecutorEvent } from '../src/contracts/events.js'
 import type { ToolCall } from '../src/contracts/tool-call.js'
 import { createExecutor } from '../src/executor/executor.js'
 import { InMemoryToolRegistry } from '../src/tools/registry.js'
+import { NOOP_TOOL_NAME, noopTool } from './support/noop-tool.js'
 
 const CALLS = 10_000
 const ROUNDS = 7
 
-const noop = defineTool({
-  name: 'Noop',
-  description: 'Returns a short constant',
-  inputSchema: Type.Object({ n: Type.Integer() }, { additionalProperties: false }),
-  readOnly: true,
-  destructive: false,
-  concurrentSafe: true,
-  permission: { sideEffectScope: 'none' },
-  timeout: { kind: 'deadline', defaultMs: 30_000 },
-  handler: async () => 'ok',
-})
+// The HTTP bench's no-op tool, with a deadline so that the timeout machinery is measured too.
+const noop: ToolEntry = { ...noopTool, timeout: { kind: 'deadline', defaultMs: 30_000 } }
 
-const calls: ToolCall[] = Array.from({ length: CALLS }, (_, n) => ({ id: `c${n}`, name: 'Noop', input: { n } }))
+const calls: ToolCall[] = Array.from({ length: CALLS }, (_, n) => ({ id: `c${n}`, name: NOOP_TOOL_NAME, input: { n } }))
 const executor = createExecutor({ registry: new InMemoryToolRegistry([noop]) })
 const abortableTurn = new AbortController()
 

@@ -1,16 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, realpath, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ExecutorEvent } from '../../src/contracts/events.js'
-import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
 import { formatBytesBinary } from '../../src/executor/bytes.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
@@ -18,52 +14,26 @@ import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { eventually, groupMembers } from '../support/processes.js'
+import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
 
 const GIB = 1024 * 1024 * 1024
 // `seq 1 N` prints 1,088,888,898 bytes for N = 120,000,000: a little over 1 GiB.
 const SEQ_OVER_ONE_GIB = 120_000_000
 
-let workspace: string
-let dataDir: string
-let executor: Executor
-let backgroundTasks: BackgroundTaskRegistry
-let events: ExecutorEvent[]
+let h: ShellHarness
 let leftovers: number[]
-let callNumber = 0
 
 beforeEach(async () => {
-  workspace = await realpath(await mkdtemp(join(tmpdir(), 'toolexec-bash-ws-')))
-  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-bash-data-'))
-  backgroundTasks = new BackgroundTaskRegistry()
-  executor = createExecutor({
-    registry: new InMemoryToolRegistry([createBashTool()]),
-    artifacts: new FsArtifactStore({ dataDir }),
-    backgroundTasks,
-    services: { backgroundTasks, shellTasks: new ShellTaskStore() },
-  })
-  events = []
+  h = await openShellHarness('bash')
   leftovers = []
 })
 
 afterEach(async () => {
   for (const pgid of leftovers) killGroup(pgid)
-  backgroundTasks.cancelSession('s1')
-  await rm(workspace, { recursive: true, force: true })
-  await rm(dataDir, { recursive: true, force: true })
+  await h.close()
 })
 
-interface RunOptions {
-  readonly mode?: PermissionMode
-  readonly signal?: AbortSignal
-}
-
-function runBash(input: Record<string, unknown>, options: RunOptions = {}): Promise<ToolExecutionResult> {
-  callNumber++
-  return executor.execute(
-    { id: `call-${callNumber}`, name: 'Bash', input },
-    { sessionId: 's1', workspace, permissionMode: options.mode ?? 'bypassPermissions', signal: options.signal, emit: (event) => void events.push(event) },
-  )
-}
+const runBash = (input: Record<string, unknown>, options: CallOptions = {}): Promise<ToolExecutionResult> => h.call('Bash', input, options)
 
 function outputOf(result: ToolExecutionResult): BashCommandOutput {
   return result.output as BashCommandOutput
@@ -123,7 +93,7 @@ describe('Bash: output, exit code and budget', () => {
 
   it('R31 runs in the workspace', async () => {
     const result = await runBash({ command: 'pwd' })
-    expect(result.modelContent).toBe(workspace)
+    expect(result.modelContent).toBe(h.workspace)
   })
 
   it('R32 keeps a medium output whole in memory and lets the executor save it, with Bash\'s own envelope', async () => {
@@ -194,7 +164,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
     leftovers.push(output.pid ?? 0)
     expect(performance.now() - started).toBeLessThan(1800)
     expect(output.timedOut).toBe(true)
-    const grandchild = Number(await readFile(join(workspace, 'grandchild.pid'), 'utf8'))
+    const grandchild = Number(await readFile(join(h.workspace, 'grandchild.pid'), 'utf8'))
     expect(grandchild).toBeGreaterThan(0)
     expect(await eventually(() => !isRunning(grandchild) && groupMembers(output.pid ?? 0).length === 0, 1000)).toBe(true)
   })
@@ -212,7 +182,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
     const pending = runBash({ command: '(sleep 30 &) ; sleep 30; echo never' }, { signal: controller.signal })
     const pid = await new Promise<number>((resolve) => {
       const timer = setInterval(() => {
-        const progress = events.find((event) => event.type === 'ToolCallProgress')
+        const progress = h.events.find((event) => event.type === 'ToolCallProgress')
         if (progress?.type !== 'ToolCallProgress') return
         clearInterval(timer)
         resolve(Number(progress.progress['pid']))
@@ -243,7 +213,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
 describe('Bash: progress and flags', () => {
   it('R37 reports progress while it runs: elapsed time, pid, the byte count and the interleaved tail', async () => {
     await runBash({ command: 'for i in 1 2 3; do echo line$i; echo warn$i >&2; sleep 0.4; done' })
-    const progress = events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
+    const progress = h.events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
     expect(progress.length).toBeGreaterThanOrEqual(2)
     const last = progress[progress.length - 1] ?? {}
     expect(last).toMatchObject({ pid: expect.any(Number), outputBytes: expect.any(Number), outputTail: expect.any(String) })
@@ -254,7 +224,7 @@ describe('Bash: progress and flags', () => {
 
   it('R37 keeps the progress tail to the last 2 KiB of the output', async () => {
     await runBash({ command: 'seq 1 100000; sleep 0.7' })
-    const progress = events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
+    const progress = h.events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
     const last = progress[progress.length - 1] ?? {}
     expect(Number(last['outputBytes'])).toBe(seqBytes(100_000))
     expect(Buffer.byteLength(String(last['outputTail']))).toBeLessThanOrEqual(2048)
@@ -268,7 +238,7 @@ describe('Bash: progress and flags', () => {
     ['ls > listing.txt', { readOnly: false, sideEffectScope: 'system', concurrentSafe: false }],
   ])('R40 announces %j with its recomputed flags in ToolCallStarted', async (command, flags) => {
     await runBash({ command })
-    const started = events.find((event) => event.type === 'ToolCallStarted')
+    const started = h.events.find((event) => event.type === 'ToolCallStarted')
     expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject(flags)
   })
 
@@ -277,7 +247,7 @@ describe('Bash: progress and flags', () => {
     expect(reading).toMatchObject({ status: 'succeeded', modelContent: 'hello', permission: 'none' })
     const writing = await runBash({ command: 'touch made.txt' }, { mode: 'default' })
     expect(writing.status).toBe('denied')
-    await expect(readFile(join(workspace, 'made.txt'))).rejects.toThrow()
+    await expect(readFile(join(h.workspace, 'made.txt'))).rejects.toThrow()
   })
 })
 
@@ -313,11 +283,11 @@ describe('Bash: a gigabyte of output', () => {
 
 describe('Bash: the streaming artifact behind large output', () => {
   it('R36 streams into a hidden temporary file and publishes it whole, with its sha256, on close', async () => {
-    const store = new FsArtifactStore({ dataDir })
+    const store = new FsArtifactStore({ dataDir: h.dataDir })
     const stream = await store.open({ sessionId: 's1', callId: 'c/1', mediaType: 'text/plain', retention: 'session' })
     const parts = [Buffer.from('héllo '), Buffer.from('wörld\n'.repeat(100_000))]
     for (const part of parts) await stream.write(part)
-    const folder = join(dataDir, 'cli', 'artifacts', 's1')
+    const folder = join(h.dataDir, 'cli', 'artifacts', 's1')
     expect((await readdir(folder)).every((name) => name.endsWith('.tmp'))).toBe(true)
     const ref = await stream.close()
     const whole = Buffer.concat(parts)
@@ -328,22 +298,22 @@ describe('Bash: the streaming artifact behind large output', () => {
   })
 
   it('R36 leaves nothing behind when a streamed artifact is discarded', async () => {
-    const store = new FsArtifactStore({ dataDir })
+    const store = new FsArtifactStore({ dataDir: h.dataDir })
     const stream = await store.open({ sessionId: 's1', callId: 'c1', mediaType: 'text/plain', retention: 'session' })
     await stream.write(Buffer.from('partial'))
     await stream.discard()
-    expect(await readdir(join(dataDir, 'cli', 'artifacts', 's1'))).toEqual([])
+    expect(await readdir(join(h.dataDir, 'cli', 'artifacts', 's1'))).toEqual([])
   })
 
   it('R32 keeps the head and the tail, and says the rest was not saved, when the store cannot stream', async () => {
-    const store = new FsArtifactStore({ dataDir })
+    const store = new FsArtifactStore({ dataDir: h.dataDir })
     const wholeWritesOnly = createExecutor({
       registry: new InMemoryToolRegistry([createBashTool()]),
       artifacts: { write: (request) => store.write(request) },
     })
     const result = await wholeWritesOnly.execute(
       { id: 'no-stream', name: 'Bash', input: { command: 'seq 1 300000' } },
-      { sessionId: 's1', workspace, permissionMode: 'bypassPermissions' },
+      { sessionId: 's1', workspace: h.workspace, permissionMode: 'bypassPermissions' },
     )
     const output = outputOf(result)
     expect(output.persistedPath).toBeUndefined()
@@ -357,13 +327,13 @@ describe('Bash: the streaming artifact behind large output', () => {
 })
 
 describe('Bash: output written by the command itself into the artifact file', () => {
-  const artifactFolder = (): string => join(dataDir, 'cli', 'artifacts', 's1')
+  const artifactFolder = (): string => join(h.dataDir, 'cli', 'artifacts', 's1')
 
   it('R32 leaves no file behind for a small output, nor for an aborted run', async () => {
     await runBash({ command: 'echo small' })
     const controller = new AbortController()
     const pending = runBash({ command: 'seq 1 300000; sleep 30' }, { signal: controller.signal })
-    await eventually(() => events.some((event) => event.type === 'ToolCallProgress'), 2000)
+    await eventually(() => h.events.some((event) => event.type === 'ToolCallProgress'), 2000)
     controller.abort()
     expect((await pending).status).toBe('cancelled')
     expect(await eventually(() => readdirSync(artifactFolder()).length === 0, 1000)).toBe(true)
@@ -390,14 +360,14 @@ describe('Bash: output written by the command itself into the artifact file', ()
   })
 
   it('R32 copies a large output into a store that can stream but not reserve a file', async () => {
-    const store = new FsArtifactStore({ dataDir })
+    const store = new FsArtifactStore({ dataDir: h.dataDir })
     const streamingOnly = createExecutor({
       registry: new InMemoryToolRegistry([createBashTool()]),
       artifacts: { write: (request) => store.write(request), open: (request) => store.open(request) },
     })
     const result = await streamingOnly.execute(
       { id: 'stream-only', name: 'Bash', input: { command: 'seq 1 300000' } },
-      { sessionId: 's1', workspace, permissionMode: 'bypassPermissions' },
+      { sessionId: 's1', workspace: h.workspace, permissionMode: 'bypassPermissions' },
     )
     const output = outputOf(result)
     const expected = spawnSync('seq', ['1', '300000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout
@@ -406,8 +376,8 @@ describe('Bash: output written by the command itself into the artifact file', ()
   })
 
   it('R1 lets a running background task be read from its file: head and tail of a large output so far', async () => {
-    const shellTasks = new ShellTaskStore()
-    const task = await shellTasks.start({ sessionId: 's1', callId: 'bg', command: 'seq 1 300000; sleep 30', cwd: workspace, artifacts: new FsArtifactStore({ dataDir }) })
+    const tasks = new ShellTaskStore()
+    const task = await tasks.start({ sessionId: 's1', callId: 'bg', command: 'seq 1 300000; sleep 30', cwd: h.workspace, artifacts: new FsArtifactStore({ dataDir: h.dataDir }) })
     expect(await eventually(() => task.snapshot().output.totalBytes === seqBytes(300_000), 3000)).toBe(true)
     const running = task.snapshot()
     expect(running.status).toBe('running')

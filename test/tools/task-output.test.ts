@@ -1,57 +1,21 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
-import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
-import { createBashTool } from '../../src/tools/bash/index.js'
-import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
-import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
+import { readFile } from 'node:fs/promises'
+import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
 
-let workspace: string
-let dataDir: string
-let executor: Executor
-let backgroundTasks: BackgroundTaskRegistry
-let shellTasks: ShellTaskStore
-let events: ExecutorEvent[]
-let callNumber = 0
+let h: ShellHarness
 
 beforeEach(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'toolexec-taskoutput-ws-'))
-  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-taskoutput-data-'))
-  backgroundTasks = new BackgroundTaskRegistry()
-  shellTasks = new ShellTaskStore()
-  executor = createExecutor({
-    registry: new InMemoryToolRegistry([createBashTool(), createTaskOutputTool()]),
-    artifacts: new FsArtifactStore({ dataDir }),
-    backgroundTasks,
-    services: { backgroundTasks, shellTasks },
-  })
-  events = []
+  h = await openShellHarness('taskoutput', [createTaskOutputTool()])
 })
 
-afterEach(async () => {
-  backgroundTasks.cancelSession('s1')
-  backgroundTasks.cancelSession('s2')
-  await Promise.all([...shellTasks.list('s1'), ...shellTasks.list('s2')].map((task) => task.done))
-  await rm(workspace, { recursive: true, force: true })
-  await rm(dataDir, { recursive: true, force: true })
-})
+afterEach(() => h.close(['s1', 's2']))
 
-function call(name: string, input: Record<string, unknown>, sessionId = 's1'): Promise<ToolExecutionResult> {
-  callNumber++
-  return executor.execute(
-    { id: `call-${callNumber}`, name, input },
-    { sessionId, workspace, permissionMode: 'bypassPermissions', emit: (event) => void events.push(event) },
-  )
-}
+const call = (name: string, input: Record<string, unknown>, sessionId = 's1'): Promise<ToolExecutionResult> => h.call(name, input, { sessionId })
 
 async function startInBackground(command: string, sessionId = 's1'): Promise<string> {
   const result = await call('Bash', { command, run_in_background: true, description: 'a test command' }, sessionId)
@@ -72,13 +36,13 @@ describe('Bash run_in_background', () => {
     expect(String(result.modelContent)).toMatch(/^Command running in background with ID: bash_[0-9a-f]{8}$/)
     const taskId = String(result.modelContent).split(': ')[1]
     expect(result.display).toEqual({ kind: 'background_task', taskId, command: 'sleep 2', status: 'running' })
-    expect(backgroundTasks.list('s1')).toEqual([{ id: taskId, sessionId: 's1', description: 'wait a bit', external: false }])
-    expect(backgroundTasks.list('s2')).toEqual([])
+    expect(h.backgroundTasks.list('s1')).toEqual([{ id: taskId, sessionId: 's1', description: 'wait a bit', external: false }])
+    expect(h.backgroundTasks.list('s2')).toEqual([])
   })
 
   it('R40 keeps a background command serial with scope system, even a read-only one', async () => {
     await call('Bash', { command: 'ls', run_in_background: true })
-    const started = events.find((event) => event.type === 'ToolCallStarted')
+    const started = h.events.find((event) => event.type === 'ToolCallStarted')
     expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject({ readOnly: false, sideEffectScope: 'system' })
   })
 })
@@ -100,7 +64,7 @@ describe('TaskOutput', () => {
       ].join('\n'),
     )
     expect(result.display).toEqual({ kind: 'background_task_output', taskId, status: 'completed', output: 'started\nfinished\n', truncated: false })
-    expect(backgroundTasks.list('s1')).toEqual([])
+    expect(h.backgroundTasks.list('s1')).toEqual([])
     const again = await call('TaskOutput', { task_id: taskId, block: false })
     expect(reportOf(again)).toMatchObject({ status: 'completed', retrievalStatus: 'success', output: 'started\nfinished\n' })
   })
@@ -158,7 +122,7 @@ describe('TaskOutput', () => {
     const done = new Promise<string>((resolve) => {
       finish = resolve
     })
-    executor.trackExternalBackgroundTask({ id: 'resumed-1', sessionId: 's1', description: 'a resumed run', done, cancel: () => finish('cancelled') })
+    h.executor.trackExternalBackgroundTask({ id: 'resumed-1', sessionId: 's1', description: 'a resumed run', done, cancel: () => finish('cancelled') })
     setTimeout(() => finish('all done'), 100)
     const report = reportOf(await call('TaskOutput', { task_id: 'resumed-1' }))
     expect(report).toMatchObject({ taskType: 'external', status: 'completed', retrievalStatus: 'success', output: 'all done' })
@@ -167,7 +131,7 @@ describe('TaskOutput', () => {
   it('R3 is read-only with scope none and has no executor timeout', async () => {
     const taskId = await startInBackground('true')
     await call('TaskOutput', { task_id: taskId })
-    const started = events.filter((event) => event.type === 'ToolCallStarted').at(-1)
+    const started = h.events.filter((event) => event.type === 'ToolCallStarted').at(-1)
     expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject({ readOnly: true, concurrentSafe: true, sideEffectScope: 'none' })
     expect(resolveTimeoutMs(createTaskOutputTool(), { task_id: taskId, timeout: 5 }, 300_000)).toBeUndefined()
   })

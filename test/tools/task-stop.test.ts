@@ -1,57 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
-import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
-import { createBashTool } from '../../src/tools/bash/index.js'
-import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
-import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
 import { eventually, groupMembers } from '../support/processes.js'
+import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
 
-let workspace: string
-let dataDir: string
-let executor: Executor
-let backgroundTasks: BackgroundTaskRegistry
-let shellTasks: ShellTaskStore
-let events: ExecutorEvent[]
-let callNumber = 0
+let h: ShellHarness
 
 beforeEach(async () => {
-  workspace = await mkdtemp(join(tmpdir(), 'toolexec-taskstop-ws-'))
-  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-taskstop-data-'))
-  backgroundTasks = new BackgroundTaskRegistry()
-  shellTasks = new ShellTaskStore()
-  executor = createExecutor({
-    registry: new InMemoryToolRegistry([createBashTool(), createTaskOutputTool(), createTaskStopTool()]),
-    artifacts: new FsArtifactStore({ dataDir }),
-    backgroundTasks,
-    services: { backgroundTasks, shellTasks },
-  })
-  events = []
+  h = await openShellHarness('taskstop', [createTaskOutputTool(), createTaskStopTool()])
 })
 
-afterEach(async () => {
-  backgroundTasks.cancelSession('s1')
-  await Promise.all(shellTasks.list('s1').map((task) => task.done))
-  await rm(workspace, { recursive: true, force: true })
-  await rm(dataDir, { recursive: true, force: true })
-})
+afterEach(() => h.close(['s1', 's2']))
 
-function call(name: string, input: Record<string, unknown>, sessionId = 's1'): Promise<ToolExecutionResult> {
-  callNumber++
-  return executor.execute(
-    { id: `call-${callNumber}`, name, input },
-    { sessionId, workspace, permissionMode: 'bypassPermissions', emit: (event) => void events.push(event) },
-  )
-}
+const call = (name: string, input: Record<string, unknown>, sessionId = 's1'): Promise<ToolExecutionResult> => h.call(name, input, { sessionId })
 
 async function startInBackground(command: string): Promise<string> {
   const result = await call('Bash', { command, run_in_background: true })
@@ -63,7 +27,7 @@ describe('TaskStop', () => {
   it('R1 kills a background command with its whole process tree', async () => {
     const command = '(sleep 30 &) ; sleep 30'
     const taskId = await startInBackground(command)
-    const task = shellTasks.get('s1', taskId)
+    const task = h.shellTasks.get('s1', taskId)
     expect(await eventually(() => task?.pid !== undefined && groupMembers(task.pid).length >= 2, 2000)).toBe(true)
     const pgid = task?.pid ?? 0
     const result = await call('TaskStop', { task_id: taskId })
@@ -72,7 +36,7 @@ describe('TaskStop', () => {
     expect(await eventually(() => groupMembers(pgid).length === 0, 1500)).toBe(true)
     const report = (await call('TaskOutput', { task_id: taskId, block: false })).output as TaskOutputReport
     expect(report.status).toBe('killed')
-    expect(backgroundTasks.list('s1')).toEqual([])
+    expect(h.backgroundTasks.list('s1')).toEqual([])
   })
 
   it('R26 refuses to stop a task that already ended', async () => {
@@ -94,7 +58,7 @@ describe('TaskStop', () => {
     const done = new Promise<void>((resolve) => {
       finish = resolve
     })
-    executor.trackExternalBackgroundTask({
+    h.executor.trackExternalBackgroundTask({
       id: 'resumed-1',
       sessionId: 's1',
       description: 'a resumed run',
@@ -112,16 +76,16 @@ describe('TaskStop', () => {
   it('R1 ends every background command of a session when the session is cancelled', async () => {
     const first = await startInBackground('sleep 30')
     const second = await startInBackground('sleep 30')
-    const tasks = [first, second].map((id) => shellTasks.get('s1', id))
+    const tasks = [first, second].map((id) => h.shellTasks.get('s1', id))
     expect(await eventually(() => tasks.every((task) => task?.pid !== undefined), 2000)).toBe(true)
     const groups = tasks.map((task) => task?.pid ?? 0)
-    expect(backgroundTasks.cancelSession('s1')).toBe(2)
+    expect(h.backgroundTasks.cancelSession('s1')).toBe(2)
     expect(await eventually(() => groups.every((pgid) => groupMembers(pgid).length === 0), 1500)).toBe(true)
   })
 
   it('R3 is serial-safe with scope session and a 10000 ms timeout', async () => {
     await call('TaskStop', { task_id: 'bash_00000000' })
-    const started = events.find((event) => event.type === 'ToolCallStarted')
+    const started = h.events.find((event) => event.type === 'ToolCallStarted')
     expect(started?.type === 'ToolCallStarted' ? started.flags : undefined).toMatchObject({
       readOnly: false,
       destructive: false,
