@@ -44,7 +44,7 @@ describe('openDatabase', () => {
       expect.arrayContaining(['input_json', 'resolved_input_json', 'flags_json', 'status', 'output_json', 'model_content_json', 'display_json', 'serialization_json', 'error_json', 'perf_json']),
     )
     expect(columns(db, 'artifacts')).toEqual(expect.arrayContaining(['id', 'session_id', 'call_id', 'path', 'uri', 'bytes', 'media_type', 'retention', 'sha256']))
-    expect(columns(db, 'events')).toEqual(['session_id', 'seq', 'type', 'at', 'data'])
+    expect(columns(db, 'events')).toEqual(['id', 'session_id', 'seq', 'type', 'at', 'data'])
   })
 
   it('sets WAL, synchronous=NORMAL and foreign keys, and enforces them', () => {
@@ -69,6 +69,22 @@ describe('openDatabase', () => {
 })
 
 describe('applyMigrations', () => {
+  it('moves events stored before 004 into commit order, keeping every row and its sequence', () => {
+    const older = readMigrations().filter((migration) => migration.version < 4)
+    db = openDatabase(file(), older)
+    db.prepare("INSERT INTO sessions (id, workspace, permission_mode, interactive, created_at) VALUES ('s1', '/w', 'default', 1, 'now')").run()
+    const insert = db.prepare('INSERT INTO events (session_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)')
+    for (const [session, seq, at] of [['b', 1, 't1'], ['a', 1, 't2'], ['a', 2, 't3'], ['b', 2, 't4']] as const) insert.run(session, seq, 'T', at, `{"seq":${seq}}`)
+    expect(applyMigrations(db, readMigrations())).toContain(4)
+    expect(db.prepare('SELECT session_id, seq, at FROM events ORDER BY id').all()).toEqual([
+      { session_id: 'b', seq: 1, at: 't1' },
+      { session_id: 'a', seq: 1, at: 't2' },
+      { session_id: 'a', seq: 2, at: 't3' },
+      { session_id: 'b', seq: 2, at: 't4' },
+    ])
+    expect(() => insert.run('a', 2, 'T', 't5', '{}')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
+  })
+
   it('is safe to run again: nothing is applied and nothing changes', () => {
     db = openDatabase(file())
     seed(db)

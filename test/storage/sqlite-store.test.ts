@@ -193,7 +193,7 @@ describe('SqliteStore round trips', () => {
     expect(store.eventsAfter('a', 1, 1)).toEqual([{ sessionId: 'a', seq: 2, type: 'T', data: '{"seq":2}' }])
     expect(store.eventsAfter('a', 3, 10)).toEqual([])
     expect([store.lastSeq('a'), store.lastSeq('b'), store.lastSeq('c')]).toEqual([3, 1, 0])
-    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))
+    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
   })
 
   it('sessions read inside a rolled-back transaction, or changed since, never come back stale', () => {
