@@ -1,7 +1,8 @@
 /**
  * Diagnostic for the HTTP bench (BENCH_STORE_TIMING=1): wraps every method of one store
  * instance to add up its calls and wall time (a method that calls another counts both),
- * so a report can say which storage steps a call pays for.
+ * so a report can say which storage steps a call pays for. `transaction` counts savepoints
+ * too; `outermost transaction` counts only the ones that commit.
  */
 import type { SqliteStore } from '../../src/storage/sqlite-store.js'
 
@@ -18,13 +19,21 @@ export function timeStoreMethods(store: SqliteStore): () => Record<string, Metho
     if (name === 'constructor' || typeof method !== 'function') continue
     const timing: MethodTiming = { calls: 0, ms: 0 }
     timings[name] = timing
+    const outermost: MethodTiming = { calls: 0, ms: 0 }
+    if (name === 'transaction') timings['outermost transaction'] = outermost
     target[name] = function timed(this: unknown, ...args: unknown[]): unknown {
+      const commits = name === 'transaction' && !store.db.inTransaction
       const started = performance.now()
       try {
         return (method as (...a: unknown[]) => unknown).apply(this, args)
       } finally {
+        const ms = performance.now() - started
         timing.calls++
-        timing.ms += performance.now() - started
+        timing.ms += ms
+        if (commits) {
+          outermost.calls++
+          outermost.ms += ms
+        }
       }
     }
   }

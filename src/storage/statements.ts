@@ -16,7 +16,7 @@ const SQL = {
   getSchedule: 'SELECT * FROM schedules WHERE id = ?',
   setScheduleStatus: 'UPDATE schedules SET status = ?, completed_at = ? WHERE id = ?',
   setScheduleGroups: 'UPDATE schedules SET groups_json = ? WHERE id = ?',
-  unfinishedSchedules: "SELECT * FROM schedules WHERE status IN ('open', 'queued', 'running') ORDER BY session_id, arrival",
+  unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
   markCallRunning:
