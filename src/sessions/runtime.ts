@@ -22,6 +22,7 @@ import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { WebFetchSettings } from '../tools/services.js'
+import { ClientTools } from './client-tools.js'
 import { EventBus } from './event-bus.js'
 import { serverToolServices, withLiveMode } from './tool-services.js'
 import { EventJournal } from './event-journal.js'
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
 export interface Runtime {
   readonly ctx: RuntimeContext
   readonly registry: InMemoryToolRegistry
+  /** HTTP tools added by clients, kept across restarts. */
+  readonly clientTools: ClientTools
   readonly executor: Executor
   readonly sessions: SessionService
   readonly schedules: ScheduleService
@@ -64,6 +67,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const journal = new EventJournal(store, bus, () => checkpointer.writeGate())
   const broker = new SessionPermissionBroker(store)
   const registry = new InMemoryToolRegistry(options.tools)
+  const clientTools = new ClientTools(registry, store, options.logger)
+  // Before recovery: a recovered call of a client tool must find it.
+  clientTools.restore()
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
   const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch)
@@ -96,6 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   return {
     ctx,
     registry,
+    clientTools,
     executor,
     sessions,
     schedules,

@@ -243,10 +243,24 @@ export class SqliteStore {
     this.#s.setTodos.run(sessionId, JSON.stringify(todos), at)
   }
 
+  /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */
+  insertClientTool(name: string, definition: unknown, at: string): void {
+    this.#s.insertClientTool.run(name, JSON.stringify(definition), at)
+  }
+
+  deleteClientTool(name: string): boolean {
+    return this.#s.deleteClientTool.run(name).changes > 0
+  }
+
+  /** Definitions as stored, oldest first; each is checked again before it is registered. */
+  clientTools(): unknown[] {
+    return (this.#s.clientTools.pluck().all() as string[]).map((text) => JSON.parse(text) as unknown)
+  }
+
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules']) {
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools']) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

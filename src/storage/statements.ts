@@ -53,6 +53,10 @@ const SQL = {
   getTodos: 'SELECT todos_json FROM todos WHERE session_id = ?',
   setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES (?, ?, ?)
       ON CONFLICT(session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,
+  insertClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES (?, ?, ?)
+      ON CONFLICT(name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
+  deleteClientTool: 'DELETE FROM client_http_tools WHERE name = ?',
+  clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
 } as const
 
 export type Statements = { readonly [K in keyof typeof SQL]: Database.Statement }

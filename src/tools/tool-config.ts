@@ -45,13 +45,22 @@ function parseHttpTools(section: unknown, file: string): HttpToolDefinition[] {
   const seen = new Set<string>()
   return section.map((candidate: unknown, index) => {
     const entry = `tools[${index}]${nameSuffix(candidate)}`
-    const definition = checked(checkHttpTool, candidate, file, entry)
-    const problem = httpToolProblem(definition)
-    if (problem !== undefined) throw configError(file, entry, problem)
+    const definition = parseHttpToolDefinition(candidate, file, entry)
     if (seen.has(definition.name)) throw configError(file, entry, `the name ${definition.name} is used by an earlier entry`)
     seen.add(definition.name)
     return definition
   })
+}
+
+/**
+ * One HTTP tool definition, checked against its schema and {@link httpToolProblem}.
+ * @throws ToolexecError CONF_ERR_TOOLS naming `file`, `entry` and the reason
+ */
+export function parseHttpToolDefinition(candidate: unknown, file: string, entry: string): HttpToolDefinition {
+  const definition = checked(checkHttpTool, candidate, file, entry)
+  const problem = httpToolProblem(definition)
+  if (problem !== undefined) throw configError(file, entry, problem)
+  return definition
 }
 
 function parseMcpServers(section: unknown, file: string): McpServerEntry[] {

@@ -252,7 +252,7 @@ export interface paths {
         /** Every tool with its description, input schema, flags, timeout policy and result budget */
         get: operations["listTools"];
         put?: never;
-        /** Register a client-defined HTTP tool: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?} */
+        /** Register a client-defined HTTP tool, kept across restarts: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?} */
         post: operations["addHttpTool"];
         delete?: never;
         options?: never;
@@ -270,7 +270,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a client-defined HTTP tool; built-in and MCP tools cannot be removed. Calls already running finish. */
+        /** Remove a client-defined HTTP tool for good (one from the config file comes back at the next start); built-in and MCP tools cannot be removed. Calls already running finish. */
         delete: operations["deleteHttpTool"];
         options?: never;
         head?: never;

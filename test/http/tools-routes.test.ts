@@ -1,7 +1,8 @@
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, ToolInfo } from '../../src/contracts/api.js'
+import type { ErrorReply, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, ToolInfo } from '../../src/contracts/api.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 let server: TestServer
@@ -121,6 +122,62 @@ describe('DELETE /tools/:name', () => {
     const reply = await server.json<ErrorReply>('DELETE', '/tools/Read')
     expect([reply.status, reply.body.error.code]).toEqual([409, 'API_ERR_TOOL_NOT_DELETABLE'])
     expect(await toolNames()).toContain('Read')
+  })
+})
+
+describe('client tools across a restart', () => {
+  const restart = async (env: Record<string, string> = {}): Promise<void> => {
+    await server.close()
+    server = await startTestServer({ dataDir: server.dataDir, env })
+  }
+
+  it('registers an added tool again at start, with its definition, and runs it', async () => {
+    const added = await server.json<ToolInfo>('POST', '/tools', pickColor({ readOnly: true, sideEffectScope: 'none' }))
+    await restart()
+    const tools = await server.json<{ tools: ToolInfo[] }>('GET', '/tools')
+    expect(tools.body.tools.find((tool) => tool.name === 'pick_color')).toEqual(added.body)
+    const schedule = await runCall('pick_color', { color: 'red' })
+    expect(schedule.calls[0]).toMatchObject({ status: 'succeeded', modelContent: 'picked red' })
+  })
+
+  it('keeps a deleted tool deleted', async () => {
+    await server.json('POST', '/tools', pickColor())
+    await server.json('DELETE', '/tools/pick_color')
+    await restart()
+    expect(await toolNames()).not.toContain('pick_color')
+    expect(server.runtime.ctx.store.clientTools()).toEqual([])
+  })
+
+  it('runs a call that awaited approval across the restart once it is allowed', async () => {
+    await server.json('POST', '/tools', pickColor())
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'pick_color', input: { color: 'red' } }] })
+    const pending = async (): Promise<PermissionRequestRecord[]> =>
+      (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions?sessionId=s1&status=pending')).body.requests
+    await expect.poll(async () => (await pending()).length).toBe(1)
+    await restart()
+    const [request] = await pending()
+    expect(request?.toolName).toBe('pick_color')
+    const answer = await server.json('POST', `/permissions/${request?.id}`, { decision: 'allow' })
+    expect(answer.status).toBe(200)
+    const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+    expect(schedule.body.calls[0]).toMatchObject({ status: 'succeeded', modelContent: 'picked red' })
+  })
+
+  it('leaves out a stored tool whose name the config file now gives another tool, and keeps it stored', async () => {
+    await server.json('POST', '/tools', pickColor())
+    const configFile = `${server.dataDir}/config.json`
+    writeFileSync(configFile, JSON.stringify({ tools: [pickColor({ description: 'From the config file' })] }))
+    await restart({ TOOLEXEC_CONFIG: configFile })
+    const tools = await server.json<{ tools: ToolInfo[] }>('GET', '/tools')
+    expect(tools.body.tools.filter((tool) => tool.name === 'pick_color').map((tool) => tool.description)).toEqual(['From the config file'])
+    expect(server.runtime.ctx.store.clientTools()).toEqual([expect.objectContaining({ name: 'pick_color', description: 'Asks the user to pick a color' })])
+  })
+
+  it('does not keep a tool that was refused', async () => {
+    await server.json('POST', '/tools', pickColor({ name: 'Read' }))
+    await server.json('POST', '/tools', pickColor({ url: 'file:///etc/passwd' }))
+    expect(server.runtime.ctx.store.clientTools()).toEqual([])
   })
 })
 

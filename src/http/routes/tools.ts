@@ -1,12 +1,10 @@
-/** @module Tool listing, client-defined HTTP tools added and removed while the server runs, and health. */
+/** @module Tool listing, client-defined HTTP tools added and removed while the server runs (kept across restarts), and health. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolInfoSchema } from '../../contracts/api.js'
-import { ToolexecError } from '../../contracts/errors.js'
 import { HttpToolDefinitionSchema } from '../../contracts/tool-config.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { toolView } from '../../sessions/views.js'
-import { createHttpTool, isHttpTool } from '../../tools/http-tool/index.js'
 import { errors, inline } from '../schema.js'
 
 const ToolNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
@@ -31,15 +29,14 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     {
       schema: {
         operationId: 'addHttpTool',
-        summary: 'Register a client-defined HTTP tool: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?}',
+        summary: 'Register a client-defined HTTP tool, kept across restarts: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?}',
         tags: ['tools'],
         body: inline(HttpToolDefinitionSchema),
         response: { 201: TOOL_INFO, ...errors(400, 409) },
       },
     },
     async (request, reply) => {
-      const entry = createHttpTool(request.body)
-      runtime.registry.register(entry)
+      const entry = runtime.clientTools.add(request.body)
       return reply.code(201).send(toolView(entry))
     },
   )
@@ -49,18 +46,14 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     {
       schema: {
         operationId: 'deleteHttpTool',
-        summary: 'Remove a client-defined HTTP tool; built-in and MCP tools cannot be removed. Calls already running finish.',
+        summary: 'Remove a client-defined HTTP tool for good (one from the config file comes back at the next start); built-in and MCP tools cannot be removed. Calls already running finish.',
         tags: ['tools'],
         params: ToolNameParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 409) },
       },
     },
     async (request, reply) => {
-      const { name } = request.params
-      const entry = runtime.registry.get(name)
-      if (entry === undefined) throw new ToolexecError('API_ERR_TOOL_NOT_FOUND', [name])
-      if (!isHttpTool(entry)) throw new ToolexecError('API_ERR_TOOL_NOT_DELETABLE', [name])
-      runtime.registry.unregister(name)
+      runtime.clientTools.remove(request.params.name)
       return reply.code(204).send(null)
     },
   )

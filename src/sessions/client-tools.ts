@@ -1,0 +1,80 @@
+/**
+ * @module HTTP tools that clients add with `POST /tools`: registered and stored together,
+ * removed from both by `DELETE /tools/:name`, and registered again at every start, so that a
+ * restart forgets none of them (nor a call of one awaiting approval across it). Tools of the
+ * config file belong to the file: they come back from it at every start, and a DELETE
+ * removes one only until then.
+ */
+import type { Logger } from 'pino'
+import { ToolexecError } from '../contracts/errors.js'
+import type { HttpToolDefinition } from '../contracts/tool-config.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import type { SqliteStore } from '../storage/sqlite-store.js'
+import { createHttpTool, isHttpTool } from '../tools/http-tool/index.js'
+import type { InMemoryToolRegistry } from '../tools/registry.js'
+import { parseHttpToolDefinition } from '../tools/tool-config.js'
+
+const STORED = 'the database'
+
+export class ClientTools {
+  readonly #registry: InMemoryToolRegistry
+  readonly #store: SqliteStore
+  readonly #logger: Logger
+
+  constructor(registry: InMemoryToolRegistry, store: SqliteStore, logger: Logger) {
+    this.#registry = registry
+    this.#store = store
+    this.#logger = logger
+  }
+
+  /**
+   * @throws ToolexecError EXEC_ERR_INVALID_TOOL for a bad definition, EXEC_ERR_DUPLICATE_TOOL for a name in use
+   */
+  add(definition: HttpToolDefinition): ToolEntry {
+    const entry = createHttpTool(definition)
+    this.#registry.register(entry)
+    try {
+      this.#store.insertClientTool(definition.name, definition, new Date().toISOString())
+    } catch (error) {
+      this.#registry.unregister(definition.name)
+      throw error
+    }
+    return entry
+  }
+
+  /**
+   * @throws ToolexecError API_ERR_TOOL_NOT_FOUND, or API_ERR_TOOL_NOT_DELETABLE for a tool that is not an HTTP tool
+   */
+  remove(name: string): void {
+    const entry = this.#registry.get(name)
+    if (entry === undefined) throw new ToolexecError('API_ERR_TOOL_NOT_FOUND', [name])
+    if (!isHttpTool(entry)) throw new ToolexecError('API_ERR_TOOL_NOT_DELETABLE', [name])
+    this.#store.deleteClientTool(name)
+    this.#registry.unregister(name)
+  }
+
+  /**
+   * Registers every stored tool again. One whose name another tool now has (the config file
+   * took it), or that no longer passes the checks, is left out with a warning and kept, so
+   * nothing is lost while the config is being fixed.
+   * @returns the names registered
+   */
+  restore(): string[] {
+    const restored: string[] = []
+    for (const stored of this.#store.clientTools()) {
+      const name = nameOf(stored)
+      try {
+        this.#registry.register(createHttpTool(parseHttpToolDefinition(stored, STORED, `client_http_tools (${name})`)))
+        restored.push(name)
+      } catch (error) {
+        this.#logger.warn({ tool: name, reason: error instanceof Error ? error.message : String(error) }, 'client tool not restored')
+      }
+    }
+    return restored
+  }
+}
+
+function nameOf(stored: unknown): string {
+  const name = typeof stored === 'object' && stored !== null ? (stored as { name?: unknown }).name : undefined
+  return typeof name === 'string' ? name : '(unnamed)'
+}
