@@ -41,7 +41,20 @@ function queryToken(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
+const QUERY_PARAM = /([?&])([^=&]*)=[^&]*/g
+
 /** Log lines never carry the token given in the query string. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&]*/g, '$1[redacted]')
+  return url.replace(QUERY_PARAM, (param: string, separator: string, name: string) =>
+    decodedName(name) === 'access_token' ? `${separator}${name}=[redacted]` : param,
+  )
+}
+
+// The query parser decodes names, so `access%5Ftoken=` authenticates like `access_token=`.
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '))
+  } catch {
+    return name
+  }
 }

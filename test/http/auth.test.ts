@@ -112,6 +112,25 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     expect(logLines.some((line) => line.includes('/sessions/guarded/events?access_token=[redacted]'))).toBe(true)
     expect(logLines.filter((line) => line.includes(TOKEN))).toEqual([])
   })
+
+  it.each([
+    ['a percent-encoded name', 'access%5Ftoken'],
+    ['a percent-encoded first letter', '%61ccess_token'],
+  ])('the query token under %s is redacted from logs and error messages as well', async (_case, name) => {
+    // The query parser decodes names, so this one opens the stream like ?access_token= does.
+    const stream = await fetch(`${guarded.url}/sessions/guarded/events?${name}=${TOKEN}`, { headers: { accept: 'text/event-stream' } })
+    expect(stream.status).toBe(200)
+    await stream.body?.cancel()
+    expect((await guarded.json('GET', `/tools?${name}=${TOKEN}`)).status).toBe(401)
+    const missing = await guarded.json<ErrorReply>('GET', `/nowhere?${name}=${TOKEN}`, undefined, BEARER)
+    expect(missing.body.error.message).toBe(`Route GET /nowhere?${name}=[redacted] not found`)
+    const deadline = Date.now() + 3_000
+    while (!logLines.some((line) => line.includes(`/tools?${name}=[redacted]`)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(logLines.some((line) => line.includes(`/tools?${name}=[redacted]`))).toBe(true)
+    expect(logLines.filter((line) => line.includes(TOKEN))).toEqual([])
+  })
 })
 
 describe('CORS (TOOLEXEC_CORS_ORIGINS)', () => {
