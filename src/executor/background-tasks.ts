@@ -50,6 +50,15 @@ export class BackgroundTaskRegistry {
     return true
   }
 
+  /** Cancels every task; resolves once each has ended (a shutdown waits for them). */
+  cancelAll(reason?: string): Promise<void> {
+    const ending = [...this.#tasks.values()].map((tracked) => {
+      tracked.task.cancel(reason)
+      return tracked.task.done
+    })
+    return Promise.allSettled(ending).then(() => undefined)
+  }
+
   cancelSession(sessionId: string, reason?: string): number {
     let count = 0
     for (const tracked of [...this.#tasks.values()]) {

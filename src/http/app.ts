@@ -74,5 +74,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(artifactRoutes, { runtime })
   await app.register(toolRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // Held `?wait=N` requests get the schedule as it stands rather than a dropped connection.
+  app.addHook('preClose', async () => {
+    runtime.schedules.waiters.releaseAll()
+    await new Promise((resolve) => setImmediate(resolve))
+  })
   return app
 }

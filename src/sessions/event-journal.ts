@@ -5,6 +5,7 @@
  * shares it, behind a savepoint of its own, so that a change that throws (a rejected request)
  * fails alone. appendNow writes at once, after whatever is queued.
  */
+import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { StoredEvent } from '../contracts/store.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
@@ -35,6 +36,7 @@ export class EventJournal {
   readonly #gate: CommitGate | undefined
   #queue: Pending[] = []
   #flushScheduled = false
+  #closed = false
 
   constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate) {
     this.#store = store
@@ -64,6 +66,10 @@ export class EventJournal {
   }
 
   #enqueue(item: Pending): void {
+    if (this.#closed) {
+      item.reject(shuttingDown())
+      return
+    }
     this.#queue.push(item)
     if (!this.#flushScheduled) {
       this.#flushScheduled = true
@@ -80,6 +86,7 @@ export class EventJournal {
 
   /** Writes what is queued (its own commit), then this event at once, and returns it stored. */
   appendNow(event: ExecutorEvent, change?: StateChange): StoredEvent {
+    if (this.#closed) throw shuttingDown()
     this.flush()
     let stored: StoredEvent
     try {
@@ -90,6 +97,12 @@ export class EventJournal {
     }
     this.#bus.publish(stored)
     return stored
+  }
+
+  /** Writes what is queued; from then on every append fails with API_ERR_SHUTTING_DOWN. */
+  close(): void {
+    this.flush()
+    this.#closed = true
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */
@@ -178,3 +191,12 @@ function sessionsOf(queued: readonly Pending[]): string[] {
 }
 
 function noop(): void {}
+
+function shuttingDown(): ToolexecError {
+  return new ToolexecError('API_ERR_SHUTTING_DOWN')
+}
+
+/** True for the failure of an append made after the journal closed: expected while shutting down. */
+export function isShutdownFailure(error: unknown): boolean {
+  return error instanceof ToolexecError && error.code === 'API_ERR_SHUTTING_DOWN'
+}

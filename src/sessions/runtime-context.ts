@@ -6,7 +6,7 @@ import type { SessionRecord } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import type { EventBus } from './event-bus.js'
-import type { EventJournal } from './event-journal.js'
+import { isShutdownFailure, type EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-projection.js'
 import type { SessionPermissionBroker } from './session-broker.js'
 
@@ -74,7 +74,10 @@ export function journalSink(journal: EventJournal, logger: Logger): (event: Exec
   return function journalEvent(event) {
     const written = journal.append(event, stateChangeFor(event))
     if (!UNAWAITED.has(event.type)) return written
-    written.catch((error: unknown) => logger.error({ err: error, sessionId: event.sessionId, type: event.type }, 'journal.append_failed'))
+    written.catch((error: unknown) => {
+      const level = isShutdownFailure(error) ? 'debug' : 'error'
+      logger[level]({ err: error, sessionId: event.sessionId, type: event.type }, 'journal.append_failed')
+    })
     return undefined
   }
 }

@@ -31,6 +31,7 @@ import { LiveSessions, type RuntimeContext } from './runtime-context.js'
 import { ScheduleService } from './schedule-service.js'
 import { SessionPermissionBroker } from './session-broker.js'
 import { SessionService } from './session-service.js'
+import { stopRunningWork } from './shutdown.js'
 
 export interface RuntimeOptions {
   readonly dataDir: string
@@ -56,7 +57,8 @@ export interface Runtime {
   readonly schedules: ScheduleService
   readonly dataDir: string
   recover(): RecoveryReport
-  close(): void
+  /** Closes the database, then stops what still runs without recording it (see shutdown.ts). */
+  close(): Promise<void>
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -109,9 +111,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dataDir: options.dataDir,
     recover: () => recoverUnfinished(ctx, schedules),
     close: () => {
-      journal.flush()
+      journal.close()
       checkpointer.stop()
       db.close()
+      return stopRunningWork(ctx.live, backgroundTasks)
     },
   }
 }

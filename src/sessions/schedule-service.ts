@@ -15,6 +15,7 @@ import type { NewCall, SqliteStore } from '../storage/sqlite-store.js'
 import { scheduleView } from './views.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
 import { ScheduleWaiters } from './schedule-waiters.js'
+import { isShutdownFailure } from './event-journal.js'
 import { pruneDependencies, runAccepted, type AcceptedSchedule } from './schedule-runner.js'
 
 interface OpenSchedule {
@@ -143,7 +144,11 @@ export class ScheduleService {
           live.running--
         }
       })
-      .catch((error: unknown) => this.#ctx.logger.error({ err: error, scheduleId: schedule.id }, 'schedule.failed'))
+      .catch((error: unknown) => {
+        // Stopped by a shutdown: it goes on at the next start, like after a crash.
+        const level = isShutdownFailure(error) ? 'debug' : 'error'
+        this.#ctx.logger[level]({ err: error, scheduleId: schedule.id }, 'schedule.failed')
+      })
       .finally(() => this.waiters.release(schedule.id))
   }
 

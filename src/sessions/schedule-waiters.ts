@@ -19,6 +19,11 @@ export class ScheduleWaiters {
     })
   }
 
+  /** Answers every held request now, with the schedule as it stands (the server is closing). */
+  releaseAll(): void {
+    for (const scheduleId of [...this.#waiting.keys()]) this.release(scheduleId)
+  }
+
   release(scheduleId: string): void {
     const set = this.#waiting.get(scheduleId)
     if (set === undefined) return

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import { builtinTools } from '../../src/tools/builtin.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+let server: TestServer | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A command that writes its process group id (its shell's pid) to a file, then sleeps. */
+async function startSleeper(s: TestServer, callId: string, background: boolean): Promise<{ scheduleId: string; pgid: number }> {
+  const pidFile = path.join(s.dataDir, `${callId}.pid`)
+  const input = { command: `echo $$ > ${pidFile}; sleep 30`, ...(background ? { run_in_background: true } : {}) }
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: callId, name: 'Bash', input }] })
+  expect(accepted.status).toBe(202)
+  await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
+  return { scheduleId: accepted.body.scheduleId, pgid: Number(readFileSync(pidFile, 'utf8')) }
+}
+
+describe('shutting the server down', () => {
+  it('kills the process tree of a running command, which is interrupted at the next start and not run again', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const { scheduleId, pgid } = await startSleeper(server, 'c1', false)
+    expect(groupAlive(pgid)).toBe(true)
+    await server.close()
+    await expect.poll(() => groupAlive(pgid), { timeout: 2_000 }).toBe(false)
+
+    server = await startTestServer({ tools: builtinTools(), dataDir: server.dataDir })
+    const schedule = await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=5`)
+    expect(schedule.body.calls[0]).toMatchObject({ status: 'interrupted' })
+  })
+
+  it('kills a background task with its tree', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const { scheduleId, pgid } = await startSleeper(server, 'c1', true)
+    const schedule = await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=5`)
+    expect(schedule.body.calls[0]).toMatchObject({ status: 'succeeded' })
+    expect(groupAlive(pgid)).toBe(true)
+    await server.close()
+    await expect.poll(() => groupAlive(pgid), { timeout: 2_000 }).toBe(false)
+  })
+
+  it('answers a held ?wait request with the schedule as it stands instead of dropping it', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const { scheduleId } = await startSleeper(server, 'c1', false)
+    const held = server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=30`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const started = performance.now()
+    await server.close()
+    const reply = await held
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect([reply.status, reply.body.status, reply.body.calls[0]?.status]).toEqual([200, 'running', 'running'])
+  })
+})
