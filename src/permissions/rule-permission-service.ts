@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
+import { findOutsidePath } from '../tools/workspace.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
@@ -28,7 +29,7 @@ const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'Multi
 
 export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {
-    evaluate: function evaluateWithRules(query: PermissionQuery): PermissionVerdict {
+    evaluate: async function evaluateWithRules(query: PermissionQuery): Promise<PermissionVerdict> {
       const workspace = query.workspace ?? process.cwd()
       const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace }
       const sets = rules(workspace)
@@ -55,7 +56,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
         if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
         return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
       }
-      const outside = query.mode === 'bypassPermissions' ? undefined : outsidePath(request)
+      const outside = query.mode === 'bypassPermissions' ? undefined : await outsidePath(request)
       const single = first('allow')
       const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
       const allowed = single ?? combined
@@ -113,11 +114,14 @@ function steeringFile(request: RuleRequest): string | undefined {
   return undefined
 }
 
-function outsidePath(request: RuleRequest): string | undefined {
+async function outsidePath(request: RuleRequest): Promise<string | undefined> {
   if (!PATH_TOOLS.has(request.toolName)) return undefined
   const full = target(request)
   if (full === undefined) return undefined
-  return relativeInside(request.workspace, full) === undefined && full !== request.workspace ? full : undefined
+  if (relativeInside(request.workspace, full) === undefined && full !== request.workspace) return full
+  // A symlink inside may lead out: an approval lets the call follow it, so the person must see where.
+  const leads = await findOutsidePath({ path: full }, request.workspace).catch(() => undefined)
+  return leads === undefined ? undefined : `${full} (it leads to ${leads.realPath})`
 }
 
 /** The narrowest rule that allows this request again: the grant an approval records. */

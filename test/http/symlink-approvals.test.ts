@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs'
+import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import { builtinTools } from '../../src/tools/builtin.js'
+import { useHttpSuite } from '../support/http-suite.js'
+import { tempDir } from '../support/permission-tools.js'
+import type { TestServer } from '../support/server.js'
+
+let s: TestServer
+const suite = useHttpSuite(
+  (server) => {
+    s = server
+  },
+  { tools: builtinTools() },
+)
+
+/** A workspace holding `out-link`, a symlink to a directory outside it with `secret.txt`. */
+async function linkedWorkspace(): Promise<{ workspace: string; outside: string }> {
+  const root = await realpath(await tempDir('symlink-approvals'))
+  const workspace = path.join(root, 'ws')
+  const outside = path.join(root, 'outside')
+  await mkdir(workspace)
+  await mkdir(outside)
+  await writeFile(path.join(outside, 'secret.txt'), 'TOP SECRET\n')
+  await symlink(outside, path.join(workspace, 'out-link'))
+  return { workspace, outside }
+}
+
+async function session(workspace: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const id = suite.fresh('link')
+  expect((await s.json('POST', '/sessions', { id, workspace, ...extra })).status).toBe(201)
+  return id
+}
+
+async function submit(sessionId: string, name: string, input: Record<string, unknown>): Promise<string> {
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'c1', name, input }] })
+  expect(reply.status).toBe(202)
+  return reply.body.scheduleId
+}
+
+async function pendingRequest(sessionId: string): Promise<PermissionRequestRecord> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const reply = await s.json<{ requests: PermissionRequestRecord[] }>('GET', `/permissions?sessionId=${sessionId}&status=pending`)
+    const [request] = reply.body.requests
+    if (request !== undefined) return request
+    if (Date.now() > deadline) throw new Error(`no pending request in ${sessionId}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+async function finished(scheduleId: string): Promise<ScheduleReply> {
+  return (await s.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=10`)).body
+}
+
+describe('a symlink inside the workspace that leads outside', () => {
+  it('a Write through it asks naming where it leads; only that approval lets it out', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const sessionId = await session(workspace)
+    const scheduleId = await submit(sessionId, 'Write', { file_path: 'out-link/planted.txt', content: 'x\n' })
+    const request = await pendingRequest(sessionId)
+    expect(request.riskLevel).toBe('high')
+    expect(request.reason).toContain(path.join(outside, 'planted.txt'))
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false)
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow' })).status).toBe(200)
+    expect((await finished(scheduleId)).calls[0]).toMatchObject({ status: 'succeeded' })
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(true)
+  })
+
+  it('a Read through it asks too, and a denial leaves the file unread', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const sessionId = await session(workspace)
+    const scheduleId = await submit(sessionId, 'Read', { file_path: 'out-link/secret.txt' })
+    const request = await pendingRequest(sessionId)
+    expect(request.reason).toContain(path.join(outside, 'secret.txt'))
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'deny' })).status).toBe(200)
+    const done = await finished(scheduleId)
+    expect(done.calls[0]?.status).toBe('denied')
+    expect(JSON.stringify(done)).not.toContain('TOP SECRET')
+  })
+
+  it('without a client the request is denied and nothing is written outside', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const sessionId = await session(workspace, { interactive: false, permissionMode: 'acceptEdits' })
+    const done = await finished(await submit(sessionId, 'Write', { file_path: 'out-link/planted.txt', content: 'x\n' }))
+    expect(done.calls[0]).toMatchObject({ status: 'denied' })
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false)
+  })
+})
