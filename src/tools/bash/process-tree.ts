@@ -8,6 +8,11 @@
  * the real stdout and stderr; the wrapper's own notices (`[1]+ Done`) go to /dev/null.
  * stdout and stderr are one file descriptor given by the caller (the output file).
  *
+ * The wrapper also holds the read end of a pipe whose other end only this process has, and
+ * a watcher that waits on it: when this process dies, even by SIGKILL, the read ends and the
+ * watcher kills the command's whole group, so a crashed server leaves no command running.
+ * When the command ends first, the wrapper ends the watcher.
+ *
  * Why not spawn({ detached: true }): that calls setsid(), a new session, and with Linux
  * scheduler autogroups (on by default) a new session is a new scheduling group. Across
  * groups every pipe write wakes the reader at once; under load that made reading a
@@ -22,10 +27,18 @@ import type { Readable } from 'node:stream'
 const WRAPPER = [
   'exec 4>&2 2>/dev/null',
   'set -m',
-  'bash -c "$1" 2>&4 3>&- 4>&- &',
-  'printf "%d\\n" "$!" >&3',
+  'bash -c "$1" 2>&4 3>&- 4>&- 5<&- &',
+  'job=$!',
+  'printf "%d\\n" "$job" >&3',
   'exec 3>&- 4>&-',
-  'wait "$!"',
+  // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
+  '(read -r _ <&5; kill -KILL -- "-$job") &',
+  'watcher=$!',
+  'exec 5<&-',
+  'wait "$job"',
+  'status=$?',
+  'kill "$watcher"',
+  'exit "$status"',
 ].join('\n')
 
 export interface ShellProcess {
@@ -59,7 +72,12 @@ function readGroupId(report: Readable): Promise<number | undefined> {
  * and stderr both write to `outputFd`. The child has its own copy of `outputFd` on return.
  */
 export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number): ShellProcess {
-  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe'] })
+  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
+  // Never written; while this process lives the wrapper's watcher waits on it.
+  const lifeline = pipeOf(child, 5)
+  lifeline.on('error', () => {})
+  // Flowing, so that its end is seen and the pipe closed once the wrapper is gone.
+  lifeline.resume()
   return { child, groupId: readGroupId(pipeOf(child, 3)) }
 }
 

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { signalGroup } from '../../src/tools/bash/process-tree.js'
+
+const OWNER = fileURLToPath(new URL('../support/shell-owner.ts', import.meta.url))
+const groups: number[] = []
+let dir: string | undefined
+
+afterEach(() => {
+  for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL')
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+})
+
+/** Starts a server-like owner process running `command`; resolves with it and the command's group. */
+async function ownerRunning(command: string): Promise<{ owner: ReturnType<typeof spawn>; pgid: number }> {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-tree-'))
+  const owner = spawn(process.execPath, ['--import', 'tsx', OWNER, command, path.join(dir, 'out')], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const pgid = await new Promise<number>((resolve, reject) => {
+    let text = ''
+    owner.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+      if (text.includes('\n')) resolve(Number.parseInt(text, 10))
+    })
+    owner.once('exit', (code) => reject(new Error(`owner exited with ${code}`)))
+  })
+  groups.push(pgid)
+  return { owner, pgid }
+}
+
+describe('a command whose server dies', () => {
+  it('is killed with its whole tree when the server is killed with SIGKILL', async () => {
+    // A grandchild in the background and one that ignores SIGTERM.
+    const { owner, pgid } = await ownerRunning("sleep 30 & trap '' TERM; sleep 30")
+    expect(signalGroup(pgid, 0)).toBe(true)
+    owner.kill('SIGKILL')
+    await expect.poll(() => signalGroup(pgid, 0), { timeout: 3_000 }).toBe(false)
+  })
+
+  it('runs on while the server lives', async () => {
+    const { owner, pgid } = await ownerRunning('sleep 30')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(signalGroup(pgid, 0)).toBe(true)
+    owner.kill('SIGKILL')
+  })
+})
