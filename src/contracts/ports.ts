@@ -43,6 +43,8 @@ export interface PermissionVerdict {
   readonly riskLevel?: RiskLevel | undefined
   /** The narrowest rule that would allow this request again ("always allow"). */
   readonly suggestedRule?: string | undefined
+  /** Where a path inside the workspace really leads, outside it (a symlink): the ask names it. */
+  readonly leadsTo?: string | undefined
 }
 
 export interface PermissionService {
@@ -218,6 +220,8 @@ export interface ToolCallContext {
   readonly permissionMode: PermissionMode
   /** `approved` when a person approved this very call (e.g. a path outside the workspace). */
   readonly permission: 'none' | 'approved'
+  /** With `approved`: the outside target a path inside the workspace led to when the person was asked. */
+  readonly approvedTarget?: string | undefined
   /** Live output of a long call; becomes a ToolCallProgress event. */
   progress(data: Record<string, unknown>): void
   /** Present when a model is configured; always wrapped by the admission gate (R22). */

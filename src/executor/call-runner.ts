@@ -38,6 +38,8 @@ export class CallState {
   input: unknown
   flags: ToolFlags | undefined = undefined
   permission: PermissionOutcome = 'none'
+  /** The outside target the approved request named for a path inside the workspace. */
+  approvedTarget: string | undefined = undefined
   permissionWaitMs = 0
   queuedMs = 0
 
@@ -189,6 +191,7 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   if (decision.kind !== 'allow' || decision.asked) state.permissionWaitMs = state.deps.clock.now() - askedAt
   if (decision.kind === 'allow') {
     state.permission = decision.asked ? 'approved' : 'none'
+    state.approvedTarget = decision.asked ? decision.leadsTo : undefined
     return undefined
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)

@@ -20,7 +20,7 @@ export interface PermissionFlowInput extends CallPermissionContext {
 }
 
 export type PermissionFlowResult =
-  | { readonly kind: 'allow'; readonly asked: boolean }
+  | { readonly kind: 'allow'; readonly asked: boolean; readonly leadsTo?: string | undefined }
   | { readonly kind: 'deny'; readonly message: string | undefined; readonly asked: boolean; readonly answer?: PermissionAnswer }
   | { readonly kind: 'aborted' }
 
@@ -34,7 +34,7 @@ export async function decidePermission(args: PermissionFlowInput): Promise<Permi
   if (outcome.kind === 'narrowed') return ALLOWED_WITHOUT_ASKING
   const answer = outcome.answer
   if (answer.decidedBy === 'abort') return { kind: 'aborted' }
-  if (answer.decision === 'allow') return { kind: 'allow', asked: true }
+  if (answer.decision === 'allow') return { kind: 'allow', asked: true, leadsTo: verdict.leadsTo }
   return { kind: 'deny', message: answer.message, asked: true, answer }
 }
 

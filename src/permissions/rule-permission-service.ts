@@ -61,10 +61,10 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
       const allowed = single ?? combined
       if (outside !== undefined && allowed === undefined) {
-        const reason = `${outside} is outside the workspace ${workspace}`
+        const reason = `${outside.shown} is outside the workspace ${workspace}`
         if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
         // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
-        return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule }
+        return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule, leadsTo: outside.leadsTo }
       }
       if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}` }
       const verdict = evaluateMode(query)
@@ -114,14 +114,21 @@ function steeringFile(request: RuleRequest): string | undefined {
   return undefined
 }
 
-async function outsidePath(request: RuleRequest): Promise<string | undefined> {
+interface OutsideTarget {
+  /** The path as the ask shows it. */
+  readonly shown: string
+  /** The real target of a path inside the workspace that leads out of it. */
+  readonly leadsTo?: string | undefined
+}
+
+async function outsidePath(request: RuleRequest): Promise<OutsideTarget | undefined> {
   if (!PATH_TOOLS.has(request.toolName)) return undefined
   const full = target(request)
   if (full === undefined) return undefined
-  if (relativeInside(request.workspace, full) === undefined && full !== request.workspace) return full
+  if (relativeInside(request.workspace, full) === undefined && full !== request.workspace) return { shown: full }
   // A symlink inside may lead out: an approval lets the call follow it, so the person must see where.
   const leads = await findOutsidePath({ path: full }, request.workspace).catch(() => undefined)
-  return leads === undefined ? undefined : `${full} (it leads to ${leads.realPath})`
+  return leads === undefined ? undefined : { shown: `${full} (it leads to ${leads.realPath})`, leadsTo: leads.realPath }
 }
 
 /** The narrowest rule that allows this request again: the grant an approval records. */

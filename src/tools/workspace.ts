@@ -99,7 +99,8 @@ export async function realLocation(absolute: string): Promise<string> {
 export async function createPathGuard(ctx: ToolCallContext, namedPath: string): Promise<PathGuard> {
   const roots: string[] = []
   if (ctx.workspace !== undefined) roots.push(await realLocation(path.resolve(ctx.workspace)))
-  if (ctx.permission === 'approved' && path.isAbsolute(namedPath)) roots.push(await realLocation(namedPath))
+  const approved = await approvedRoot(ctx, namedPath)
+  if (approved !== undefined) roots.push(approved)
   const memoryDir = ctx.services.memoryDir
   // A9: Markdown memory files are written without asking, wherever the memory directory is.
   if (memoryDir !== undefined && isMemoryMarkdown(memoryDir, namedPath)) roots.push(await realLocation(path.resolve(memoryDir)))
@@ -107,6 +108,17 @@ export async function createPathGuard(ctx: ToolCallContext, namedPath: string): 
     throw new FileToolError(NO_WORKSPACE, 'No workspace is set for this session; file tools only work inside a workspace.')
   }
   return { roots, workspace: ctx.workspace }
+}
+
+/**
+ * What an approval adds: a path outside the workspace by name, with what it resolves to; for
+ * a name inside it, only the target the request showed, so that a symlink swapped in after
+ * the person was asked leads nowhere new.
+ */
+async function approvedRoot(ctx: ToolCallContext, namedPath: string): Promise<string | undefined> {
+  if (ctx.permission !== 'approved' || !path.isAbsolute(namedPath)) return undefined
+  if (ctx.workspace !== undefined && isWithin(path.resolve(ctx.workspace), path.resolve(namedPath))) return ctx.approvedTarget
+  return realLocation(namedPath)
 }
 
 function isMemoryMarkdown(memoryDir: string, namedPath: string): boolean {

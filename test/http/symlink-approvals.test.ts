@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
@@ -79,6 +79,37 @@ describe('a symlink inside the workspace that leads outside', () => {
     const done = await finished(scheduleId)
     expect(done.calls[0]?.status).toBe('denied')
     expect(JSON.stringify(done)).not.toContain('TOP SECRET')
+  })
+
+  it('approving a path inside does not follow a symlink swapped in before the call runs', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    await mkdir(path.join(workspace, 'sub'))
+    const sessionId = await session(workspace)
+    const scheduleId = await submit(sessionId, 'Write', { file_path: 'sub/new.txt', content: 'x\n' })
+    const request = await pendingRequest(sessionId)
+    expect(request.reason).toBe('Tool Write requires approval')
+    await rename(path.join(workspace, 'sub'), path.join(workspace, 'sub-old'))
+    await symlink(outside, path.join(workspace, 'sub'))
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow' })).status).toBe(200)
+    const done = await finished(scheduleId)
+    expect(done.calls[0]?.result?.error?.code).toBe('TOOL_ERR_OUTSIDE_WORKSPACE')
+    expect(existsSync(path.join(outside, 'new.txt'))).toBe(false)
+  })
+
+  it('approving where a symlink led does not follow it once it is pointed elsewhere', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const elsewhere = path.join(path.dirname(outside), 'elsewhere')
+    await mkdir(elsewhere)
+    const sessionId = await session(workspace)
+    const scheduleId = await submit(sessionId, 'Write', { file_path: 'out-link/planted.txt', content: 'x\n' })
+    const request = await pendingRequest(sessionId)
+    expect(request.reason).toContain(path.join(outside, 'planted.txt'))
+    await rm(path.join(workspace, 'out-link'))
+    await symlink(elsewhere, path.join(workspace, 'out-link'))
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow' })).status).toBe(200)
+    const done = await finished(scheduleId)
+    expect(done.calls[0]?.result?.error?.code).toBe('TOOL_ERR_OUTSIDE_WORKSPACE')
+    expect(existsSync(path.join(elsewhere, 'planted.txt'))).toBe(false)
   })
 
   it('without a client the request is denied and nothing is written outside', async () => {
