@@ -20,6 +20,18 @@ const dumpTool = defineTool({
   handler: async (input) => input.text,
 })
 
+/** Returns one image block with the media type it is given, as an MCP or HTTP tool may. */
+const pictureTool = defineTool({
+  name: 'Picture',
+  description: 'Returns an image block with the given media type',
+  inputSchema: Type.Object({ mediaType: Type.String() }),
+  readOnly: true,
+  destructive: false,
+  concurrentSafe: true,
+  permission: { sideEffectScope: 'none' },
+  handler: async (input) => [{ type: 'image' as const, mediaType: input.mediaType, data: Buffer.from('<script>alert(1)</script>').toString('base64') }],
+})
+
 // Multi-byte text so that byte ranges and character counts differ.
 const TEXT = Array.from({ length: 300 }, (_, i) => `line ${i}: héllo wörld ✓\n`).join('')
 const BYTES = Buffer.from(TEXT, 'utf8')
@@ -44,7 +56,7 @@ let artifactId: string
 let persistedPath: string
 
 beforeAll(async () => {
-  s = await startTestServer({ tools: [...DEFAULT_TEST_TOOLS, dumpTool] })
+  s = await startTestServer({ tools: [...DEFAULT_TEST_TOOLS, dumpTool, pictureTool] })
   sessionId = 'ses-artifacts'
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'dump-1', name: 'Dump', input: { text: TEXT } }] })
   const done = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
@@ -108,6 +120,24 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
     expect(response.status).toBe(404)
     const body = (await response.json()) as ErrorReply
     expect(body.error).toEqual({ code: 'API_ERR_ARTIFACT_NOT_FOUND', message: `Artifact ${id} not found in session ${session}` })
+  })
+
+  it.each([
+    ['not a valid header value', 'pic-1', 'image/png\r\nx-injected: 1', 'application/octet-stream'],
+    ['not a media type at all', 'pic-2', 'a picture', 'application/octet-stream'],
+    ['a type a browser would run', 'pic-3', 'text/html', 'text/html'],
+  ])('serves an image artifact whose tool-given media type is %s as inert bytes, without a 5xx', async (_case, callId, mediaType, served) => {
+    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name: 'Picture', input: { mediaType } }] })
+    const done = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+    const uri = JSON.stringify(done.body.calls[0]?.modelContent).match(/toolexec-artifact:\/\/[^"]+/)?.[0] ?? ''
+    const response = await fetch(url(sessionId, decodeURIComponent(uri.split('/').pop() ?? '')))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-injected')).toBeNull()
+    expect(response.headers.get('content-type')).toBe(served)
+    // Sandboxed, the bytes cannot run as a page of the API's origin even when a browser renders them.
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await response.text()).toBe('<script>alert(1)</script>')
   })
 
   it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {

@@ -14,6 +14,15 @@ export interface ByteRange {
   readonly end: number
 }
 
+// The media type comes from a tool (an MCP server's mimeType): what is no valid header value is sent as plain bytes.
+const MEDIA_TYPE = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+(?:[ \t]*;[ \t]*[\w!#$%&'*+.^`|~-]+=(?:[\w!#$%&'*+.^`|~-]+|"[^"\\\r\n]*"))*$/
+// Whatever the type says, the bytes never run as a page of the API's own origin.
+const INERT = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" }
+
+function servedMediaType(mediaType: string): string {
+  return MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream'
+}
+
 /** Parses one `bytes=a-b`, `bytes=a-` or `bytes=-n` range; undefined when it cannot be met. */
 export function parseRange(header: string, size: number): ByteRange | undefined {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
@@ -46,7 +55,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       const { sessionId, artifactId } = request.params
       const artifact = runtime.ctx.store.getArtifact(sessionId, artifactId)
       if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
-      void reply.header('accept-ranges', 'bytes').type(artifact.mediaType)
+      void reply.headers(INERT).header('accept-ranges', 'bytes').type(servedMediaType(artifact.mediaType))
       const rangeHeader = request.headers.range
       if (rangeHeader === undefined) {
         void reply.header('content-length', artifact.bytes)
