@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
-import type { TestServer } from '../support/server.js'
+import { settledRowCounts, type TestServer } from '../support/server.js'
 import { dataOf, type SseClient } from '../support/sse-client.js'
 
 let s: TestServer
@@ -90,7 +90,7 @@ describe('POST /schedules', () => {
     ['a body that is not JSON', '{"sessionId":'],
     ['a JSON array', [{ sessionId: 'x', calls: [] }]],
   ])('replies 400 in the error format for %s and writes no row', async (_case, body) => {
-    const before = s.runtime.ctx.store.rowCounts()
+    const before = await settledRowCounts(s)
     const reply = await s.json<ErrorReply>('POST', '/schedules', body)
     expect(reply.status).toBe(400)
     expect(Object.keys(reply.body)).toEqual(['error'])

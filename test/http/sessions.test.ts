@@ -202,6 +202,8 @@ describe('GET /sessions/:id/history', () => {
     await finished(s, one.scheduleId)
     const two = await schedule(s, 'hist', [read('r2', 'two.txt'), { id: 'bad', name: 'Read', input: { path: 1 } }])
     await finished(s, two.scheduleId)
+    // The held reply and the stream are two connections: wait for the stream to catch up.
+    await stream.waitFor((frame) => frame.event === 'ScheduleCompleted' && dataOf<{ scheduleId: string }>(frame).scheduleId === two.scheduleId)
 
     const sent = stream.frames.filter((frame) => frame.event === 'ToolCallResult').map((frame) => dataOf<{ result: { callId: string; modelContent: unknown } }>(frame).result)
     const history = await s.json<{ sessionId: string; entries: HistoryEntry[] }>('GET', '/sessions/hist/history')

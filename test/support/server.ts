@@ -41,3 +41,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
   return { ...server, dataDir, json, close: server.close }
 }
+
+/**
+ * Row counts once nothing more is being written (two reads 20 ms apart agree): a test that
+ * proves a rejected request wrote nothing must not count what earlier work still commits.
+ */
+export async function settledRowCounts(server: RunningServer): Promise<Record<string, number>> {
+  let last = JSON.stringify(server.runtime.ctx.store.rowCounts())
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const next = JSON.stringify(server.runtime.ctx.store.rowCounts())
+    if (next === last) return JSON.parse(next) as Record<string, number>
+    last = next
+  }
+}
