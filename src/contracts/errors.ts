@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_NOT_FOUND: 'Route %s %s not found',
   API_ERR_SESSION_NOT_FOUND: 'Session %s not found',
   API_ERR_SESSION_EXISTS: 'Session %s already exists',
+  API_ERR_SESSION_BUSY: 'Session %s still has work going on (%s); abort it with POST /sessions/%s/abort, then delete it',
   API_ERR_SCHEDULE_NOT_FOUND: 'Schedule %s not found',
   API_ERR_SCHEDULE_NOT_OPEN: 'Schedule %s is not open for more calls (status %s)',
   API_ERR_CALL_ID_TAKEN: 'Call id %s is already used in session %s',

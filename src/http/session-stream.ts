@@ -62,7 +62,11 @@ export class SessionStream {
   }
 
   async run(sessionId: string, bus: EventBus, store: SqliteStore): Promise<void> {
-    this.#unsubscribe = bus.subscribe(sessionId, (event) => this.#onLive(event))
+    this.#unsubscribe = bus.subscribe(
+      sessionId,
+      (event) => this.#onLive(event),
+      () => this.close(),
+    )
     this.#raw.once('close', () => this.close())
     await this.#replay(sessionId, store)
     this.#replaying = false

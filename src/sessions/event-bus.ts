@@ -3,29 +3,43 @@ import type { StoredEvent } from '../contracts/store.js'
 
 export type EventListener = (event: StoredEvent) => void
 
-export class EventBus {
-  readonly #listeners = new Map<string, Set<EventListener>>()
+interface Subscriber {
+  readonly listener: EventListener
+  /** Called when the session's stream ends for good (the session was deleted). */
+  readonly onEnd: () => void
+}
 
-  subscribe(sessionId: string, listener: EventListener): () => void {
-    let set = this.#listeners.get(sessionId)
+export class EventBus {
+  readonly #subscribers = new Map<string, Set<Subscriber>>()
+
+  subscribe(sessionId: string, listener: EventListener, onEnd: () => void = () => {}): () => void {
+    let set = this.#subscribers.get(sessionId)
     if (set === undefined) {
       set = new Set()
-      this.#listeners.set(sessionId, set)
+      this.#subscribers.set(sessionId, set)
     }
-    set.add(listener)
+    const subscriber = { listener, onEnd }
+    set.add(subscriber)
     return () => {
-      set.delete(listener)
-      if (set.size === 0 && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId)
+      set.delete(subscriber)
+      if (set.size === 0 && this.#subscribers.get(sessionId) === set) this.#subscribers.delete(sessionId)
     }
   }
 
   publish(event: StoredEvent): void {
-    const set = this.#listeners.get(event.sessionId)
+    const set = this.#subscribers.get(event.sessionId)
     if (set === undefined) return
-    for (const listener of set) listener(event)
+    for (const subscriber of set) subscriber.listener(event)
+  }
+
+  /** Ends every subscription of the session. */
+  end(sessionId: string): void {
+    const set = this.#subscribers.get(sessionId)
+    this.#subscribers.delete(sessionId)
+    for (const subscriber of set ?? []) subscriber.onEnd()
   }
 
   subscriberCount(sessionId: string): number {
-    return this.#listeners.get(sessionId)?.size ?? 0
+    return this.#subscribers.get(sessionId)?.size ?? 0
   }
 }

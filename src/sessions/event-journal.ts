@@ -132,6 +132,11 @@ export class EventJournal {
     }
   }
 
+  /** Forgets the session's sequence (its events were deleted); a new session of that id starts at 1. */
+  forget(sessionId: string): void {
+    this.#lastSeq.delete(sessionId)
+  }
+
   lastSeq(sessionId: string): number {
     let seq = this.#lastSeq.get(sessionId)
     if (seq === undefined) {

@@ -17,6 +17,8 @@ export interface RuntimeContext {
   readonly executor: Executor
   readonly broker: SessionPermissionBroker
   readonly denyingBroker: PermissionBroker
+  /** The folder every artifact file is under; deleting a session removes files only there. */
+  readonly artifactRoot: string
   readonly defaultWorkspace: string
   readonly defaultPermissionMode: PermissionMode
   readonly logger: Logger
@@ -60,6 +62,10 @@ export class LiveSessions {
 
   all(): LiveSession[] {
     return [...this.#sessions.values()]
+  }
+
+  forget(id: string): void {
+    this.#sessions.delete(id)
   }
 }
 

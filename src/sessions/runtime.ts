@@ -75,6 +75,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
   const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch)
+  const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
   const executor = createExecutor({
     registry,
     permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store), store), services.session),
@@ -82,7 +83,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     backgroundTasks,
     broker,
     hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks)),
-    artifacts: recordArtifacts(new FsArtifactStore({ dataDir: options.dataDir }), store),
+    artifacts: recordArtifacts(artifactFiles, store),
     model: options.model,
     logger: options.logger,
     memoryDir,
@@ -94,6 +95,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     executor,
     broker,
     denyingBroker: createDenyingBroker(),
+    artifactRoot: artifactFiles.root,
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
     logger: options.logger,

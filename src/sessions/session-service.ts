@@ -1,9 +1,10 @@
-/** @module Sessions: create, look up, abort the turn, answer approvals, read history. */
+/** @module Sessions: create, look up, abort the turn, delete, answer approvals, read history. */
 import path from 'node:path'
 import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { SessionRecord } from '../contracts/store.js'
 import type { RuntimeContext } from './runtime-context.js'
+import { deleteSession } from './session-deletion.js'
 import { historyView, permissionView, sessionView } from './views.js'
 
 export const TURN_ABORTED = 'Turn aborted by the client'
@@ -56,6 +57,11 @@ export class SessionService {
     previous.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } }))
     this.#ctx.executor.backgroundTasks.cancelSession(id, TURN_ABORTED)
     return { sessionId: id, aborted: true }
+  }
+
+  /** Deletes the session with everything kept of it; refused (409) while it has work going on. */
+  delete(id: string): Promise<void> {
+    return deleteSession(this.#ctx, id)
   }
 
   answerPermission(id: string, body: PermissionAnswerBody): PermissionRequestRecord {

@@ -18,6 +18,18 @@ export interface NewCall extends Pick<CallRow, 'sessionId' | 'id' | 'scheduleId'
   readonly dependsOn?: readonly string[] | undefined
 }
 
+// Rows that refer to others go first (foreign keys).
+const SESSION_DELETIONS = [
+  'deleteSessionCalls',
+  'deleteSessionPermissions',
+  'deleteSessionGrants',
+  'deleteSessionTodos',
+  'deleteSessionArtifacts',
+  'deleteSessionEvents',
+  'deleteSessionSchedules',
+  'deleteSessionRow',
+] as const
+
 export class SqliteStore {
   readonly db: Db
   readonly #s: Statements
@@ -241,6 +253,23 @@ export class SqliteStore {
 
   setTodos(sessionId: string, todos: unknown, at: string): void {
     this.#s.setTodos.run(sessionId, JSON.stringify(todos), at)
+  }
+
+  hasUnfinishedSchedule(sessionId: string): boolean {
+    return this.#s.hasUnfinishedSchedule.get(sessionId) !== undefined
+  }
+
+  /**
+   * Deletes the session and every row of it, in one transaction.
+   * @returns the paths of its artifacts, whose files the caller removes once this committed
+   */
+  deleteSession(sessionId: string): string[] {
+    this.#sessions.delete(sessionId)
+    return this.transaction(() => {
+      const paths = this.#s.artifactPathsOfSession.pluck().all(sessionId) as string[]
+      for (const statement of SESSION_DELETIONS) this.#s[statement].run(sessionId)
+      return paths
+    })
   }
 
   /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */

@@ -57,6 +57,16 @@ const SQL = {
       ON CONFLICT(name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
   deleteClientTool: 'DELETE FROM client_http_tools WHERE name = ?',
   clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
+  hasUnfinishedSchedule: 'SELECT 1 FROM schedules WHERE session_id = ? AND completed_at IS NULL LIMIT 1',
+  artifactPathsOfSession: 'SELECT path FROM artifacts WHERE session_id = ?',
+  deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
+  deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
+  deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',
+  deleteSessionTodos: 'DELETE FROM todos WHERE session_id = ?',
+  deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = ?',
+  deleteSessionEvents: 'DELETE FROM events WHERE session_id = ?',
+  deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = ?',
+  deleteSessionRow: 'DELETE FROM sessions WHERE id = ?',
 } as const
 
 export type Statements = { readonly [K in keyof typeof SQL]: Database.Statement }

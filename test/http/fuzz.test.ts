@@ -146,6 +146,7 @@ describe('fuzzing every route with malformed requests (issue 3)', () => {
     'GET /permissions',
     'GET /artifacts/:sessionId/:artifactId',
     'GET /tools, /healthz, /openapi.json',
+    'DELETE /sessions/:id',
     'any method, any path',
   ]
 

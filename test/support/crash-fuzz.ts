@@ -217,6 +217,10 @@ export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<Fuz
         (range): Record<string, string> => (range === null ? {} : { range }),
       ),
     ),
+    // Last of the routes that use the pools: an accepted one deletes a pooled session.
+    'DELETE /sessions/:id': fc
+      .record({ path: sessionParam.map((id) => `/sessions/${id}`), headers: fc.constant({}) })
+      .map((r): FuzzRequest => ({ method: 'DELETE', ...r })),
     'GET /tools, /healthz, /openapi.json': get(fc.tuple(fc.constantFrom('/tools', '/healthz', '/openapi.json'), query({})).map(([p, q]) => p + q)),
     'any method, any path': fc
       .record({

@@ -1,4 +1,4 @@
-/** @module Session routes: create, read, abort, history. */
+/** @module Session routes: create, read, delete, abort, history. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { CreateSessionBodySchema, HistoryEntrySchema, SessionSchema } from '../../contracts/api.js'
@@ -28,6 +28,23 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
       const view = runtime.sessions.view(request.params.id)
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
       return view
+    },
+  )
+
+  app.delete(
+    '/sessions/:id',
+    {
+      schema: {
+        operationId: 'deleteSession',
+        summary: 'Delete a session with its records, events, approvals and artifact files; its event streams end. Refused while it has work going on: abort it first',
+        tags: ['sessions'],
+        params: SessionIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errors(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await runtime.sessions.delete(request.params.id)
+      return reply.code(204).send(null)
     },
   )
 

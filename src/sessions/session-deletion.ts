@@ -1,0 +1,46 @@
+/**
+ * @module Deleting a session: its rows (records, events, approvals, grants, todos, artifact
+ * rows) go in one transaction, then the artifact files those rows name. Refused while the
+ * session has work going on, which would go on writing for it. Its live streams end, and a
+ * new session of the same id starts over at event 1.
+ */
+import { rm, rmdir } from 'node:fs/promises'
+import path from 'node:path'
+import { ToolexecError } from '../contracts/errors.js'
+import type { RuntimeContext } from './runtime-context.js'
+
+export async function deleteSession(ctx: RuntimeContext, sessionId: string): Promise<void> {
+  if (ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
+  // A schedule accepted in this tick is written first, so that it counts as work going on.
+  ctx.journal.flush()
+  const busy = workGoingOn(ctx, sessionId)
+  if (busy !== undefined) throw new ToolexecError('API_ERR_SESSION_BUSY', [sessionId, busy, sessionId])
+  const files = ctx.store.deleteSession(sessionId)
+  ctx.journal.forget(sessionId)
+  ctx.live.forget(sessionId)
+  ctx.bus.end(sessionId)
+  await removeArtifactFiles(ctx, files)
+}
+
+function workGoingOn(ctx: RuntimeContext, sessionId: string): string | undefined {
+  if ((ctx.live.peek(sessionId)?.running ?? 0) > 0) return 'a schedule is running'
+  if (ctx.store.hasUnfinishedSchedule(sessionId)) return 'a schedule has not ended'
+  if (ctx.executor.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
+  return undefined
+}
+
+/**
+ * Removes the files the rows named, never anything outside the artifact folder, then each
+ * emptied session folder (another session whose id sanitizes to the same folder keeps its own).
+ */
+async function removeArtifactFiles(ctx: RuntimeContext, files: readonly string[]): Promise<void> {
+  const root = path.resolve(ctx.artifactRoot)
+  const inside = files.map((file) => path.resolve(file)).filter((file) => file.startsWith(root + path.sep))
+  const folders = new Set(inside.map((file) => path.dirname(file)))
+  for (const file of inside) await rm(file, { force: true }).catch((error: unknown) => warn(ctx, file, error))
+  for (const folder of folders) await rmdir(folder).catch(() => {})
+}
+
+function warn(ctx: RuntimeContext, file: string, error: unknown): void {
+  ctx.logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, 'artifact file not removed')
+}

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
+import { builtinTools } from '../../src/tools/builtin.js'
+import { SseClient } from '../support/sse-client.js'
+import { sleepTool } from '../support/tools.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+let server: TestServer | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const BIG_OUTPUT = "head -c 300000 /dev/zero | tr '\\0' a"
+
+async function runBash(s: TestServer, sessionId: string, callId: string, command: string): Promise<ScheduleReply> {
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name: 'Bash', input: { command } }] })
+  expect(accepted.status).toBe(202)
+  return (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
+}
+
+/** The artifact a Bash call saved its large output to: id and file. */
+function artifactOf(s: TestServer, sessionId: string, callId: string): { id: string; path: string } {
+  const row = s.runtime.ctx.store.db.prepare('SELECT id, path FROM artifacts WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as { id: string; path: string } | undefined
+  if (row === undefined) throw new Error(`no artifact for ${sessionId}/${callId}`)
+  return row
+}
+
+const rowsOf = (s: TestServer, sessionId: string): number[] =>
+  ['schedules', 'tool_calls', 'events', 'artifacts'].map((table) => s.runtime.ctx.store.db.prepare(`SELECT count(*) FROM ${table} WHERE session_id = ?`).pluck().get(sessionId) as number)
+
+describe('DELETE /sessions/:id', () => {
+  it('deletes the session, its rows and its artifact files, and nothing of a session whose files share its folder', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    // Both ids sanitize to the same artifact folder name, a_b.
+    for (const id of ['a:b', 'a_b']) {
+      await server.json('POST', '/sessions', { id, permissionMode: 'bypassPermissions' })
+      expect((await runBash(server, id, 'c1', BIG_OUTPUT)).calls[0]?.status).toBe('succeeded')
+    }
+    const gone = artifactOf(server, 'a:b', 'c1')
+    const kept = artifactOf(server, 'a_b', 'c1')
+    expect(rowsOf(server, 'a:b').every((count) => count > 0)).toBe(true)
+
+    const reply = await server.json('DELETE', '/sessions/a:b')
+    expect([reply.status, reply.body]).toEqual([204, undefined])
+    expect(rowsOf(server, 'a:b')).toEqual([0, 0, 0, 0])
+    expect((await server.json<ErrorReply>('GET', '/sessions/a:b')).status).toBe(404)
+    expect((await server.json<ErrorReply>('GET', `/artifacts/a:b/${gone.id}`)).status).toBe(404)
+    expect(existsSync(gone.path)).toBe(false)
+
+    expect(existsSync(kept.path)).toBe(true)
+    expect(rowsOf(server, 'a_b').every((count) => count > 0)).toBe(true)
+    const history = await server.json<{ entries: unknown[] }>('GET', '/sessions/a_b/history')
+    expect(history.body.entries).toHaveLength(1)
+  })
+
+  it('replies 404 for an unknown session', async () => {
+    server = await startTestServer()
+    const reply = await server.json<ErrorReply>('DELETE', '/sessions/nope')
+    expect([reply.status, reply.body.error.code]).toEqual([404, 'API_ERR_SESSION_NOT_FOUND'])
+  })
+
+  it('replies 409 while a schedule runs, saying how to abort it; after the abort it deletes', async () => {
+    server = await startTestServer({ tools: [sleepTool()] })
+    await server.json('POST', '/sessions', { id: 's1' })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Sleep', input: { ms: 30_000 } }] })
+    const busy = await server.json<ErrorReply>('DELETE', '/sessions/s1')
+    expect([busy.status, busy.body.error.code]).toEqual([409, 'API_ERR_SESSION_BUSY'])
+    expect(busy.body.error.message).toContain('POST /sessions/s1/abort')
+    expect(rowsOf(server, 's1')[0]).toBe(1)
+
+    await server.json('POST', '/sessions/s1/abort')
+    const ended = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+    expect(ended.body.status).toBe('cancelled')
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+  })
+
+  it('refuses a session with a background task running', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30', run_in_background: true } }] })
+    await server.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+    const busy = await server.json<ErrorReply>('DELETE', '/sessions/s1')
+    expect([busy.status, busy.body.error.message]).toEqual([409, expect.stringContaining('a background task is running')])
+    await server.json('POST', '/sessions/s1/abort')
+  })
+
+  it('ends the session event streams; a new session with the same id starts again at event 1', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    await runBash(server, 's1', 'c1', 'echo one')
+    const stream = await SseClient.open(server.url, 's1')
+    await stream.waitFor((frame) => frame.event === 'ScheduleCompleted')
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+    await stream.ended
+
+    const again = await server.json<Session>('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    expect([again.status, again.body.lastEventId]).toEqual([201, 0])
+    await runBash(server, 's1', 'c1', 'echo two')
+    const fresh = await SseClient.open(server.url, 's1')
+    const accepted = await fresh.waitFor((frame) => frame.event === 'ScheduleAccepted')
+    expect(accepted.id).toBe('1')
+    fresh.close()
+  })
+})
