@@ -72,6 +72,24 @@ export const SessionSchema = Type.Object(
 )
 export type Session = Static<typeof SessionSchema>
 
+export const SessionListQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Sessions per page, 1 to 500 (50 when absent)' })),
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The `next` of the previous page: sessions created before this one' })),
+  },
+  { additionalProperties: false },
+)
+export type SessionListQuery = Static<typeof SessionListQuerySchema>
+
+export const SessionListSchema = Type.Object(
+  {
+    sessions: Type.Array(SessionSchema),
+    next: Type.Optional(Type.String({ description: 'Present when there are older sessions: pass it as `before`' })),
+  },
+  { $id: 'SessionList' },
+)
+export type SessionList = Static<typeof SessionListSchema>
+
 export const ScheduleCallInputSchema = Type.Object(
   {
     id: Id,

@@ -1,6 +1,6 @@
-/** @module Sessions: create, look up, abort the turn, delete, answer approvals, read history. */
+/** @module Sessions: create, look up, list, abort the turn, delete, answer approvals, read history. */
 import path from 'node:path'
-import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session } from '../contracts/api.js'
+import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { SessionRecord } from '../contracts/store.js'
 import type { RuntimeContext } from './runtime-context.js'
@@ -8,6 +8,8 @@ import { deleteSession } from './session-deletion.js'
 import { historyView, permissionView, sessionView } from './views.js'
 
 export const TURN_ABORTED = 'Turn aborted by the client'
+const DEFAULT_PAGE = 50
+const MAX_PAGE = 500
 
 export class SessionService {
   readonly #ctx: RuntimeContext
@@ -46,6 +48,17 @@ export class SessionService {
     if (record === undefined) return undefined
     const running = (this.#ctx.live.peek(id)?.running ?? 0) > 0
     return sessionView(record, this.#ctx.store.sessionCounts(id), running, this.#ctx.journal.lastSeq(id))
+  }
+
+  /** Newest first, a page at a time; `before` is the `next` of the previous page. */
+  list(query: SessionListQuery): SessionList {
+    const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
+    if (limit > MAX_PAGE) throw new ToolexecError('API_ERR_VALIDATION', [`limit must be at most ${MAX_PAGE}, not ${limit}`])
+    const before = query.before === undefined ? undefined : this.get(query.before)
+    const page = this.#ctx.store.sessionsBefore(before, limit + 1)
+    const sessions = page.slice(0, limit).map((record) => this.view(record.id) as Session)
+    const last = sessions.at(-1)
+    return page.length > limit && last !== undefined ? { sessions, next: last.id } : { sessions }
   }
 
   /** R23: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled. */

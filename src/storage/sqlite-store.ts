@@ -72,6 +72,13 @@ export class SqliteStore {
     return this.getSession(id)?.permissionMode
   }
 
+  /** Newest first: up to `limit` sessions created before `before` (all when undefined). */
+  sessionsBefore(before: SessionRecord | undefined, limit: number): SessionRecord[] {
+    // Every ISO timestamp sorts below '~'.
+    const rows = this.#s.sessionsBefore.all(before?.createdAt ?? '~', before?.id ?? '', limit) as RawRow[]
+    return rows.map(toSessionRecord)
+  }
+
   sessionIds(): string[] {
     return this.#s.sessionIds.pluck().all() as string[]
   }

@@ -7,6 +7,7 @@ const SQL = {
     'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   sessionIds: 'SELECT id FROM sessions',
+  sessionsBefore: 'SELECT * FROM sessions WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
       (SELECT count(*) FROM tool_calls WHERE session_id = ?) AS calls,

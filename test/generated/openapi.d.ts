@@ -8,7 +8,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Sessions, newest first, a page at a time: pass a reply's `next` as `before` for the next page */
+        get: operations["listSessions"];
         put?: never;
         /** Create a session */
         post: operations["createSession"];
@@ -584,6 +585,11 @@ export interface components {
             };
             lastEventId: number;
         };
+        SessionList: {
+            sessions: components["schemas"]["Session"][];
+            /** @description Present when there are older sessions: pass it as `before` */
+            next?: string;
+        };
         SideEffectScope: "none" | "session" | "workspace" | "network" | "system" | "userInteraction";
         TimeoutPolicy: {
             kind: "none" | "deadline";
@@ -659,6 +665,58 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Sessions per page, 1 to 500 (50 when absent) */
+                limit?: string;
+                /** @description The `next` of the previous page: sessions created before this one */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
     createSession: {
         parameters: {
             query?: never;

@@ -134,6 +134,7 @@ describe('fuzzing every route with malformed requests (issue 3)', () => {
 
   const routes = [
     'POST /sessions',
+    'GET /sessions',
     'GET /sessions/:id',
     'POST /sessions/:id/abort',
     'GET /sessions/:id/history',

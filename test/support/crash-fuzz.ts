@@ -193,6 +193,7 @@ export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<Fuz
     fc.record({ path, headers }).map((r): FuzzRequest => ({ method: 'GET', ...r }))
   return {
     'POST /sessions': withBody('POST', query({}).map((q) => `/sessions${q}`), sessionBody),
+    'GET /sessions': get(query({ limit: numberText, before: fc.constantFrom(...pools.sessions, 'fz-missing', '') }).map((q) => `/sessions${q}`)),
     'GET /sessions/:id': get(sessionParam.map((id) => `/sessions/${id}`)),
     'POST /sessions/:id/abort': withBody('POST', sessionParam.map((id) => `/sessions/${id}/abort`), bodyText({})),
     'GET /sessions/:id/history': get(sessionParam.map((id) => `/sessions/${id}/history`)),

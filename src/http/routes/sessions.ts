@@ -1,7 +1,7 @@
-/** @module Session routes: create, read, delete, abort, history. */
+/** @module Session routes: create, list, read, delete, abort, history. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { CreateSessionBodySchema, HistoryEntrySchema, SessionSchema } from '../../contracts/api.js'
+import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
@@ -19,6 +19,20 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
       },
     },
     async (request, reply) => reply.code(201).send(runtime.sessions.create(request.body)),
+  )
+
+  app.get(
+    '/sessions',
+    {
+      schema: {
+        operationId: 'listSessions',
+        summary: 'Sessions, newest first, a page at a time: pass a reply\'s `next` as `before` for the next page',
+        tags: ['sessions'],
+        querystring: inline(SessionListQuerySchema),
+        response: { 200: inline(SessionListSchema), ...errors(400, 404) },
+      },
+    },
+    async (request) => runtime.sessions.list(request.query),
   )
 
   app.get(
