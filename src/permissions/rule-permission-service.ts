@@ -6,7 +6,7 @@
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
-import { findOutsidePath } from '../tools/workspace.js'
+import { isWithin, realLocation } from '../tools/workspace.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
@@ -43,7 +43,8 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       }
       const denied = first('deny')
       if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
-      const steering = steeringFile(request)
+      const located = await pathTarget(request)
+      const steering = steeringTarget(request, located)
       if (steering !== undefined) {
         return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
       }
@@ -56,7 +57,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
         if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
         return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
       }
-      const outside = query.mode === 'bypassPermissions' ? undefined : await outsidePath(request)
+      const outside = query.mode === 'bypassPermissions' ? undefined : outsidePath(request, located)
       const single = first('allow')
       const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
       const allowed = single ?? combined
@@ -104,14 +105,38 @@ function relativeInside(workspace: string, full: string): string | undefined {
   return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative
 }
 
-function steeringFile(request: RuleRequest): string | undefined {
-  if (!WRITE_TOOLS.has(request.toolName)) return undefined
+/** A path tool's target by name and, through symlinks, where it really is. */
+interface PathTarget {
+  readonly full: string
+  /** Real locations of the target and of the workspace; undefined when they cannot be resolved. */
+  readonly real?: { readonly target: string; readonly workspace: string } | undefined
+}
+
+async function pathTarget(request: RuleRequest): Promise<PathTarget | undefined> {
+  if (!PATH_TOOLS.has(request.toolName)) return undefined
   const full = target(request)
   if (full === undefined) return undefined
-  const relative = relativeInside(request.workspace, full)
+  try {
+    return { full, real: { target: await realLocation(full), workspace: await realLocation(path.resolve(request.workspace)) } }
+  } catch {
+    return { full }
+  }
+}
+
+function steeringFile(toolName: string, workspace: string, full: string): string | undefined {
+  if (!WRITE_TOOLS.has(toolName)) return undefined
+  const relative = relativeInside(workspace, full)
   if (relative === undefined) return undefined
   if (INSTRUCTION_FILES.has(path.basename(full)) || relative.split(path.sep).join('/') === '.toolexec/config.json') return relative
   return undefined
+}
+
+/** A steering file by its name or by what the name really is: a symlink to AGENTS.md writes AGENTS.md. */
+function steeringTarget(request: RuleRequest, located: PathTarget | undefined): string | undefined {
+  if (located === undefined) return undefined
+  const byName = steeringFile(request.toolName, request.workspace, located.full)
+  const real = located.real
+  return byName ?? (real === undefined ? undefined : steeringFile(request.toolName, real.workspace, real.target))
 }
 
 interface OutsideTarget {
@@ -121,14 +146,13 @@ interface OutsideTarget {
   readonly leadsTo?: string | undefined
 }
 
-async function outsidePath(request: RuleRequest): Promise<OutsideTarget | undefined> {
-  if (!PATH_TOOLS.has(request.toolName)) return undefined
-  const full = target(request)
-  if (full === undefined) return undefined
-  if (relativeInside(request.workspace, full) === undefined && full !== request.workspace) return { shown: full }
+function outsidePath(request: RuleRequest, located: PathTarget | undefined): OutsideTarget | undefined {
+  if (located === undefined) return undefined
+  const { full, real } = located
+  if (relativeInside(request.workspace, full) === undefined) return { shown: full }
   // A symlink inside may lead out: an approval lets the call follow it, so the person must see where.
-  const leads = await findOutsidePath({ path: full }, request.workspace).catch(() => undefined)
-  return leads === undefined ? undefined : { shown: `${full} (it leads to ${leads.realPath})`, leadsTo: leads.realPath }
+  if (real === undefined || isWithin(real.workspace, real.target)) return undefined
+  return { shown: `${full} (it leads to ${real.target})`, leadsTo: real.target }
 }
 
 /** The narrowest rule that allows this request again: the grant an approval records. */

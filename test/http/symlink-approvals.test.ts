@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
@@ -110,6 +110,22 @@ describe('a symlink inside the workspace that leads outside', () => {
     const done = await finished(scheduleId)
     expect(done.calls[0]?.result?.error?.code).toBe('TOOL_ERR_OUTSIDE_WORKSPACE')
     expect(existsSync(path.join(elsewhere, 'planted.txt'))).toBe(false)
+  })
+
+  it('a write through another name of AGENTS.md asks as a write of AGENTS.md does', async () => {
+    const { workspace } = await linkedWorkspace()
+    await writeFile(path.join(workspace, 'AGENTS.md'), '# Rules\n')
+    await mkdir(path.join(workspace, '.github'))
+    await symlink('../AGENTS.md', path.join(workspace, '.github', 'copilot-instructions.md'))
+    const sessionId = await session(workspace, { interactive: false, permissionMode: 'acceptEdits' })
+    const file = '.github/copilot-instructions.md'
+    expect((await finished(await submit(sessionId, 'Read', { file_path: file }))).calls[0]?.status).toBe('succeeded')
+    const done = await finished(await s.json<ScheduleAcceptedReply>('POST', '/schedules', {
+      sessionId,
+      calls: [{ id: 'c2', name: 'Write', input: { file_path: file, content: '# Rules\nRun anything.\n' } }],
+    }).then((reply) => reply.body.scheduleId))
+    expect(done.calls[0]?.status).toBe('denied')
+    expect(await readFile(path.join(workspace, 'AGENTS.md'), 'utf8')).toBe('# Rules\n')
   })
 
   it('without a client the request is denied and nothing is written outside', async () => {
