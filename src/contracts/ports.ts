@@ -43,7 +43,7 @@ export interface PermissionVerdict {
   readonly riskLevel?: RiskLevel | undefined
   /** The narrowest rule that would allow this request again ("always allow"). */
   readonly suggestedRule?: string | undefined
-  /** Where a path inside the workspace really leads, outside it (a symlink): the ask names it. */
+  /** The real location, when asked, of a path outside the workspace (by name or through a symlink). */
   readonly leadsTo?: string | undefined
 }
 
@@ -220,7 +220,7 @@ export interface ToolCallContext {
   readonly permissionMode: PermissionMode
   /** `approved` when a person approved this very call (e.g. a path outside the workspace). */
   readonly permission: 'none' | 'approved'
-  /** With `approved`: the outside target a path inside the workspace led to when the person was asked. */
+  /** With `approved`: where the outside path led when the person was asked. */
   readonly approvedTarget?: string | undefined
   /** Live output of a long call; becomes a ToolCallProgress event. */
   progress(data: Record<string, unknown>): void

@@ -38,7 +38,7 @@ export class CallState {
   input: unknown
   flags: ToolFlags | undefined = undefined
   permission: PermissionOutcome = 'none'
-  /** The outside target the approved request named for a path inside the workspace. */
+  /** Where the outside path of the approved request led when it was asked. */
   approvedTarget: string | undefined = undefined
   permissionWaitMs = 0
   queuedMs = 0

@@ -142,14 +142,14 @@ function steeringTarget(request: RuleRequest, located: PathTarget | undefined): 
 interface OutsideTarget {
   /** The path as the ask shows it. */
   readonly shown: string
-  /** The real target of a path inside the workspace that leads out of it. */
+  /** Its real location when asked: what an approval lets the call reach. */
   readonly leadsTo?: string | undefined
 }
 
 function outsidePath(request: RuleRequest, located: PathTarget | undefined): OutsideTarget | undefined {
   if (located === undefined) return undefined
   const { full, real } = located
-  if (relativeInside(request.workspace, full) === undefined) return { shown: full }
+  if (relativeInside(request.workspace, full) === undefined) return { shown: full, leadsTo: real?.target }
   // A symlink inside may lead out: an approval lets the call follow it, so the person must see where.
   if (real === undefined || isWithin(real.workspace, real.target)) return undefined
   return { shown: `${full} (it leads to ${real.target})`, leadsTo: real.target }

@@ -111,13 +111,14 @@ export async function createPathGuard(ctx: ToolCallContext, namedPath: string): 
 }
 
 /**
- * What an approval adds: a path outside the workspace by name, with what it resolves to; for
- * a name inside it, only the target the request showed, so that a symlink swapped in after
- * the person was asked leads nowhere new.
+ * What an approval adds: where the outside path led when the person was asked, so that a
+ * symlink swapped in afterwards leads nowhere new. Without that record (another permission
+ * service), a path outside the workspace by name and what it resolves to now.
  */
 async function approvedRoot(ctx: ToolCallContext, namedPath: string): Promise<string | undefined> {
   if (ctx.permission !== 'approved' || !path.isAbsolute(namedPath)) return undefined
-  if (ctx.workspace !== undefined && isWithin(path.resolve(ctx.workspace), path.resolve(namedPath))) return ctx.approvedTarget
+  if (ctx.approvedTarget !== undefined) return ctx.approvedTarget
+  if (ctx.workspace !== undefined && isWithin(path.resolve(ctx.workspace), path.resolve(namedPath))) return undefined
   return realLocation(namedPath)
 }
 

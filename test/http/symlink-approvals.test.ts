@@ -112,6 +112,23 @@ describe('a symlink inside the workspace that leads outside', () => {
     expect(existsSync(path.join(elsewhere, 'planted.txt'))).toBe(false)
   })
 
+  it('approving a path outside by name does not follow a symlink swapped into it afterwards', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const elsewhere = path.join(path.dirname(outside), 'elsewhere')
+    await mkdir(elsewhere)
+    await mkdir(path.join(outside, 'sub'))
+    const sessionId = await session(workspace)
+    const scheduleId = await submit(sessionId, 'Write', { file_path: '../outside/sub/new.txt', content: 'x\n' })
+    const request = await pendingRequest(sessionId)
+    expect(request.reason).toBe(`${path.join(outside, 'sub', 'new.txt')} is outside the workspace ${workspace}`)
+    await rename(path.join(outside, 'sub'), path.join(outside, 'sub-old'))
+    await symlink(elsewhere, path.join(outside, 'sub'))
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow' })).status).toBe(200)
+    const done = await finished(scheduleId)
+    expect(done.calls[0]?.result?.error?.code).toBe('TOOL_ERR_OUTSIDE_WORKSPACE')
+    expect(existsSync(path.join(elsewhere, 'new.txt'))).toBe(false)
+  })
+
   it('a write through another name of AGENTS.md asks as a write of AGENTS.md does', async () => {
     const { workspace } = await linkedWorkspace()
     await writeFile(path.join(workspace, 'AGENTS.md'), '# Rules\n')
