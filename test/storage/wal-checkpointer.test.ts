@@ -46,10 +46,12 @@ describe('WAL checkpointer', () => {
   it('keeps the WAL bounded under commits back to back: a held commit lets a checkpoint pass catch up, and the WAL starts over', async () => {
     checkpointer = startWalCheckpointer(db, { intervalMs: 10, largeWalFrames: 256 })
     const peak = await write(1_500, () => checkpointer?.writeGate())
-    // Ungated, the same loop grows the WAL past 200 MB here; gated it stays near 1 MB plus
-    // what is written while one pass catches up.
-    expect(peak).toBeLessThan(48 * 1024 * 1024)
     expect(db.prepare('SELECT count(*) FROM load').pluck().get()).toBeGreaterThan(1000)
+    // The same loop ungated, just after, on the same machine (its load changes how much a
+    // held commit lets through): the WAL grows past 200 MB on a quiet machine; gated it
+    // stays near 1 MB plus what is written while one pass catches up.
+    const ungated = await write(1_500, () => undefined)
+    expect(peak).toBeLessThan(ungated / 4)
   })
 
   it('never holds a commit while the WAL stays small (commits a few ms apart)', async () => {
