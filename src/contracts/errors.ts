@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   ART_ERR_WRITE_FAILED: 'Artifact write failed: %s',
   API_ERR_VALIDATION: '%s',
   API_ERR_UNAUTHORIZED: 'Missing or invalid bearer token',
+  API_ERR_HOST_NOT_LOOPBACK: 'Host %s is not a loopback name: without a token the server answers only localhost, 127.0.0.1 and [::1]',
   API_ERR_NOT_FOUND: 'Route %s %s not found',
   API_ERR_SESSION_NOT_FOUND: 'Session %s not found',
   API_ERR_SESSION_EXISTS: 'Session %s already exists',

@@ -7,12 +7,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ToolexecError } from '../contracts/errors.js'
 
 const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz'])
+const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
 const EVENTS_ROUTE = '/sessions/:id/events'
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
 export function registerAuth(app: FastifyInstance, token: string | undefined): void {
-  if (token === undefined || token.length === 0) return
+  if (token === undefined || token.length === 0) {
+    registerLoopbackHostCheck(app)
+    return
+  }
   const expected = digest(token)
   const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
   app.addHook('onRequest', async function authenticate(request) {
@@ -22,6 +26,17 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
     if (matches(bearerOf(request))) return
     if (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request))) return
     throw new ToolexecError('API_ERR_UNAUTHORIZED')
+  })
+}
+
+/**
+ * Without a token the server listens on loopback only, but a web page whose name an attacker
+ * re-points to 127.0.0.1 (DNS rebinding) reaches it as its own origin; its requests still
+ * carry that name as Host.
+ */
+function registerLoopbackHostCheck(app: FastifyInstance): void {
+  app.addHook('onRequest', async function loopbackHostOnly(request) {
+    if (!LOOPBACK_NAME.test(request.hostname)) throw new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname])
   })
 }
 

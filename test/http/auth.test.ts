@@ -1,3 +1,4 @@
+import http from 'node:http'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -130,6 +131,39 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     }
     expect(logLines.some((line) => line.includes(`/tools?${name}=[redacted]`))).toBe(true)
     expect(logLines.filter((line) => line.includes(TOKEN))).toEqual([])
+  })
+})
+
+describe('without a token, only loopback names', () => {
+  /** One request with the Host header a browser sends for a page whose name now resolves to 127.0.0.1. */
+  const asHost = (server: TestServer, host: string, method: string, route: string, body?: unknown): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const target = new URL(server.url)
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      const headers: Record<string, string> = { host, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }
+      const request = http.request({ host: target.hostname, port: target.port, method, path: route, headers }, (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+      })
+      request.on('error', reject)
+      request.end(payload)
+    })
+
+  it.each(['rebound.example', 'rebound.example:8787', '10.0.0.5'])('refuses Host %s with 403 and writes nothing', async (host) => {
+    const before = open.runtime.ctx.store.rowCounts()
+    expect(await asHost(open, host, 'POST', '/sessions', { id: 'rebound' })).toBe(403)
+    expect(await asHost(open, host, 'GET', '/tools')).toBe(403)
+    expect(open.runtime.ctx.store.rowCounts()).toEqual(before)
+  })
+
+  it.each(['localhost', '127.0.0.1', '[::1]'])('answers Host %s with the port', async (name) => {
+    const port = new URL(open.url).port
+    expect(await asHost(open, `${name}:${port}`, 'GET', '/tools')).toBe(200)
+    expect(await asHost(open, name, 'GET', '/healthz')).toBe(200)
+  })
+
+  it('leaves Host alone when a token guards the server', async () => {
+    expect(await asHost(guarded, 'rebound.example', 'GET', '/healthz')).toBe(200)
   })
 })
 
