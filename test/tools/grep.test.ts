@@ -7,6 +7,7 @@ import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import { MATCHING_LIMIT_MS } from '../../src/tools/grep/bounded-matching.js'
 import { createGrepTool } from '../../src/tools/grep/index.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
@@ -164,3 +165,30 @@ describe('Grep', () => {
     expect(entry.resultBudget).toEqual({ maxInlineBytes: 20_000, maxModelBytes: 20_000, strategy: 'artifact', previewDirection: 'head' })
   })
 })
+
+describe('Grep with a pattern that backtracks catastrophically', () => {
+  const SLOW = '(a+)+$'
+  const LINE = `${'a'.repeat(40)}b\n`
+
+  it.each([
+    ['over a tree', { pattern: SLOW }],
+    ['in one file', { pattern: SLOW, path: 'slow.txt' }],
+    ['case-insensitively, in content mode', { pattern: SLOW, '-i': true, output_mode: 'content' }],
+  ])('is stopped %s within its bound, with an error the model can act on, and the server goes on', async (_case, input) => {
+    const { grep } = await harness({ 'ok.txt': 'fine\n', 'slow.txt': LINE })
+    const started = performance.now()
+    const result = await grep(input)
+    expect(performance.now() - started).toBeLessThan(MATCHING_LIMIT_MS + 1_500)
+    expect(result).toMatchObject({ status: 'failed', isError: true })
+    expect(String(result.modelContent)).toContain('backtracks catastrophically')
+    expect(String(result.modelContent)).toContain(JSON.stringify(SLOW))
+    // Afterwards the server goes on: the same harness answers a sane pattern at once.
+    expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
+  }, 15_000)
+
+  it('leaves a sane pattern on long text alone', async () => {
+    const { text } = await harness({ 'big.txt': numberedLines(60_000) })
+    expect(await text({ pattern: 'MARK', output_mode: 'count' })).toContain('big.txt:61')
+  })
+})
+

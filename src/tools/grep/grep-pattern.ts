@@ -8,6 +8,8 @@ import { FileToolError } from '../workspace.js'
 import { createLiteralSearch, type LiteralSearch } from './literal-finder.js'
 
 export interface CompiledPattern {
+  /** The pattern as the model wrote it, for messages. */
+  readonly source: string
   /** Global and multiline: scans a whole chunk of lines. */
   readonly scan: RegExp
   /** The same without `g`: decides a single line when a scan match ran past it. */
@@ -41,7 +43,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
     )
   }
   const literal = !caseless && LITERAL.test(source) ? Buffer.from(source.replace(/\\(.)/g, '$1'), 'utf8') : undefined
-  return { scan: new RegExp(source, `g${flags}`), line, literal: literal === undefined ? undefined : createLiteralSearch(literal) }
+  return { source: pattern, scan: new RegExp(source, `g${flags}`), line, literal: literal === undefined ? undefined : createLiteralSearch(literal) }
 }
 
 /** ripgrep's common type names and their extensions. */

@@ -5,10 +5,11 @@
  * searched in chunks of whole lines (see ChunkReader).
  */
 import { closeSync, openSync } from 'node:fs'
-import { openWalkedFile, walkFiles } from '../glob/file-walker.js'
+import { openWalkedFile, walkFiles, type WalkEntry } from '../glob/file-walker.js'
 import { TimeSlicer } from '../glob/time-slicer.js'
-import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
-import { ChunkReader } from './chunk-reader.js'
+import { FileToolError, GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
+import { runBounded } from './bounded-matching.js'
+import { ChunkReader, type ChunkConsumer } from './chunk-reader.js'
 import { createFileScanner, type FileScanner, type ScanOptions } from './file-scanners.js'
 import type { FileFilter } from './grep-pattern.js'
 
@@ -25,17 +26,19 @@ export interface GrepTree {
   readonly labelPrefix: string
 }
 
-function searchDescriptor(reader: ChunkReader, fd: number, scanner: FileScanner): void {
+function searchDescriptor(reader: ChunkReader, fd: number, scanner: ChunkConsumer): void {
   try {
     reader.read(fd, scanner)
-  } catch {
+  } catch (error) {
+    // A pattern stopped for taking too long fails the call.
+    if (error instanceof FileToolError) throw error
     // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
   } finally {
     closeSync(fd)
   }
 }
 
-/** Searches one named file through a descriptor checked to be inside the guard. */
+/** Searches one named file through a descriptor checked to be inside the guard; each chunk's matching is bounded. */
 export function grepFile(search: GrepSearch, absolute: string, label: string): void {
   const fd = openSync(absolute, GUARDED_READ_FLAGS)
   const realPath = realPathOfDescriptorSync(fd, absolute)
@@ -45,22 +48,54 @@ export function grepFile(search: GrepSearch, absolute: string, label: string): v
   }
   const scanner = createFileScanner(search)
   scanner.start('', label)
-  searchDescriptor(new ChunkReader(), fd, scanner)
+  const bounded: ChunkConsumer = { chunk: (bytes, final) => runBounded(search.pattern.source, () => scanner.chunk(bytes, final)) }
+  searchDescriptor(new ChunkReader(), fd, bounded)
 }
 
-/** Searches every file of the tree in path order, until the output says stop. */
+/** Searches every file of the tree in path order, until the output says stop; each time slice is bounded. */
 export async function grepTree(search: GrepSearch, tree: GrepTree): Promise<void> {
-  const reader = new ChunkReader()
-  const scanner = createFileScanner(search)
-  const slicer = new TimeSlicer(search.signal)
-  for (const entry of walkFiles({ root: tree.root, guard: search.guard, ignoreBase: tree.ignoreBase })) {
+  const slice: TreeSlice = {
+    search,
+    tree,
+    files: walkFiles({ root: tree.root, guard: search.guard, ignoreBase: tree.ignoreBase }),
+    reader: new ChunkReader(),
+    scanner: createFileScanner(search),
+    slicer: new TimeSlicer(search.signal),
+    openFd: undefined,
+  }
+  try {
+    while (!runBounded(search.pattern.source, () => searchSlice(slice))) await slice.slicer.yield()
+  } finally {
+    // Set only when a stopped slice skipped the close.
+    if (slice.openFd !== undefined) closeSync(slice.openFd)
+  }
+}
+
+interface TreeSlice {
+  readonly search: GrepSearch
+  readonly tree: GrepTree
+  readonly files: Iterator<WalkEntry>
+  readonly reader: ChunkReader
+  readonly scanner: FileScanner
+  readonly slicer: TimeSlicer
+  openFd: number | undefined
+}
+
+/** Searches files until the slice is spent; true once the tree is done or the output says stop. */
+function searchSlice(slice: TreeSlice): boolean {
+  const { search, tree } = slice
+  for (let next = slice.files.next(); next.done !== true; next = slice.files.next()) {
+    const entry = next.value
     if (tree.filter !== undefined && !tree.filter(entry.relative)) continue
     const fd = openWalkedFile(entry, search.guard)
     if (fd !== undefined) {
-      scanner.start(tree.labelPrefix, entry.relative)
-      searchDescriptor(reader, fd, scanner)
+      slice.openFd = fd
+      slice.scanner.start(tree.labelPrefix, entry.relative)
+      searchDescriptor(slice.reader, fd, slice.scanner)
+      slice.openFd = undefined
     }
-    if (search.output.stopped) return
-    if (slicer.due) await slicer.yield()
+    if (search.output.stopped) return true
+    if (slice.slicer.due) return false
   }
+  return true
 }
