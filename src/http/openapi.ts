@@ -50,6 +50,7 @@ const SECURITY_SCHEMES = {
 const SCHEMAS_REF = '#/components/schemas/'
 const ERROR_REPLY = 'ErrorReply'
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
+const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
 const CONTRACT_MODULES: readonly object[] = [api, display, events, flags, modelContent, result, toolCall, toolConfig, toolEntry]
 
@@ -69,7 +70,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   }
 }
 
-/** Hoists the named contract schemas into components, names responses, documents 401s. */
+/** Hoists the named contract schemas into components, names responses, documents 401s and 403s. */
 export function finishDocument(document: JsonObject): JsonObject {
   const named = namedContractSchemas()
   const components = new Map<string, Json>()
@@ -123,6 +124,8 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {
         responses['401'] = { description: UNAUTHORIZED, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
       }
+      // Without a token every route answers only loopback Host names (DNS rebinding).
+      responses['403'] ??= { description: HOST_NOT_LOOPBACK, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
     }
   }
 }
