@@ -7,6 +7,7 @@
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 import { isWithin, realLocation } from '../tools/workspace.js'
+import { pathsOfCommand } from './bash-paths.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
@@ -57,7 +58,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
         if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
         return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
       }
-      const outside = query.mode === 'bypassPermissions' ? undefined : outsidePath(request, located)
+      const outside = query.mode === 'bypassPermissions' ? undefined : (outsidePath(request, located) ?? (await outsideBashPath(request)))
       const single = first('allow')
       const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
       const allowed = single ?? combined
@@ -153,6 +154,23 @@ function outsidePath(request: RuleRequest, located: PathTarget | undefined): Out
   // A symlink inside may lead out: an approval lets the call follow it, so the person must see where.
   if (real === undefined || isWithin(real.workspace, real.target)) return undefined
   return { shown: `${full} (it leads to ${real.target})`, leadsTo: real.target }
+}
+
+/** The first path a Bash command names that is, or leads, outside the workspace. */
+async function outsideBashPath(request: RuleRequest): Promise<OutsideTarget | undefined> {
+  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
+  if (typeof command !== 'string') return undefined
+  const candidates = pathsOfCommand(command, request.workspace)
+  if (candidates.length === 0) return undefined
+  const workspace = path.resolve(request.workspace)
+  const realWorkspace = await realLocation(workspace).catch(() => workspace)
+  for (const candidate of candidates) {
+    if (candidate.kind === 'unknown') return { shown: `${candidate.word} (only known when the command runs)` }
+    if (relativeInside(workspace, candidate.absolute) === undefined) return { shown: candidate.absolute }
+    const real = await realLocation(candidate.absolute).catch(() => candidate.absolute)
+    if (!isWithin(realWorkspace, real)) return { shown: `${candidate.absolute} (it leads to ${real})` }
+  }
+  return undefined
 }
 
 /** The narrowest rule that allows this request again: the grant an approval records. */

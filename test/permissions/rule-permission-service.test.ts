@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -119,6 +120,45 @@ describe('the rule permission service: files that steer the agent and the worksp
 
   it('R14 an allow rule covers a path outside the workspace', async () => {
     expect(await evaluate([rules({ allow: ['Read(/etc/**)'] })], 'Read', { file_path: '/etc/hosts' })).toMatchObject({ behavior: 'allow', ruleId: 'Read(/etc/**)' })
+  })
+})
+
+describe('the rule permission service: read-only Bash commands that name a path outside the workspace', () => {
+  it.each<[string, string, string]>([
+    ['an absolute path', 'cat /etc/passwd', '/etc/passwd'],
+    ['a path that climbs out', 'ls -la ../other', '/work/other'],
+    ['the parent folder', 'cd .. && ls', '/work'],
+    ['a glob outside', 'head -n 3 /etc/*.conf', '/etc/*.conf'],
+    ['the home folder', 'ls ~', os.homedir()],
+    ['an option value', 'grep -r --exclude-from=/etc/shadow x .', '/etc/shadow'],
+    ['an input redirection', 'wc -l < /etc/passwd', '/etc/passwd'],
+    ['a value only known at run time', 'cat $HOME/.ssh/id_rsa', '$HOME/.ssh/id_rsa (only known when the command runs)'],
+  ])('asks for %s, naming it, though the command only reads', async (_case, command, shown) => {
+    const verdict = await evaluate([EMPTY_RULES], 'Bash', { command })
+    expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high' })
+    expect(verdict.reason).toBe(`${shown} is outside the workspace ${WORKSPACE}`)
+  })
+
+  it.each([['cat notes.txt src/a.ts'], ['ls -la | head -n 5'], ['grep -rn TODO src --include=*.ts'], ['head -c 16 /dev/urandom'], ['git log -n 3 origin/main']])(
+    'lets %s run without asking',
+    async (command) => {
+      expect(await evaluate([EMPTY_RULES], 'Bash', { command })).toMatchObject({ behavior: 'allow', ruleId: 'mode.readOnly' })
+    },
+  )
+
+  it('asks for a name inside that is a symlink leading out, naming where it leads', async () => {
+    const workspace = await tempDir('bash-link')
+    const outside = await tempDir('bash-outside')
+    await symlink(outside, path.join(workspace, 'out-link'))
+    const verdict = await evaluate([EMPTY_RULES], 'Bash', { command: 'cat out-link/secret.txt' }, 'default', workspace)
+    expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'workspace.outside' })
+    expect(verdict.reason).toContain(`(it leads to ${await realpath(outside)}${path.sep}secret.txt)`)
+  })
+
+  it('denies in dontAsk mode, runs in bypassPermissions mode, and yields to an allow rule', async () => {
+    expect(await evaluate([EMPTY_RULES], 'Bash', { command: 'cat /etc/hosts' }, 'dontAsk')).toMatchObject({ behavior: 'deny', ruleId: 'workspace.outside' })
+    expect(await evaluate([EMPTY_RULES], 'Bash', { command: 'cat /etc/hosts' }, 'bypassPermissions')).toMatchObject({ behavior: 'allow' })
+    expect(await evaluate([rules({ allow: ['Bash(cat /etc/hosts)'] })], 'Bash', { command: 'cat /etc/hosts' })).toMatchObject({ behavior: 'allow', ruleId: 'Bash(cat /etc/hosts)' })
   })
 })
 
