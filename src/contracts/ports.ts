@@ -43,7 +43,7 @@ export interface PermissionVerdict {
   readonly riskLevel?: RiskLevel | undefined
   /** The narrowest rule that would allow this request again ("always allow"). */
   readonly suggestedRule?: string | undefined
-  /** The real location, when asked, of a path outside the workspace (by name or through a symlink). */
+  /** The real location, when asked or allowed, of a path outside the workspace (by name or through a symlink). */
   readonly leadsTo?: string | undefined
 }
 
@@ -220,7 +220,10 @@ export interface ToolCallContext {
   readonly permissionMode: PermissionMode
   /** `approved` when a person approved this very call (e.g. a path outside the workspace). */
   readonly permission: 'none' | 'approved'
-  /** With `approved`: where the outside path led when the person was asked. */
+  /**
+   * Where a path outside the workspace led when its permission was given: by the person
+   * asked, by a grant of theirs for the session, or by an allow rule. Only there may it reach.
+   */
   readonly approvedTarget?: string | undefined
   /** Live output of a long call; becomes a ToolCallProgress event. */
   progress(data: Record<string, unknown>): void

@@ -90,7 +90,7 @@ function buildContext(state: CallState, abort: AbortHandle, deadline: ToolDeadli
     workspace: turn.workspace,
     permissionMode: turn.permissionMode ?? 'default',
     permission: state.permission === 'approved' ? 'approved' : 'none',
-    approvedTarget: state.permission === 'approved' ? state.approvedTarget : undefined,
+    approvedTarget: state.approvedTarget,
     progress: (data) => emitDetached(sink, { type: 'ToolCallProgress', sessionId: turn.sessionId, callId: call.id, toolName: call.name, progress: data }),
     model: deps.model === undefined ? undefined : wrapModelForCall(deps.model, deps.admission, { sessionId: turn.sessionId, callId: call.id, emit }),
     artifacts: deps.artifacts,

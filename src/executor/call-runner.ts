@@ -191,7 +191,7 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   if (decision.kind !== 'allow' || decision.asked) state.permissionWaitMs = state.deps.clock.now() - askedAt
   if (decision.kind === 'allow') {
     state.permission = decision.asked ? 'approved' : 'none'
-    state.approvedTarget = decision.asked ? decision.leadsTo : undefined
+    state.approvedTarget = decision.leadsTo
     return undefined
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)

@@ -28,7 +28,7 @@ const ALLOWED_WITHOUT_ASKING: PermissionFlowResult = Object.freeze({ kind: 'allo
 
 export async function decidePermission(args: PermissionFlowInput): Promise<PermissionFlowResult> {
   const verdict = await evaluateVerdict(args)
-  if (verdict.behavior === 'allow') return ALLOWED_WITHOUT_ASKING
+  if (verdict.behavior === 'allow') return verdict.leadsTo === undefined ? ALLOWED_WITHOUT_ASKING : { kind: 'allow', asked: false, leadsTo: verdict.leadsTo }
   if (verdict.behavior === 'deny') return deny(args, verdict)
   const outcome = await requestApproval({ ...args, verdict })
   if (outcome.kind === 'narrowed') return ALLOWED_WITHOUT_ASKING

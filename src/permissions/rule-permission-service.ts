@@ -68,7 +68,11 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
         // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
         return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule, leadsTo: outside.leadsTo }
       }
-      if (allowed !== undefined) return { behavior: 'allow', ruleId: allowed.source, reason: `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}` }
+      if (allowed !== undefined) {
+        const reason = `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}`
+        // A rule that allows a path outside lets the call reach where it leads now, and nowhere else.
+        return { behavior: 'allow', ruleId: allowed.source, reason, leadsTo: outside?.leadsTo }
+      }
       const verdict = evaluateMode(query)
       return verdict.behavior === 'ask' ? { ...verdict, suggestedRule } : verdict
     },

@@ -19,7 +19,8 @@ export function withSessionGrants(base: PermissionService, grants: GrantLookup):
       if (verdict.behavior !== 'ask' || query.flags.alwaysAsk) return verdict
       const key = ruleKeyOf(verdict, query.toolName)
       if (!grants.hasGrant(query.sessionId, query.toolName, key)) return verdict
-      return { behavior: 'allow', ruleId: `grant:${key}`, reason: `Allowed for this session by an earlier approval of ${key}` }
+      // A grant of a path outside reaches where the path leads now, as the approval did.
+      return { behavior: 'allow', ruleId: `grant:${key}`, reason: `Allowed for this session by an earlier approval of ${key}`, leadsTo: verdict.leadsTo }
     },
   }
 }

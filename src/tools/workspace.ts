@@ -111,13 +111,14 @@ export async function createPathGuard(ctx: ToolCallContext, namedPath: string): 
 }
 
 /**
- * What an approval adds: where the outside path led when the person was asked, so that a
- * symlink swapped in afterwards leads nowhere new. Without that record (another permission
- * service), a path outside the workspace by name and what it resolves to now.
+ * What a permission adds: where the outside path led when it was given (asked, granted or
+ * allowed by a rule), so that a symlink swapped in afterwards leads nowhere new. Without that
+ * record (another permission service), after an approval: a path outside the workspace by
+ * name and what it resolves to now.
  */
 async function approvedRoot(ctx: ToolCallContext, namedPath: string): Promise<string | undefined> {
-  if (ctx.permission !== 'approved' || !path.isAbsolute(namedPath)) return undefined
   if (ctx.approvedTarget !== undefined) return ctx.approvedTarget
+  if (ctx.permission !== 'approved' || !path.isAbsolute(namedPath)) return undefined
   if (ctx.workspace !== undefined && isWithin(path.resolve(ctx.workspace), path.resolve(namedPath))) return undefined
   return realLocation(namedPath)
 }

@@ -153,3 +153,21 @@ describe('a symlink inside the workspace that leads outside', () => {
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false)
   })
 })
+
+describe('a path outside the workspace allowed without asking', () => {
+  it('runs once a person allowed it for the session: the next Read of it is not asked again, and reads it', async () => {
+    const { workspace, outside } = await linkedWorkspace()
+    const id = await session(workspace)
+    const file = path.join(outside, 'secret.txt')
+    const first = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, calls: [{ id: 'r1', name: 'Read', input: { file_path: file } }] })
+    const request = await pendingRequest(id)
+    expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow', scope: 'session' })).status).toBe(200)
+    expect((await finished(first.body.scheduleId)).calls[0]?.status).toBe('succeeded')
+
+    const second = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, calls: [{ id: 'r2', name: 'Read', input: { file_path: file } }] })
+    const done = await finished(second.body.scheduleId)
+    expect(done.calls[0]).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
+    expect(String(done.calls[0]?.modelContent)).toContain('TOP SECRET')
+  })
+})
+

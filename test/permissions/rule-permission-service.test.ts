@@ -118,8 +118,9 @@ describe('the rule permission service: files that steer the agent and the worksp
     expect(verdict.explicitAsk).toBeUndefined()
   })
 
-  it('R14 an allow rule covers a path outside the workspace', async () => {
-    expect(await evaluate([rules({ allow: ['Read(/etc/**)'] })], 'Read', { file_path: '/etc/hosts' })).toMatchObject({ behavior: 'allow', ruleId: 'Read(/etc/**)' })
+  it('R14 an allow rule covers a path outside the workspace, and lets the call reach where it leads now', async () => {
+    const verdict = await evaluate([rules({ allow: ['Read(/etc/**)'] })], 'Read', { file_path: '/etc/hosts' })
+    expect(verdict).toMatchObject({ behavior: 'allow', ruleId: 'Read(/etc/**)', leadsTo: await realpath('/etc/hosts') })
   })
 })
 
