@@ -29,8 +29,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 /** An accepted request may go on writing (its schedule runs); wait until the rows stop changing. */
 async function quiesce(): Promise<void> {
   let last = rowCounts()
-  for (let stable = 0; stable < 2; ) {
-    await pause(2)
+  // Reads a few ms apart: a schedule's commits come a tick or a file read apart.
+  for (let stable = 0; stable < 3; ) {
+    await pause(5)
     const next = rowCounts()
     stable = next === last ? stable + 1 : 0
     last = next
