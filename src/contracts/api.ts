@@ -37,7 +37,8 @@ export const PermissionModeSchema = Type.Union(
 export const CreateSessionBodySchema = Type.Object(
   {
     id: Type.Optional(Id),
-    workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    // A NUL can be in no path: such a workspace would fail every file tool later.
+    workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]+$' })),
     permissionMode: Type.Optional(PermissionModeSchema),
     interactive: Type.Optional(Type.Boolean()),
     permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),

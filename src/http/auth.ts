@@ -44,10 +44,12 @@ function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
 }
 
+// The scheme is case-insensitive (RFC 9110): `bearer x` is as good as `Bearer x`.
+const BEARER = /^bearer +(\S+) *$/i
+
 function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization
-  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return undefined
-  return header.slice('Bearer '.length).trim()
+  return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined
 }
 
 function queryToken(request: FastifyRequest): string | undefined {

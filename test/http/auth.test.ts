@@ -82,6 +82,10 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     },
   )
 
+  it.each([[`bearer ${TOKEN}`], [`BEARER ${TOKEN}`], [`Bearer  ${TOKEN}`]])('takes the scheme in any case, with any spacing', async (authorization) => {
+    expect((await guarded.json('GET', '/tools', undefined, { authorization })).status).toBe(200)
+  })
+
   it('GET /healthz needs no token', async () => {
     expect(await guarded.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
   })

@@ -83,6 +83,7 @@ describe('POST /sessions', () => {
     ['an empty id', { id: '' }],
     ['a string for interactive', { interactive: 'yes' }],
     ['a zero permission timeout', { permissionTimeoutMs: 0 }],
+    ['a workspace with a NUL byte', { workspace: '/tmp/a\u0000b' }],
     ['an array body', []],
     ['a body that is not JSON', '{"id":'],
   ])('replies 400 in the error format for %s, and stores nothing', async (_case, body) => {
