@@ -79,9 +79,9 @@ export class ScheduleService {
     insertNewCall(this.#ctx.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
     const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
-    if (!followsHeldCall && call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))) {
-      open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
-    }
+    const eligible = !followsHeldCall && call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))
+    // A close during the check has planned this call with the rest: it runs there, once.
+    if (eligible && this.#open.get(scheduleId) === open) open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
     return this.#acceptedReply(schedule, 'open', [], schedule.calls, open.dispatched)
   }
 

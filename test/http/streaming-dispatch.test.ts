@@ -173,6 +173,22 @@ describe('streaming early dispatch over HTTP', () => {
     expect(record.calls.map((call) => call.id)).toEqual(['r1'])
   })
 
+  it('a call whose early dispatch is still being decided when the schedule closes runs once, and the schedule ends after it', async () => {
+    for (let round = 0; round < 5; round++) {
+      const sessionId = fresh('add-close-race')
+      const { scheduleId } = await open(sessionId)
+      const adding = s.json('POST', `/schedules/${scheduleId}/calls`, read('r1'))
+      // Close as soon as the call is stored, while the request adding it still awaits its permission check.
+      while (s.runtime.ctx.store.callsOfSchedule(scheduleId).length === 0) await new Promise((resolve) => setImmediate(resolve))
+      await close(scheduleId)
+      expect((await adding).status).toBe(202)
+      const record = await finished(scheduleId)
+      expect(record.calls.map((call) => call.status)).toEqual(['succeeded'])
+      const started = s.runtime.ctx.store.eventsAfter(sessionId, 0, 1000).filter((event) => event.type === 'ToolCallStarted')
+      expect(started).toHaveLength(1)
+    }
+  })
+
   it('R11 replies 409 for a call added to a schedule that was never open', async () => {
     const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: fresh('closed-from-start'), calls: [read('r1')] })
     const late = await s.json<ErrorReply>('POST', `/schedules/${reply.body.scheduleId}/calls`, read('r2'))
