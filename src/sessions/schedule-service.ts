@@ -99,6 +99,13 @@ export class ScheduleService {
     return this.#acceptedReply(schedule, 'queued', groups, schedule.calls, open.dispatched)
   }
 
+  /** After an abort no more calls will come, and the session's later schedules wait behind its open ones: they close. */
+  closeOpenOf(sessionId: string): void {
+    for (const [scheduleId, open] of [...this.#open]) {
+      if (open.schedule.session.id === sessionId) this.close(scheduleId)
+    }
+  }
+
   view(scheduleId: string): ScheduleReply {
     const schedule = this.#ctx.store.getSchedule(scheduleId)
     if (schedule === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])

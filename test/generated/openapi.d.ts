@@ -46,7 +46,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled */
+        /** Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued and open schedules end cancelled */
         post: operations["abortSession"];
         delete?: never;
         options?: never;

@@ -189,6 +189,21 @@ describe('streaming early dispatch over HTTP', () => {
     }
   })
 
+  it('an abort ends an open schedule cancelled, so that the next schedule of the session runs', async () => {
+    const sessionId = fresh('abort-open')
+    const { scheduleId } = await open(sessionId)
+    await add(scheduleId, { id: 's1', name: 'Sleep', input: { ms: 5000 } })
+    expect((await s.json('POST', `/sessions/${sessionId}/abort`)).status).toBe(200)
+    const record = await finished(scheduleId)
+    expect(record.status).toBe('cancelled')
+    expect(record.calls.map((call) => call.status)).toEqual(['cancelled'])
+    const late = await s.json<ErrorReply>('POST', `/schedules/${scheduleId}/calls`, read('r1'))
+    expect(late.status).toBe(409)
+    expect(late.body.error.code).toBe('API_ERR_SCHEDULE_NOT_OPEN')
+    const next = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [read('r2')] })
+    expect((await finished(next.body.scheduleId)).status).toBe('completed')
+  })
+
   it('R11 replies 409 for a call added to a schedule that was never open', async () => {
     const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: fresh('closed-from-start'), calls: [read('r1')] })
     const late = await s.json<ErrorReply>('POST', `/schedules/${reply.body.scheduleId}/calls`, read('r2'))

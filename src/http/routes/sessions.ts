@@ -67,13 +67,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
     {
       schema: {
         operationId: 'abortSession',
-        summary: 'Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled',
+        summary: 'Abort the running turn: running calls end cancelled, pending approvals resolve as abort, queued and open schedules end cancelled',
         tags: ['sessions'],
         params: SessionIdParams,
         response: { 200: Type.Object({ sessionId: Type.String(), aborted: Type.Boolean() }), ...errors(404) },
       },
     },
-    async (request) => runtime.sessions.abort(request.params.id),
+    async (request) => {
+      const reply = runtime.sessions.abort(request.params.id)
+      runtime.schedules.closeOpenOf(request.params.id)
+      return reply
+    },
   )
 
   app.get(
