@@ -22,6 +22,7 @@ const CONTEXT_LINES = 3
 // rewrite must not stall the call for a UI projection, so past this it shows a replacement.
 const MAX_EDIT_LENGTH = 1_000
 const DIFF_TIMEOUT_MS = 300
+const MAX_DIFF_CHARS = 1_000_000
 const NO_NEWLINE_MARKER = '\\'
 
 /**
@@ -29,8 +30,7 @@ const NO_NEWLINE_MARKER = '\\'
  * @example buildFileDiffDisplay({ filePath: 'a.ts', oldContent: null, newContent: 'x\n' })
  */
 export function buildFileDiffDisplay(args: FileDiffArgs): FileDiffDisplay {
-  const all = diffHunks(args.oldContent ?? '', args.newContent)
-  const { additions, deletions } = countChanges(all)
+  const { hunks: all, additions, deletions } = diffOf(args.oldContent ?? '', args.newContent)
   const { hunks, truncated } = limitHunks(all)
   return {
     kind: 'file_diff',
@@ -43,15 +43,26 @@ export function buildFileDiffDisplay(args: FileDiffArgs): FileDiffDisplay {
   }
 }
 
+interface Diff {
+  readonly hunks: DiffHunk[]
+  readonly additions: number
+  readonly deletions: number
+}
+
 /** Hunks with the no-newline markers dropped and CRLF shown as plain lines. */
-function diffHunks(oldContent: string, newContent: string): DiffHunk[] {
+function diffOf(oldContent: string, newContent: string): Diff {
+  // jsdiff splits both texts into lines before its time limit applies: that alone holds the
+  // event loop, and every session with it, for about a second on a 9 MB Write.
+  if (oldContent === newContent) return { hunks: [], additions: 0, deletions: 0 }
+  if (oldContent.length + newContent.length > MAX_DIFF_CHARS) return replaceWholeFile(oldContent, newContent)
   const patch = structuredPatch('a', 'b', oldContent, newContent, undefined, undefined, {
     context: CONTEXT_LINES,
     maxEditLength: MAX_EDIT_LENGTH,
     timeout: DIFF_TIMEOUT_MS,
   })
   if (patch === undefined) return replaceWholeFile(oldContent, newContent)
-  return patch.hunks.map(cleanHunk)
+  const hunks = patch.hunks.map(cleanHunk)
+  return { hunks, ...countChanges(hunks) }
 }
 
 function cleanHunk(hunk: StructuredPatchHunk): DiffHunk {
@@ -72,27 +83,41 @@ function pickRange(hunk: StructuredPatchHunk): Omit<DiffHunk, 'lines'> {
   }
 }
 
-/** The fallback when the diff gave up: every old line removed, every new line added. */
-function replaceWholeFile(oldContent: string, newContent: string): DiffHunk[] {
-  const removed = splitLines(oldContent)
-  const added = splitLines(newContent)
-  if (removed.length === 0 && added.length === 0) return []
-  return [
-    {
-      oldStart: 1,
-      oldLines: removed.length,
-      newStart: 1,
-      newLines: added.length,
-      lines: [...removed.map((l) => '-' + l), ...added.map((l) => '+' + l)],
-    },
-  ]
+/**
+ * The fallback when the diff gave up: every old line removed, every new line added. Only the
+ * lines the display can keep are split out, so its cost stays that of counting newlines.
+ */
+function replaceWholeFile(oldContent: string, newContent: string): Diff {
+  const deletions = countLines(oldContent)
+  const additions = countLines(newContent)
+  if (deletions === 0 && additions === 0) return { hunks: [], additions, deletions }
+  // One line past the limit, so that limitHunks sees the hunk is cut.
+  const removed = firstLines(oldContent, FILE_DIFF_MAX_LINES + 1)
+  const added = firstLines(newContent, FILE_DIFF_MAX_LINES + 1 - removed.length)
+  const lines = [...removed.map((l) => '-' + l), ...added.map((l) => '+' + l)]
+  return { hunks: [{ oldStart: 1, oldLines: deletions, newStart: 1, newLines: additions, lines }], additions, deletions }
 }
 
-function splitLines(content: string): string[] {
-  if (content === '') return []
-  const lines = content.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+/** Lines as the display counts them: a final newline ends the last line rather than starting one. */
+function countLines(content: string): number {
+  if (content === '') return 0
+  let count = 0
+  for (let at = content.indexOf('\n'); at !== -1; at = content.indexOf('\n', at + 1)) count++
+  return content.endsWith('\n') ? count : count + 1
+}
+
+/** The first `max` lines, without their line endings. */
+function firstLines(content: string, max: number): string[] {
+  const lines: string[] = []
+  let start = 0
+  while (lines.length < max && start < content.length) {
+    const end = content.indexOf('\n', start)
+    const line = content.slice(start, end === -1 ? content.length : end)
+    lines.push(line.endsWith('\r') ? line.slice(0, -1) : line)
+    if (end === -1) break
+    start = end + 1
+  }
+  return lines
 }
 
 function countChanges(hunks: readonly DiffHunk[]): { additions: number; deletions: number } {

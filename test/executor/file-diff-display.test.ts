@@ -98,6 +98,21 @@ describe('file_diff display', () => {
     expectValid(display)
   })
 
+  it.each([
+    ['a created 9 MB file', null, lines(700_000, () => 'line of text')],
+    ['a 9 MB file rewritten line by line', lines(700_000, () => 'line of text'), lines(700_000, () => 'LINE')],
+  ])('builds the display of %s at the cost of counting its lines, not of diffing it', (_name, oldContent, newContent) => {
+    const started = performance.now()
+    const display = buildFileDiffDisplay({ filePath: 'huge.txt', oldContent, newContent })
+    // Diffing held the event loop, and every session with it, for 0.7 to 1.4 s here.
+    expect(performance.now() - started).toBeLessThan(300)
+    expect(display.additions).toBe(700_000)
+    expect(display.deletions).toBe(oldContent === null ? 0 : 700_000)
+    expect(totalLines(display)).toBe(FILE_DIFF_MAX_LINES)
+    expect(display.truncated).toBe(true)
+    expectValid(display)
+  })
+
   it('R38 shows a created file as operation create with every line added', () => {
     const display = buildFileDiffDisplay({ filePath: 'new.md', oldContent: null, newContent: 'a\nb\n' })
     expect(display).toMatchObject({ operation: 'create', additions: 2, deletions: 0, truncated: false })
@@ -109,6 +124,7 @@ describe('file_diff display', () => {
   it.each([
     ['an empty file', null, ''],
     ['an unchanged file', 'same\ntext\n', 'same\ntext\n'],
+    ['an unchanged 9 MB file', lines(700_000, () => 'line of text'), lines(700_000, () => 'line of text')],
   ])('R38 gives zero hunks for %s', (_name, oldContent, newContent) => {
     const display = buildFileDiffDisplay({ filePath: 'f', oldContent, newContent })
     expect(display.hunks).toEqual([])
