@@ -53,6 +53,7 @@ describe('Edit', () => {
     ['several matches without replace_all', { old_string: 'a', new_string: 'x' }, /^old_string matches 3 places in .*f\.txt, but replace_all is false: "a"\. .*replace all 3\.$/],
     ['the same old and new string', { old_string: 'b', new_string: 'b' }, /^No changes to make: old_string and new_string are exactly the same\.$/],
     ['an empty old_string on a file with content', { old_string: '', new_string: 'x' }, /^old_string is empty but .*f\.txt is not/],
+    ['a new_string with an unpaired surrogate, which UTF-8 cannot store', { old_string: 'b', new_string: 'x\ud800' }, /^The text to write has an unpaired UTF-16 surrogate \(\\ud800 at character 3\)/],
   ])('R26 refuses %s with a tool_use_error that says which, and leaves the file', async (_name, input, message) => {
     const { readFileIn, edit } = await harness()
     const file = await readFileIn('f.txt', 'a\nb\na\na\n')

@@ -68,6 +68,17 @@ describe('Write', () => {
     expect(await readFile(file, 'utf8')).toBe('original\n')
   })
 
+  it('refuses content with an unpaired surrogate, which UTF-8 cannot store, instead of writing U+FFFD in its place', async () => {
+    const { call, workspace } = await harness()
+    const result = await call('Write', { file_path: 'lone.txt', content: 'ok \u{1F600} then \udc00 alone\n' })
+    expect(result.status).toBe('failed')
+    expect(result.modelContent).toBe(
+      '<tool_use_error>The text to write has an unpaired UTF-16 surrogate (\\udc00 at character 11), which UTF-8 cannot store; nothing was written. ' +
+        'Send the character whole (both halves of its pair), or leave it out.</tool_use_error>',
+    )
+    await expect(stat(path.join(workspace, 'lone.txt'))).rejects.toThrow(/ENOENT/)
+  })
+
   it('R38 overwrites a file read before, shows the diff, and counts the write as a read', async () => {
     const { call, put, fileState } = await harness()
     const file = await put('a.txt', 'one\ntwo\nthree\n')

@@ -7,7 +7,7 @@ import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import type { ApprovalPreparation, InputContext, ToolEntry } from '../../contracts/tool-entry.js'
 import { buildFileDiffDisplay } from '../../executor/file-diff-display.js'
-import { createPathGuard, realLocation, type PathGuard } from '../workspace.js'
+import { createPathGuard, FileToolError, realLocation, type PathGuard } from '../workspace.js'
 import { writeFileAtomically } from './atomic-write.js'
 import { readCurrentFile, recordRead, requireFreshRead, type CurrentFile } from './file-state.js'
 import { decodeText, encodeText, type DecodedText, type TextFormat } from './text-codec.js'
@@ -45,6 +45,7 @@ export async function commitText(
   text: string,
   format: TextFormat,
 ): Promise<FileChangeOutput> {
+  refuseLoneSurrogates(text)
   const bytes = encodeText(text, format)
   const written = await writeFileAtomically({ guard: start.guard, filePath, bytes, mode: start.current?.mode })
   recordRead(ctx, { path: written.realPath, mtimeMs: written.mtimeMs, size: written.size, sha256: written.sha256 })
@@ -54,6 +55,20 @@ export async function commitText(
     oldContent: start.decoded?.text ?? null,
     newContent: decodeText(bytes).text,
   }
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u
+
+/** UTF-8 has no bytes for half a pair: encoding would put U+FFFD in its place without a word. */
+function refuseLoneSurrogates(text: string): void {
+  const found = LONE_SURROGATE.exec(text)
+  if (found === null) return
+  const unit = `\\u${found[0].charCodeAt(0).toString(16)}`
+  throw new FileToolError(
+    'TOOL_ERR_LONE_SURROGATE',
+    `The text to write has an unpaired UTF-16 surrogate (${unit} at character ${found.index}), which UTF-8 cannot store; nothing was written. ` +
+      'Send the character whole (both halves of its pair), or leave it out.',
+  )
 }
 
 export function formatFileChange(output: FileChangeOutput): string {
