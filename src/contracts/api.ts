@@ -102,11 +102,14 @@ export const ScheduleCallInputSchema = Type.Object(
 )
 export type ScheduleCallInput = Static<typeof ScheduleCallInputSchema>
 
+/** Calls of one schedule, posted at once or streamed into an open one. */
+export const MAX_SCHEDULE_CALLS = 1000
+
 export const CreateScheduleBodySchema = Type.Object(
   {
     sessionId: Id,
     turnId: Type.Optional(Id),
-    calls: Type.Array(ScheduleCallInputSchema, { maxItems: 1000 }),
+    calls: Type.Array(ScheduleCallInputSchema, { maxItems: MAX_SCHEDULE_CALLS }),
     open: Type.Optional(Type.Boolean()),
   },
   { $id: 'CreateScheduleBody', additionalProperties: false },

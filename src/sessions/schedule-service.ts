@@ -3,7 +3,7 @@
  * transaction, then run one after another per session. An open schedule takes calls as
  * the model streams them (R11): eligible ones start at once, the rest run at close.
  */
-import type { CreateScheduleBody, ScheduleAcceptedReply, ScheduleCallInput, ScheduleReply } from '../contracts/api.js'
+import { MAX_SCHEDULE_CALLS, type CreateScheduleBody, type ScheduleAcceptedReply, type ScheduleCallInput, type ScheduleReply } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { ToolCall } from '../contracts/tool-call.js'
 import type { SessionRecord } from '../contracts/store.js'
@@ -72,6 +72,7 @@ export class ScheduleService {
     const open = this.#requireOpen(scheduleId)
     const call = toToolCall(input)
     const { schedule } = open
+    if (schedule.calls.length >= MAX_SCHEDULE_CALLS) throw new ToolexecError('API_ERR_VALIDATION', [`A schedule holds at most ${MAX_SCHEDULE_CALLS} calls`])
     this.#assertDependencies([...schedule.calls, call], schedule.calls.length, false)
     // R5 keeps the model's order: once one call is held for close, every later call is too
     // (a Read streamed after a held Edit of the same file must see the edit).

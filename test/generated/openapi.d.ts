@@ -97,7 +97,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a streamed call to an open schedule; an eligible one starts at once (R11) */
+        /** Add a streamed call to an open schedule (1000 calls at most, as when posted at once); an eligible one starts at once (R11) */
         post: operations["addScheduleCall"];
         delete?: never;
         options?: never;

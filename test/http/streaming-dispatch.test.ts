@@ -204,6 +204,22 @@ describe('streaming early dispatch over HTTP', () => {
     expect((await finished(next.body.scheduleId)).status).toBe('completed')
   })
 
+  it('holds an open schedule to the 1000 calls a closed one may have: the 1001st streamed call is a 400 and is not stored', async () => {
+    const sessionId = fresh('many')
+    const { scheduleId } = await open(sessionId)
+    // Held calls keep the loop cheap: none of them runs before close.
+    await add(scheduleId, edit('held'))
+    for (let n = 1; n < 1000; n += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, 1000 - n) }, (_, k) => add(scheduleId, read(`r${n + k}`))))
+    }
+    const over = await s.json<ErrorReply>('POST', `/schedules/${scheduleId}/calls`, read('r1000'))
+    expect(over.status).toBe(400)
+    expect(over.body.error).toEqual({ code: 'API_ERR_VALIDATION', message: 'A schedule holds at most 1000 calls' })
+    expect(s.runtime.ctx.store.callsOfSchedule(scheduleId)).toHaveLength(1000)
+    await s.json('POST', `/sessions/${sessionId}/abort`)
+    expect((await finished(scheduleId)).status).toBe('cancelled')
+  }, 60_000)
+
   it('R11 replies 409 for a call added to a schedule that was never open', async () => {
     const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: fresh('closed-from-start'), calls: [read('r1')] })
     const late = await s.json<ErrorReply>('POST', `/schedules/${reply.body.scheduleId}/calls`, read('r2'))

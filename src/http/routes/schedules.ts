@@ -28,7 +28,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     {
       schema: {
         operationId: 'addScheduleCall',
-        summary: 'Add a streamed call to an open schedule; an eligible one starts at once (R11)',
+        summary: 'Add a streamed call to an open schedule (1000 calls at most, as when posted at once); an eligible one starts at once (R11)',
         tags: ['schedules'],
         params: ScheduleParams,
         body: inline(AddCallBodySchema),
