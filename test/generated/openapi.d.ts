@@ -216,7 +216,7 @@ export interface paths {
         };
         /**
          * The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N
-         * @description Each event is one frame: `id:` the session's sequence number (1, 2, 3, ... with no gaps), `event:` its type, `data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow. A heartbeat comment comes at least every 15 s.
+         * @description Each event is one frame: `id:` the session's sequence number (1, 2, 3, ... with no gaps), `event:` its type, `data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow. A resume point past the last stored event is a 400 (no such id was sent by this session: it was deleted and created again, say). A heartbeat comment comes at least every 15 s.
          */
         get: operations["streamEvents"];
         put?: never;

@@ -116,6 +116,23 @@ describe('GET /sessions/:id/events', () => {
     expect((stream.body as ErrorReply).error.code).toBe('API_ERR_VALIDATION')
   })
 
+  it.each([
+    ['Last-Event-ID', 'lastEventId'],
+    ['?after=', 'after'],
+  ] as const)('replies 400 for a %s past the last stored event, which would silently skip the events numbered up to it', async (_name, how) => {
+    // A session deleted and created again starts over at 1: a client still holding an id of the old one.
+    const sessionId = fresh('ahead')
+    await finished((await accept(sessionId, reads('ahead', 1))).scheduleId)
+    const last = stored(sessionId).length
+    const stream = await watch(sessionId, { [how]: last + 5 })
+    expect(stream.status).toBe(400)
+    expect(stream.body).toEqual({
+      error: { code: 'API_ERR_VALIDATION', message: `Event ${last + 5} is past the last event of session ${sessionId} (${last}); resume from an id this session sent, or from 0` },
+    })
+    const caughtUp = await watch(sessionId, { [how]: last })
+    expect(caughtUp.status).toBe(200)
+  })
+
   it('unsubscribes a closed client at once', async () => {
     const sessionId = fresh('closing')
     await s.json('POST', '/sessions', { id: sessionId })

@@ -10,6 +10,7 @@ import { errors, SessionIdParams } from '../schema.js'
 const EVENT_STREAM_DESCRIPTION = [
   'Each event is one frame: `id:` the session\'s sequence number (1, 2, 3, ... with no gaps), `event:` its type,',
   '`data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow.',
+  'A resume point past the last stored event is a 400 (no such id was sent by this session: it was deleted and created again, say).',
   'A heartbeat comment comes at least every 15 s.',
 ].join(' ')
 
@@ -42,11 +43,19 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       },
       // The session check runs before the SSE wrapper commits the response as a stream.
       preHandler: async (request) => {
-        if (runtime.ctx.store.getSession(request.params.id) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
+        const sessionId = request.params.id
+        if (runtime.ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
+        // Every id sent is stored first, so an id past the last one was never sent by this session
+        // (one deleted and created again starts over at 1); resuming from it would skip events unseen.
+        const after = resumePoint(request.headers['last-event-id'], request.query.after)
+        const last = runtime.ctx.store.lastSeq(sessionId)
+        if (after > last) {
+          throw new ToolexecError('API_ERR_VALIDATION', [`Event ${after} is past the last event of session ${sessionId} (${last}); resume from an id this session sent, or from 0`])
+        }
       },
     },
     async (request, reply) => {
-      const after = Number(request.headers['last-event-id'] ?? request.query.after ?? 0)
+      const after = resumePoint(request.headers['last-event-id'], request.query.after)
       reply.sse.keepAlive()
       reply.sse.sendHeaders()
       // writeHead alone holds the headers until the first write; a caught-up client would wait for a heartbeat.
@@ -56,4 +65,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)
     },
   )
+}
+
+/** The last id the client has: Last-Event-ID wins over ?after=. */
+function resumePoint(lastEventId: string | undefined, after: string | undefined): number {
+  return Number(lastEventId ?? after ?? 0)
 }
