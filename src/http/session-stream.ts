@@ -17,9 +17,13 @@ export interface StreamLimits {
   readonly replayPage: number
   /** Frames buffered for a slow client before it is closed. */
   readonly maxQueuedFrames: number
+  /** Characters of event data buffered for a slow client before it is closed, however few the frames. */
+  readonly maxQueuedChars?: number
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000 }
+// Room for the events of a call with the largest input a request body allows, with margin.
+const DEFAULT_MAX_QUEUED_CHARS = 64 * 1024 * 1024
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000, maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS }
 
 /** How long a progress frame may wait for company. */
 export const COALESCE_MS = 5
@@ -44,6 +48,7 @@ export class SessionStream {
   #lastSent: number
   #replaying = true
   #queue: StoredEvent[] = []
+  #queuedChars = 0
   #waitingForDrain = false
   /** One microtask flushes every frame a journal commit published, not one per frame. */
   #flushQueued = false
@@ -79,6 +84,7 @@ export class SessionStream {
     clearTimeout(this.#coalescing)
     this.#unsubscribe()
     this.#queue = []
+    this.#queuedChars = 0
     if (!this.#raw.writableEnded) this.#raw.end()
   }
 
@@ -96,7 +102,10 @@ export class SessionStream {
   #onLive(event: StoredEvent): void {
     if (this.#closed || event.seq <= this.#lastSent) return
     this.#queue.push(event)
-    if (this.#queue.length > this.#limits.maxQueuedFrames) {
+    this.#queuedChars += event.data.length
+    // Frames alone do not bound memory: one carrying a Write's content can be megabytes.
+    const maxChars = this.#limits.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS
+    if (this.#queue.length > this.#limits.maxQueuedFrames || this.#queuedChars > maxChars) {
       this.close()
       return
     }
@@ -118,6 +127,7 @@ export class SessionStream {
     if (this.#closed || this.#replaying || this.#waitingForDrain || this.#queue.length === 0) return
     const pending = this.#queue
     this.#queue = []
+    this.#queuedChars = 0
     this.#writeFrames(pending.filter((event) => event.seq > this.#lastSent))
   }
 

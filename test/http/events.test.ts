@@ -210,10 +210,33 @@ describe('a slow client', () => {
   }, 30_000)
 })
 
+describe('a client that reads nothing, with the default limits', () => {
+  it('is closed once the events waiting for it hold too much data, though they are far fewer than the frame limit', async () => {
+    const roomy = await startTestServer()
+    try {
+      const sessionId = fresh('heavy')
+      await roomy.json('POST', '/sessions', { id: sessionId })
+      const bus = roomy.runtime.ctx.bus
+      const response = await openPaused(sessionId, roomy.url)
+      await until(() => bus.subscriberCount(sessionId) === 1)
+      // Each call carries 4 MB in its started and result events: 72 frames, about 97 MB.
+      const path = 'x'.repeat(4_000_000)
+      for (let i = 0; i < 12; i++) {
+        const accepted = await roomy.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: `big${i}`, name: 'Read', input: { file_path: path } }] })
+        await roomy.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+      }
+      await until(() => bus.subscriberCount(sessionId) === 0, 8_000)
+      response.destroy()
+    } finally {
+      await roomy.close()
+    }
+  }, 60_000)
+})
+
 /** A client that reads nothing: the response is paused as soon as its headers arrive. */
-function openPaused(sessionId: string): Promise<http.IncomingMessage> {
+function openPaused(sessionId: string, baseUrl = s.url): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = http.get(`${s.url}/sessions/${sessionId}/events`, { headers: { accept: 'text/event-stream' } }, (response) => {
+    const request = http.get(`${baseUrl}/sessions/${sessionId}/events`, { headers: { accept: 'text/event-stream' } }, (response) => {
       response.pause()
       resolve(response)
     })
