@@ -13,7 +13,7 @@ import type { EventBus } from '../sessions/event-bus.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 
 export interface StreamLimits {
-  /** Events read per replay page; each page goes out as one write. */
+  /** Events read per replay page (a page also ends at 8 MiB of event data); each page goes out as one write. */
   readonly replayPage: number
   /** Frames buffered for a slow client before it is closed. */
   readonly maxQueuedFrames: number
@@ -24,6 +24,18 @@ export interface StreamLimits {
 // Room for the events of a call with the largest input a request body allows, with margin.
 const DEFAULT_MAX_QUEUED_CHARS = 64 * 1024 * 1024
 export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000, maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS }
+
+/**
+ * A replay page also ends at this much event data: large events (a Write's content) would
+ * otherwise make one page, and the one string written for it, as large as memory allows.
+ */
+const REPLAY_PAGE_CHARS = 8 * 1024 * 1024
+
+function charsOf(events: readonly StoredEvent[]): number {
+  let chars = 0
+  for (const event of events) chars += event.data.length
+  return chars
+}
 
 /** How long a progress frame may wait for company. */
 export const COALESCE_MS = 5
@@ -89,12 +101,13 @@ export class SessionStream {
   }
 
   async #replay(sessionId: string, store: SqliteStore): Promise<void> {
-    let page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
+    const readPage = (): StoredEvent[] => store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, REPLAY_PAGE_CHARS)
+    let page = readPage()
     while (!this.#closed && page.length > 0) {
       this.#writeFrames(page)
-      if (page.length < this.#limits.replayPage) return
+      if (page.length < this.#limits.replayPage && charsOf(page) < REPLAY_PAGE_CHARS) return
       // Read the next page while the socket drains this one.
-      page = store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage)
+      page = readPage()
       if (this.#waitingForDrain) await this.#drained()
     }
   }

@@ -217,8 +217,20 @@ export class SqliteStore {
     this.#s.insertEvent.run(event.sessionId, event.seq, event.type, at, event.data)
   }
 
-  eventsAfter(sessionId: string, afterSeq: number, limit: number): StoredEvent[] {
-    return this.#s.eventsAfter.all(sessionId, afterSeq, limit) as StoredEvent[]
+  /**
+   * Up to `limit` events after `afterSeq`, in order; with `maxChars`, the page also ends after
+   * the event that brings its data to that many characters (one event at least).
+   */
+  eventsAfter(sessionId: string, afterSeq: number, limit: number, maxChars = Infinity): StoredEvent[] {
+    if (maxChars === Infinity) return this.#s.eventsAfter.all(sessionId, afterSeq, limit) as StoredEvent[]
+    const page: StoredEvent[] = []
+    let chars = 0
+    for (const event of this.#s.eventsAfter.iterate(sessionId, afterSeq, limit) as IterableIterator<StoredEvent>) {
+      page.push(event)
+      chars += event.data.length
+      if (chars >= maxChars) break
+    }
+    return page
   }
 
   lastSeq(sessionId: string): number {

@@ -196,6 +196,14 @@ describe('SqliteStore round trips', () => {
     expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
   })
 
+  it('events: a page also ends at the event that brings its data to maxChars, and has one event at least', () => {
+    for (const seq of [1, 2, 3, 4]) store.insertEvent({ sessionId: 'a', seq, type: 'T', data: 'x'.repeat(100) }, AT)
+    expect(store.eventsAfter('a', 0, 10, 250).map((event) => event.seq)).toEqual([1, 2, 3])
+    expect(store.eventsAfter('a', 3, 10, 250).map((event) => event.seq)).toEqual([4])
+    expect(store.eventsAfter('a', 0, 10, 1).map((event) => event.seq)).toEqual([1])
+    expect(store.eventsAfter('a', 0, 2, 10_000).map((event) => event.seq)).toEqual([1, 2])
+  })
+
   it('sessions read inside a rolled-back transaction, or changed since, never come back stale', () => {
     expect(() =>
       store.transaction(() => {
