@@ -192,3 +192,25 @@ describe('Grep with a pattern that backtracks catastrophically', () => {
   })
 })
 
+describe('Grep in one large file', () => {
+  it('lets the event loop turn between chunks, so other sessions go on meanwhile', async () => {
+    const line = 'row filler text that does not match the pattern at all\n'
+    const lines = Math.ceil((96 * 1024 * 1024) / line.length)
+    const { grep } = await harness({ 'big.txt': line.repeat(lines) + 'the needle\n' })
+    const gaps: number[] = []
+    let last = performance.now()
+    const ticker = setInterval(() => {
+      const now = performance.now()
+      gaps.push(now - last)
+      last = now
+    }, 5)
+    const started = performance.now()
+    const result = await grep({ pattern: 'need[l]e', path: 'big.txt', output_mode: 'content' })
+    const took = performance.now() - started
+    clearInterval(ticker)
+    expect(result.modelContent).toBe(`big.txt:${lines + 1}:the needle`)
+    expect(gaps.length).toBeGreaterThanOrEqual(3)
+    expect(Math.max(...gaps)).toBeLessThan(Math.max(150, took / 3))
+  }, 30_000)
+})
+

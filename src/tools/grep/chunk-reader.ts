@@ -31,6 +31,18 @@ export class ChunkReader {
    * binary file.
    */
   read(fd: number, consumer: ChunkConsumer): boolean {
+    const steps = this.steps(fd, consumer)
+    for (;;) {
+      const step = steps.next()
+      if (step.done === true) return step.value
+    }
+  }
+
+  /**
+   * The same, a chunk per step: the caller may let the event loop run between steps (a large
+   * file). Returns as `read` does.
+   */
+  *steps(fd: number, consumer: ChunkConsumer): Generator<void, boolean, undefined> {
     let filled = 0
     let first = true
     for (;;) {
@@ -48,6 +60,7 @@ export class ChunkReader {
       if (!consumer.chunk(chunk, final) || final) return true
       filled = end - chunk.length
       this.#buffer.copy(this.#buffer, 0, chunk.length, end)
+      yield
     }
   }
 

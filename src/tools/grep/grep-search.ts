@@ -38,18 +38,33 @@ function searchDescriptor(reader: ChunkReader, fd: number, scanner: ChunkConsume
   }
 }
 
-/** Searches one named file through a descriptor checked to be inside the guard; each chunk's matching is bounded. */
-export function grepFile(search: GrepSearch, absolute: string, label: string): void {
+/**
+ * Searches one named file through a descriptor checked to be inside the guard, in time
+ * slices of whole chunks (a file of gigabytes must not hold the event loop), each bounded.
+ */
+export async function grepFile(search: GrepSearch, absolute: string, label: string): Promise<void> {
   const fd = openSync(absolute, GUARDED_READ_FLAGS)
-  const realPath = realPathOfDescriptorSync(fd, absolute)
-  if (!isAllowed(search.guard, realPath)) {
+  try {
+    const realPath = realPathOfDescriptorSync(fd, absolute)
+    if (!isAllowed(search.guard, realPath)) throw outsideError(search.guard, absolute, realPath)
+    const scanner = createFileScanner(search)
+    scanner.start('', label)
+    const steps = new ChunkReader().steps(fd, scanner)
+    const slicer = new TimeSlicer(search.signal)
+    while (!runBounded(search.pattern.source, () => stepUntilDue(steps, slicer))) await slicer.yield()
+  } finally {
     closeSync(fd)
-    throw outsideError(search.guard, absolute, realPath)
   }
-  const scanner = createFileScanner(search)
-  scanner.start('', label)
-  const bounded: ChunkConsumer = { chunk: (bytes, final) => runBounded(search.pattern.source, () => scanner.chunk(bytes, final)) }
-  searchDescriptor(new ChunkReader(), fd, bounded)
+}
+
+/** Reads chunks until the slice is spent; true once the file is done. An unreadable file is done (grep -s). */
+function stepUntilDue(steps: Generator<void, boolean, undefined>, slicer: TimeSlicer): boolean {
+  try {
+    while (steps.next().done !== true) if (slicer.due) return false
+  } catch (error) {
+    if (error instanceof FileToolError) throw error
+  }
+  return true
 }
 
 /** Searches every file of the tree in path order, until the output says stop; each time slice is bounded. */

@@ -77,7 +77,7 @@ async function grep(input: GrepInput, ctx: ToolCallContext): Promise<string> {
   const filter = fileFilter(input.glob, input.type)
   const rootLabel = displayPath(root, ctx.workspace)
   if ((await stat(root)).isFile()) {
-    grepFile(search, root, rootLabel)
+    await grepFile(search, root, rootLabel)
   } else {
     await grepTree(search, { root, ignoreBase, filter, labelPrefix: rootLabel === '.' ? '' : `${rootLabel}/` })
   }
