@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ModelClient, ModelRequest, ModelResponse, PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { AdmissionGate } from '../../src/executor/admission-gate.js'
@@ -13,6 +13,7 @@ import { DEFAULT_WEB_FETCH } from '../../src/tools/services.js'
 import { isBlockedAddress } from '../../src/tools/web-fetch/address-policy.js'
 import { MAX_PAGE_BYTES_FOR_MODEL } from '../../src/tools/web-fetch/ask-model.js'
 import { createWebFetchTool, noModelNote, type WebFetchOutput } from '../../src/tools/web-fetch/index.js'
+import { htmlToMarkdown } from '../../src/tools/web-fetch/page-content.js'
 import { ofType, tempDir } from '../support/permission-tools.js'
 import { collectEvents, readTool } from '../support/tools.js'
 
@@ -21,6 +22,8 @@ const PAGE_HTML = `<!doctype html><html><head><title>T</title><style>body { colo
 <body><h1>Fetch me</h1><p>A <a href="/other">link</a> and <strong>bold</strong> text.</p><ul><li>one</li><li>two</li></ul></body></html>`
 const BIG_PARAGRAPH = `<p>${'word '.repeat(40)}</p>\n`
 const BIG_HTML = `<html><body><h1>Big</h1>${BIG_PARAGRAPH.repeat(1200)}</body></html>`
+// 60 KB that turndown works on for about a second: in the server's thread it then overflows the stack.
+const NESTED_HTML = `<html><body>${'<div>'.repeat(5000)}deep-marker${'</div>'.repeat(5000)}</body></html>`
 
 /** Connections the server saw end before their response was complete (the client aborted). */
 const abortedRequests: string[] = []
@@ -37,6 +40,8 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
       return send(200, 'text/html; charset=utf-8', PAGE_HTML)
     case '/big.html':
       return send(200, 'text/html', BIG_HTML)
+    case '/nested.html':
+      return send(200, 'text/html', NESTED_HTML)
     case '/plain.txt':
       return send(200, 'text/plain', 'just text\n  with <b>markup</b> kept')
     case '/data.json':
@@ -188,6 +193,32 @@ describe('WebFetch', () => {
     expect(outputOf(await fetch({ url: `${base}${path}` })).text).toBe(expected)
   })
 
+  it('converts HTML off the event loop: a page of deeply nested elements holds no other work', async () => {
+    const { fetch } = await harness()
+    let longestGap = 0
+    let last = performance.now()
+    const ticker = setInterval(() => {
+      const now = performance.now()
+      longestGap = Math.max(longestGap, now - last)
+      last = now
+    }, 5)
+    try {
+      const output = outputOf(await fetch({ url: `${base}/nested.html` }))
+      expect(output).toMatchObject({ text: 'deep-marker', contentType: 'text/html' })
+    } finally {
+      clearInterval(ticker)
+    }
+    expect(longestGap).toBeLessThan(250)
+  })
+
+  it('gives up converting HTML after its time limit, and an abort stops the conversion', async () => {
+    expect(await htmlToMarkdown(NESTED_HTML, new AbortController().signal, 50)).toBeUndefined()
+    const controller = new AbortController()
+    const converting = htmlToMarkdown(NESTED_HTML, controller.signal)
+    setTimeout(() => controller.abort(new Error('turn aborted')), 50)
+    await expect(converting).rejects.toThrow('turn aborted')
+  })
+
   it('R12 follows redirects by hand, relative locations included, and reports the final URL', async () => {
     const { fetch } = await harness()
     const output = outputOf(await fetch({ url: `${base}/hops?n=9` }))
@@ -299,8 +330,11 @@ describe('WebFetch', () => {
     const admission = new AdmissionGate(1)
     const { fetch, events } = await harness({ model, admission })
     const release = await admission.acquire()
+    const fetching = fetch({ url: `${base}/page.html`, prompt: 'Does it have a heading?' })
+    // Held from the moment it queues: the page's conversion before it is no queue time.
+    await vi.waitFor(() => expect(ofType(events, 'ModelNetworkStatus')).not.toHaveLength(0))
     setTimeout(release, 300)
-    const result = await fetch({ url: `${base}/page.html`, prompt: 'Does it have a heading?' })
+    const result = await fetching
     const output = outputOf(result)
     expect(output.text).toBe('answer: the page has a heading')
     expect(output.answeredByModel).toBe(true)

@@ -96,7 +96,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): ToolEntry
     handler: async function webFetch(input, ctx): Promise<WebFetchOutput | ToolBusinessFailure> {
       const page = await fetchOrFail(input, ctx, trustedOrigins)
       if ('result' in page) return page
-      const content = pageText(page.contentType, page.body)
+      const content = await pageText(page.contentType, page.body, ctx.signal)
       if (content === undefined) return unsupportedContent(page)
       const text = await resultText(input, ctx, page, content)
       return {

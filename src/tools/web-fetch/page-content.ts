@@ -2,8 +2,14 @@
  * @module A fetched body as text: HTML becomes Markdown (turndown, scripts and styles
  * dropped); plain text, JSON, XML and other textual types stay as they are; anything else is
  * binary, which WebFetch does not read.
+ *
+ * Turndown is synchronous and recursive: 10 MB of HTML takes seconds, and a page of a few
+ * thousand nested elements overflows the stack after up to a minute of work. So it runs in a
+ * worker thread, where it holds no session's event loop; a page it cannot convert in time,
+ * or at all, is returned as its HTML text.
  */
-import TurndownService from 'turndown'
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
 
 export interface PageText {
   readonly format: 'markdown' | 'text'
@@ -29,20 +35,43 @@ const TEXTUAL_APPLICATION_TYPES: ReadonlySet<string> = new Set([
 /** Bytes looked at to tell text from binary when no content type was sent. */
 const SNIFF_BYTES = 8192
 const HTML_START = /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i
+/** Well past the ~8 s a 10 MB page takes on a loaded 2-core machine, well inside WebFetch's 60 s. */
+export const MARKDOWN_LIMIT_MS = 20_000
 
-let converter: TurndownService | undefined
+const TURNDOWN_PATH = createRequire(import.meta.url).resolve('turndown')
 
-/** One converter for the process: it is configured once and keeps no state between pages. */
-function turndown(): TurndownService {
-  if (converter === undefined) {
-    converter = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
-    converter.remove(['script', 'style'])
-  }
-  return converter
+// Plain JavaScript evaluated in the worker, so it runs the same under tsc output, tsx and vitest.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const TurndownService = require(workerData.turndownPath)
+const converter = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
+converter.remove(['script', 'style'])
+parentPort.postMessage(converter.turndown(workerData.html).trim())
+`
+
+/** The page as Markdown, or undefined when the worker failed (a stack overflow) or ran past `limitMs`. */
+export function htmlToMarkdown(html: string, signal: AbortSignal, limitMs: number = MARKDOWN_LIMIT_MS): Promise<string | undefined> {
+  signal.throwIfAborted()
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { html, turndownPath: TURNDOWN_PATH } })
+  return new Promise<string | undefined>((resolve, reject) => {
+    const finish = (settle: () => void): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      void worker.terminate()
+      settle()
+    }
+    const onAbort = (): void => finish(() => reject(signal.reason))
+    const timer = setTimeout(() => finish(() => resolve(undefined)), limitMs)
+    signal.addEventListener('abort', onAbort, { once: true })
+    worker.once('message', (markdown: unknown) => finish(() => resolve(typeof markdown === 'string' ? markdown : undefined)))
+    worker.once('error', () => finish(() => resolve(undefined)))
+    worker.once('exit', () => finish(() => resolve(undefined)))
+  })
 }
 
-export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html).trim()
+async function markdownOrHtml(html: string, signal: AbortSignal): Promise<PageText> {
+  const markdown = await htmlToMarkdown(html, signal)
+  return markdown === undefined ? { format: 'text', text: html } : { format: 'markdown', text: markdown }
 }
 
 interface MediaType {
@@ -82,16 +111,16 @@ function looksBinary(body: Buffer): boolean {
 
 /**
  * The page as text, or undefined when its content is binary.
- * @example pageText('text/html; charset=utf-8', body) // { format: 'markdown', text: '# Title ...' }
+ * @example await pageText('text/html; charset=utf-8', body, signal) // { format: 'markdown', text: '# Title ...' }
  */
-export function pageText(contentType: string | undefined, body: Buffer): PageText | undefined {
+export async function pageText(contentType: string | undefined, body: Buffer, signal: AbortSignal): Promise<PageText | undefined> {
   const media = parseMediaType(contentType)
   if (media === undefined) {
     if (looksBinary(body)) return undefined
     const text = decode(body, undefined)
-    return HTML_START.test(text) ? { format: 'markdown', text: htmlToMarkdown(text) } : { format: 'text', text }
+    return HTML_START.test(text) ? markdownOrHtml(text, signal) : { format: 'text', text }
   }
-  if (HTML_TYPES.has(media.essence)) return { format: 'markdown', text: htmlToMarkdown(decode(body, media.charset)) }
+  if (HTML_TYPES.has(media.essence)) return markdownOrHtml(decode(body, media.charset), signal)
   if (isTextual(media.essence)) return { format: 'text', text: decode(body, media.charset) }
   return undefined
 }
