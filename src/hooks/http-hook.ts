@@ -12,6 +12,8 @@ export async function runHttpHook(config: HttpHookConfig, event: HookEventName, 
   const timeoutMs = config.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
   const timeout = AbortSignal.timeout(timeoutMs)
   let response
+  let text: string
+  // The timeout covers the reply's body too: a server may send its headers and then stall.
   try {
     response = await request(config.url, {
       method: 'POST',
@@ -19,11 +21,12 @@ export async function runHttpHook(config: HttpHookConfig, event: HookEventName, 
       body: JSON.stringify(hookInput(payload)),
       signal: AbortSignal.any([signal, timeout]),
     })
+    text = await readLimited(response.body)
   } catch (error) {
     if (timeout.aborted) throw new HookError(`Hook timed out after ${timeoutMs}ms`, true)
+    if (error instanceof HookError) throw error
     throw new HookError(`Hook request failed: ${error instanceof Error ? error.message : String(error)}`)
   }
-  const text = await readLimited(response.body)
   if (response.statusCode < 200 || response.statusCode >= 300) throw new HookError(`Hook answered HTTP ${response.statusCode}: ${text.slice(0, 200)}`)
   if (text.trim().length === 0) return undefined
   try {

@@ -1,3 +1,5 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HookPayload } from '../../src/contracts/ports.js'
 import { runHttpHook } from '../../src/hooks/http-hook.js'
@@ -82,6 +84,24 @@ describe('HTTP hooks', () => {
     expect(error.timedOut).toBe(true)
     expect(error.message).toBe('Hook timed out after 200ms')
     expect(Date.now() - started).toBeLessThan(1_500)
+  })
+
+  it('a reply whose body stalls after its headers is a timed-out hook error too', async () => {
+    const stalling = http.createServer((request, response) => {
+      request.resume()
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.write('{"permissionDecision":')
+    })
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/hook`
+      const error = await failure(runHttpHook({ type: 'http', url, timeoutMs: 200 }, 'PreToolUse', PAYLOAD, NEVER))
+      expect(error.timedOut).toBe(true)
+      expect(error.message).toBe('Hook timed out after 200ms')
+    } finally {
+      stalling.closeAllConnections()
+      stalling.close()
+    }
   })
 
   it('R23 an aborted call stops the request, and nobody listening is a hook error', async () => {
