@@ -71,11 +71,14 @@ function runProcess(command: string, stdin: string, cwd: string | undefined, tim
       reject(new HookError('Hook aborted'))
     }
     signal.addEventListener('abort', onAbort, { once: true })
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stdout.length < MAX_CAPTURE_BYTES) stdout += chunk.toString('utf8')
+    // Decoded by the streams, so that a character split between two pipe reads stays whole.
+    child.stdout.setEncoding('utf8')
+    child.stderr.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      if (stdout.length < MAX_CAPTURE_BYTES) stdout += chunk
     })
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < MAX_CAPTURE_BYTES) stderr += chunk.toString('utf8')
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < MAX_CAPTURE_BYTES) stderr += chunk
     })
     child.on('error', (error) => {
       clearTimeout(timer)

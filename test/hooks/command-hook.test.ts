@@ -53,6 +53,13 @@ describe('command hooks: answers on exit 0', () => {
     expect(await run(nodeHook(''))).toBeUndefined()
   })
 
+  it('keeps characters whole across the pipe reads of a long answer', async () => {
+    // 300,000 bytes of three-byte characters: a 64 KiB read ends inside one.
+    const context = '€'.repeat(100_000)
+    expect(await run(`node -e "process.stdout.write('€'.repeat(100000))"`)).toEqual({ additionalContext: context })
+    expect(await run(`node -e "process.stdout.write(JSON.stringify({ additionalContext: '€'.repeat(100000) }))"`)).toEqual({ additionalContext: context })
+  })
+
   it('R13 the hook gets one JSON object on stdin with the call, its resolved input and the workspace, in the workspace', async () => {
     const record = path.join(await tempDir('hook-record'), 'input.json')
     const input = await payload({ hookEventName: 'PostToolUseFailure', toolInput: { command: 'sleep 9' }, error: 'Tool execution cancelled', isInterrupt: true })
