@@ -7,6 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import type { ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { HooksConfigSchema, type HooksConfig } from '../contracts/hook-config.js'
 import { PermissionsConfigSchema, type PermissionsConfig } from '../contracts/permission-config.js'
@@ -27,8 +28,22 @@ export interface Policy {
 
 function checked<T>(schema: Parameters<typeof Value.Check>[0], value: unknown, where: string): T {
   if (Value.Check(schema, value)) return value as T
-  const first = [...Value.Errors(schema, value)][0]
-  throw new PolicyError(`${where}: ${first === undefined ? 'invalid' : `${first.path || '/'} ${first.message}`}`)
+  const first = Value.Errors(schema, value).First()
+  const error = first === undefined ? undefined : withinUnion(first)
+  throw new PolicyError(`${where}: ${error === undefined ? 'invalid' : `${error.path || '/'} ${error.message}`}`)
+}
+
+/**
+ * A hook entry matches neither the command nor the HTTP shape: "Expected union value" says
+ * nothing of what to fix, so the error is taken from the shape it comes closest to (fewest
+ * errors). A union of plain values (a mode) has no fields to point at and keeps its error.
+ */
+function withinUnion(error: ValueError): ValueError {
+  const variants = error.errors.map((iterator) => [...iterator])
+  const fieldErrors = variants.filter((errors) => errors.length > 0 && errors.every((inner) => inner.path !== error.path))
+  if (fieldErrors.length === 0) return error
+  const closest = fieldErrors.reduce((best, errors) => (errors.length < best.length ? errors : best))
+  return withinUnion(closest[0] as ValueError)
 }
 
 export function compileRules(config: PermissionsConfig, file: string, split: CommandSplitter): RuleSet {

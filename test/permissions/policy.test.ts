@@ -61,6 +61,15 @@ describe('loadPolicy', () => {
     expect(error.name).toBe('PolicyError')
     expect(error.message.startsWith(message)).toBe(true)
   })
+
+  it.each<[string, unknown, string]>([
+    ['a command hook without its command', { type: 'command' }, '/PreToolUse/0/hooks/0/command Expected required property'],
+    ['an HTTP hook with a bad url', { type: 'http', url: 'ftp://x' }, "/PreToolUse/0/hooks/0/url Expected string to match '^https?://'"],
+    ['a timeout below 1 ms', { type: 'command', command: 'true', timeoutMs: 0 }, '/PreToolUse/0/hooks/0/timeoutMs Expected integer to be greater or equal to 1'],
+    ['a hook without a type', { command: 'true' }, '/PreToolUse/0/hooks/0/type Expected required property'],
+  ])('refuses %s with the field at fault, not only "Expected union value"', (_case, hook, reason) => {
+    expect(refusal({ hooks: { PreToolUse: [{ hooks: [hook] }] } }).message).toBe(`${FILE}: hooks: ${reason}`)
+  })
 })
 
 describe('workspace rules from .toolexec/config.json', () => {
