@@ -11,6 +11,8 @@ import { blockingOutput, normalizeHookOutput } from './hook-output.js'
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000
 const MAX_CAPTURE_BYTES = 1024 * 1024
+/** How long output still read after the hook's exit may take to end. */
+const EXIT_GRACE_MS = 500
 
 export class HookError extends Error {
   override readonly name = 'HookError'
@@ -85,11 +87,21 @@ function runProcess(command: string, stdin: string, cwd: string | undefined, tim
       signal.removeEventListener('abort', onAbort)
       reject(new HookError(`Hook could not start: ${error.message}`))
     })
-    child.on('close', (code) => {
+    let exitTimer: NodeJS.Timeout | undefined
+    const finish = (code: number | null): void => {
       clearTimeout(timer)
+      clearTimeout(exitTimer)
       signal.removeEventListener('abort', onAbort)
+      child.stdout.destroy()
+      child.stderr.destroy()
       resolve({ code, stdout, stderr })
+    }
+    // A process the hook left in the background (`watcher &`) may hold its pipes open for
+    // long after it exits: its answer is what it wrote by then, not a timeout.
+    child.on('exit', (code) => {
+      exitTimer = setTimeout(() => finish(code), EXIT_GRACE_MS)
     })
+    child.on('close', finish)
     child.stdin.on('error', () => {})
     child.stdin.end(stdin)
   })

@@ -137,6 +137,12 @@ describe('command hooks: time limits', () => {
     expect(() => process.kill(pid, 0)).toThrow()
   })
 
+  it('answers when the hook exits, though a process it left in the background still holds its stdout', async () => {
+    const started = Date.now()
+    expect(await run('sleep 5 & echo started a watcher', 'PreToolUse', undefined, 4_000)).toEqual({ additionalContext: 'started a watcher' })
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
   it('R23 an aborted call stops its hook at once', async () => {
     const controller = new AbortController()
     const pending = run(bashHook('hang.sh'), 'PreToolUse', undefined, 10_000, controller.signal)
