@@ -10,6 +10,7 @@ import type { CallRow, ScheduleRecord } from '../contracts/store.js'
 import { createErrorResult } from '../executor/errors.js'
 import { stateChangeFor } from './event-projection.js'
 import type { RuntimeContext } from './runtime-context.js'
+import { pruneDependencies } from './schedule-runner.js'
 import type { ScheduleService } from './schedule-service.js'
 
 export const INTERRUPTED_TEXT =
@@ -46,10 +47,21 @@ function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedu
       interrupted++
     } else remaining.push(toCall(row))
   }
+  // A schedule still open for streamed calls gets none after a restart: it closes, and its
+  // record shows the plan its remaining calls run in, as a close would have.
+  if (schedule.status === 'open') closeRecovered(ctx, schedule.id, remaining)
   const accepted = { id: schedule.id, session, turnId: schedule.turnId, calls: remaining, signal: ctx.live.get(session.id).controller.signal }
   schedules.resume(accepted, remaining, earlier)
   ctx.logger.info({ scheduleId: schedule.id, interrupted, resumed: remaining.length }, 'schedule.recovered')
   return { interrupted, resumed: remaining.length }
+}
+
+function closeRecovered(ctx: RuntimeContext, scheduleId: string, remaining: readonly ToolCall[]): void {
+  const groups = ctx.executor.plan(pruneDependencies(remaining))
+  ctx.store.transaction(() => {
+    ctx.store.setScheduleGroups(scheduleId, groups)
+    ctx.store.setScheduleStatus(scheduleId, 'queued', null)
+  })
 }
 
 function interrupt(ctx: RuntimeContext, row: CallRow): ToolExecutionResult {

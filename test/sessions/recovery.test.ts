@@ -60,12 +60,13 @@ class CrashState {
     return this.#runtime.ctx.store
   }
 
-  schedule(sessionId: string, scheduleId: string, status: 'queued' | 'running', calls: readonly SeededCall[]): void {
+  schedule(sessionId: string, scheduleId: string, status: 'open' | 'queued' | 'running', calls: readonly SeededCall[]): void {
     const at = new Date().toISOString()
     if (this.#store.getSession(sessionId) === undefined) {
       this.#store.insertSession({ id: sessionId, workspace: os.tmpdir(), permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: at })
     }
-    const groups = calls.map((call) => [call.id])
+    // An open schedule is planned only at its close.
+    const groups = status === 'open' ? [] : calls.map((call) => [call.id])
     this.#store.insertSchedule({ id: scheduleId, sessionId, turnId: `turn-${scheduleId}`, status, groups, createdAt: at })
     this.#event(sessionId, 'ScheduleAccepted', { scheduleId, turnId: `turn-${scheduleId}`, groups })
     calls.forEach((call, position) => {
@@ -158,6 +159,17 @@ describe('recoverUnfinished', () => {
     expect(runs.has(runKey('s-run', 'run-1'))).toBe(false)
     for (const id of ['next-1', 'queued-1', 'queued-2']) expect(runs.get(runKey('s-run', id)), id).toHaveLength(1)
     expect(runtime.sessions.history('s-run').map((entry) => entry.callId)).toEqual(['run-1', 'next-1', 'queued-1', 'queued-2'])
+  })
+
+  it('closes a schedule that was still open for streamed calls: its record shows the plan its calls then ran in', async () => {
+    const { runtime, markerDir } = crashAndReopen((state) => {
+      state.schedule('s-open', 'sch-open', 'open', [read('early-1', successResult('early-1')), read('held-1'), read('held-2')])
+    })
+    expect(runtime.recover()).toEqual({ schedules: 1, interrupted: 0, resumed: 2 })
+    const reply = await runtime.schedules.waitFor('sch-open', 5)
+    expect([reply.status, reply.groups]).toEqual(['completed', [['held-1', 'held-2']]])
+    expect(reply.calls.map((call) => call.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    for (const id of ['held-1', 'held-2']) expect(runsByCall(markerDir).get(runKey('s-open', id)), id).toHaveLength(1)
   })
 
   it('R9 cancels a pending call whose earlier sibling result stopped the turn, without asking or running it', async () => {
