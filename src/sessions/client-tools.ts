@@ -57,20 +57,16 @@ export class ClientTools {
    * Registers every stored tool again. One whose name another tool now has (the config file
    * took it), or that no longer passes the checks, is left out with a warning and kept, so
    * nothing is lost while the config is being fixed.
-   * @returns the names registered
    */
-  restore(): string[] {
-    const restored: string[] = []
+  restore(): void {
     for (const stored of this.#store.clientTools()) {
       const name = nameOf(stored)
       try {
         this.#registry.register(createHttpTool(parseHttpToolDefinition(stored, STORED, `client_http_tools (${name})`)))
-        restored.push(name)
       } catch (error) {
         this.#logger.warn({ tool: name, reason: error instanceof Error ? error.message : String(error) }, 'client tool not restored')
       }
     }
-    return restored
   }
 }
 

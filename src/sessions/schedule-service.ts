@@ -100,11 +100,16 @@ export class ScheduleService {
     return this.#acceptedReply(schedule, 'queued', groups, schedule.calls, open.dispatched)
   }
 
-  /** After an abort no more calls will come, and the session's later schedules wait behind its open ones: they close. */
-  closeOpenOf(sessionId: string): void {
+  /**
+   * R23 for the session's turn (see SessionService.abort). No more calls will come to its open
+   * schedules, and its later schedules wait behind them: they close, and end cancelled.
+   */
+  abortTurn(sessionId: string): { sessionId: string; aborted: boolean } {
+    const aborted = this.#sessions.abort(sessionId)
     for (const [scheduleId, open] of [...this.#open]) {
       if (open.schedule.session.id === sessionId) this.close(scheduleId)
     }
+    return aborted
   }
 
   view(scheduleId: string): ScheduleReply {

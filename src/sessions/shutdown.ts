@@ -8,7 +8,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { LiveSessions } from './runtime-context.js'
 
-export const SHUTTING_DOWN = 'The server is shutting down'
+const SHUTTING_DOWN = 'The server is shutting down'
 /** Long enough for a process tree that ignores SIGTERM to get its SIGKILL. */
 const MAX_WAIT_MS = 2_000
 

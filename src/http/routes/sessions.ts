@@ -73,11 +73,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         response: { 200: Type.Object({ sessionId: Type.String(), aborted: Type.Boolean() }), ...errors(404) },
       },
     },
-    async (request) => {
-      const reply = runtime.sessions.abort(request.params.id)
-      runtime.schedules.closeOpenOf(request.params.id)
-      return reply
-    },
+    async (request) => runtime.schedules.abortTurn(request.params.id),
   )
 
   app.get(
