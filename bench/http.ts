@@ -1,11 +1,13 @@
 /**
  * `npm run bench:http`: (a) a no-op tool call end to end through the real server (POST
  * /schedules -> its ToolCallResult on the session's SSE stream, everything persisted)
- * against (b) a bare fastify POST route taking the same TypeBox-validated body. Each
+ * against (b) a bare fastify POST route taking the same TypeBox-validated body, and beside
+ * them (c) the floor: the same round trip through the least any design must do to persist
+ * a call (bench/support/floor-child.ts), which shows how much of the gap is ours. Each
  * target runs in its own child process and is driven by the same closed client loop at 50
- * concurrency; the measured windows alternate between the two (both children stay up), so
- * a load change on the machine hits both alike. Then (a) alone, fresh, with one client,
- * for its latency. BENCH_SECONDS sets the measured time per target (default 10);
+ * concurrency; the measured windows alternate between them (all children stay up), so a
+ * load change on the machine hits them alike. Then (a) alone, fresh, with one client, for
+ * its latency. BENCH_SECONDS sets the measured time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
  * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
  * only the one-client latency part.
@@ -60,9 +62,10 @@ async function startBare(): Promise<Target> {
   }
 }
 
-async function startToolexec(clientCount: number): Promise<Target> {
+async function startToolexec(clientCount: number, script = 'toolexec-child.ts'): Promise<Target> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-http-'))
-  const child = await startChild(childScript('toolexec-child.ts'), { args: [dataDir], cpuProfileDir: PROFILE_DIR })
+  const profileDir = script === 'toolexec-child.ts' ? PROFILE_DIR : undefined
+  const child = await startChild(childScript(script), { args: [dataDir], cpuProfileDir: profileDir })
   const pool = poolFor(child.url, clientCount)
   const clients = Array.from({ length: clientCount }, (_, i) => new ToolexecClient(pool, child.url, `bench_${i}`))
   await Promise.all(clients.map((client) => client.connect()))
@@ -79,8 +82,8 @@ async function startToolexec(clientCount: number): Promise<Target> {
       if (stored.succeededCalls !== totalCalls || stored.tool_calls !== totalCalls) {
         throw new Error(`persisted ${stored.succeededCalls} succeeded records of ${stored.tool_calls} calls, but ${totalCalls} calls were made`)
       }
-      const walMb = ((stored.walPeakBytes ?? 0) / (1024 * 1024)).toFixed(1)
-      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted; WAL peak ${walMb} MB`
+      const walMb = stored.walPeakBytes === undefined ? '' : `; WAL peak ${(stored.walPeakBytes / (1024 * 1024)).toFixed(1)} MB`
+      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted${walMb}`
     },
   }
 }
@@ -118,20 +121,33 @@ const latency = (tally: Tally, digits: number): string => {
   return `p50 ${at(50)} ms, p99 ${at(99)} ms, p99.9 ${at(99.9)} ms`
 }
 
-async function sideBySide(): Promise<{ bare: Tally; ours: Tally; stored: string }> {
+interface SideBySide {
+  readonly bare: Tally
+  readonly ours: Tally
+  readonly floor: Tally
+  readonly stored: string
+  readonly floorStored: string
+}
+
+async function sideBySide(): Promise<SideBySide> {
   const bare = emptyTally()
   const ours = emptyTally()
+  const floor = emptyTally()
   const bareTarget = await startBare()
   const oursTarget = await startToolexec(CONCURRENCY)
+  const floorTarget = await startToolexec(CONCURRENCY, 'floor-child.ts')
   await measure(bareTarget, emptyTally(), WARMUP_MS, 0)
   await measure(oursTarget, ours, WARMUP_MS, 0)
+  await measure(floorTarget, floor, WARMUP_MS, 0)
   for (let round = 0; round < ROUNDS; round++) {
     await measure(bareTarget, bare, 0, WINDOW_MS / ROUNDS)
     await measure(oursTarget, ours, 0, WINDOW_MS / ROUNDS)
+    await measure(floorTarget, floor, 0, WINDOW_MS / ROUNDS)
   }
   await bareTarget.close(0)
   const stored = await oursTarget.close(ours.totalCalls)
-  return { bare, ours, stored }
+  const floorStored = await floorTarget.close(floor.totalCalls)
+  return { bare, ours, floor, stored, floorStored }
 }
 
 async function oneClient(): Promise<{ single: Tally; stored: string }> {
@@ -146,13 +162,16 @@ async function main(): Promise<void> {
   const load = os.loadavg()[0] ?? 0
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${load.toFixed(1)} at start`)
   console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds, ${WINDOW_MS / 1000} s measured per target`)
-  const { bare, ours, stored } = await sideBySide()
+  const { bare, ours, floor, stored, floorStored } = await sideBySide()
   const { single, stored: singleStored } = await oneClient()
   const ratio = rate(ours) / rate(bare)
+  const floorRatio = rate(floor) / rate(bare)
   const p99 = percentile([...single.latenciesMs].sort((a, b) => a - b), 99)
   console.log(`(b) bare fastify POST + TypeBox body:  ${formatRate(rate(bare)).padStart(7)} calls/s  (${cpuPerCall(bare)})`)
   console.log(`(a) toolexec no-op call -> SSE result: ${formatRate(rate(ours)).padStart(7)} calls/s  (${cpuPerCall(ours)}; ${stored})`)
+  console.log(`(c) floor: least persisted call -> SSE: ${formatRate(rate(floor)).padStart(7)} calls/s  (${cpuPerCall(floor)}; ${floorStored})`)
   console.log(`ratio (a)/(b): ${ratio.toFixed(3)}  (target >= 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`)
+  console.log(`ratio (c)/(b): ${floorRatio.toFixed(3)}  (the floor's own ratio; (a)/(c): ${(ratio / floorRatio).toFixed(2)})`)
   console.log(`(a) latency, 50 clients: ${latency(ours, 2)}`)
   console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`)
   console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
