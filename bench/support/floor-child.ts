@@ -10,7 +10,8 @@
  * shortcut favours the floor: two commits per call (acceptance and start share one),
  * commits shared by everything queued in a tick on the request thread, raw SSE writes with
  * the call's six frames in one write, no hooks, permissions, timeouts, input validation or
- * result budgets. If the floor misses the ratio, no implementation on this stack can meet it.
+ * result budgets. An implementation that meets a ratio the floor misses would have to store
+ * less than the floor does, or store it more cheaply.
  */
 import { randomUUID } from 'node:crypto'
 import { statSync } from 'node:fs'
