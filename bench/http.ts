@@ -10,7 +10,7 @@
  * its latency. BENCH_SECONDS sets the measured time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
  * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
- * only the one-client latency part.
+ * only the one-client latency part; BENCH_FLOOR_NO_SQLITE=1 runs the floor storing nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'

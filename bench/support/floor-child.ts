@@ -75,13 +75,16 @@ class TickCommits {
     const done = this.#done
     this.#writes = []
     this.#done = []
-    this.#commit(writes)
+    if (storing) this.#commit(writes)
     for (const resolve of done) resolve()
   }
 }
 
+// What-if knob: the same round trip with nothing stored, to show what the storage costs.
+const storing = process.env.BENCH_FLOOR_NO_SQLITE !== '1'
 const commits = new TickCommits()
 const checkpointer = startWalCheckpointer(db)
+let finished = 0
 const streams = new Map<string, ServerResponse>()
 const lastSeq = new Map<string, number>()
 
@@ -127,6 +130,7 @@ async function runCall(sessionId: string, scheduleId: string, call: { id: string
     completeSchedule.run((ended[0] as FloorEvent).at, scheduleId)
     insertEvents(sessionId, ended)
   })
+  finished++
   sendFrames(sessionId, [...started, ...ended])
 }
 
@@ -177,7 +181,7 @@ walSampler.unref()
 const url = await app.listen({ host: '127.0.0.1', port: 0 })
 serveAsChild(url, async () => {
   clearInterval(walSampler)
-  const succeeded = db.prepare("SELECT count(*) FROM tool_calls WHERE status = 'succeeded'").pluck().get() as number
+  const succeeded = storing ? (db.prepare("SELECT count(*) FROM tool_calls WHERE status = 'succeeded'").pluck().get() as number) : finished
   const events = db.prepare('SELECT count(*) FROM events').pluck().get() as number
   await app.close()
   checkpointer.stop()
