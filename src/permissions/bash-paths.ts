@@ -2,10 +2,9 @@
  * @module The paths a Bash command may name, for the workspace check: a read-only command
  * runs without approval, so `cat /etc/passwd`, `ls ../other` or `cat link/x` (a symlink out)
  * must ask like a Read outside does. Every argument is taken as a possible path, resolved
- * against the workspace (the caller also follows symlinks); so are the value of `--opt=value`
- * and redirection targets. A word whose value is only known at run time (`$HOME/x`) may be
- * anywhere, so it counts as outside. Attached short options (`-f/etc/x`) are not split: a
- * known gap.
+ * against the workspace (the caller also follows symlinks); so are the value of `--opt=value`,
+ * a value attached to short options (`-f/etc/x`, `-rf../x`) and redirection targets. A word
+ * whose value is only known at run time (`$HOME/x`) may be anywhere, so it counts as outside.
  */
 import os from 'node:os'
 import path from 'node:path'
@@ -32,20 +31,38 @@ export function pathsOfCommand(command: string, workspace: string): BashPath[] {
 
 function addCandidate(found: BashPath[], word: ShellWord, workspace: string): void {
   if (word.assignment) return
-  const text = word.text.startsWith('-') ? optionValue(word.text) : word.text
-  if (text === undefined || text === '') return
-  if (word.expands) {
-    if (text.includes('$')) found.push({ kind: 'unknown', word: word.text })
-    return
+  for (const text of candidateTexts(word.text)) {
+    if (word.expands) {
+      if (text.includes('$')) found.push({ kind: 'unknown', word: word.text })
+      continue
+    }
+    const absolute = text.startsWith('~') ? homePath(text) : path.resolve(workspace, text)
+    if (absolute === undefined) found.push({ kind: 'unknown', word: word.text })
+    else if (!HARMLESS.has(absolute)) found.push({ kind: 'path', word: word.text, absolute })
   }
-  const absolute = text.startsWith('~') ? homePath(text) : path.resolve(workspace, text)
-  if (absolute === undefined) found.push({ kind: 'unknown', word: word.text })
-  else if (!HARMLESS.has(absolute)) found.push({ kind: 'path', word: word.text, absolute })
+}
+
+/** What in a word may be a path: the word itself, or for an option the values it may carry. */
+function candidateTexts(text: string): string[] {
+  if (!text.startsWith('-')) return [text]
+  const values = [optionValue(text), text.startsWith('--') ? undefined : attachedValue(text)]
+  return values.filter((value): value is string => value !== undefined && value !== '')
 }
 
 function optionValue(text: string): string | undefined {
   const equals = text.indexOf('=')
   return equals === -1 ? undefined : text.slice(equals + 1)
+}
+
+/**
+ * The value after the letters of `-f/etc/x` or `-rf../x`. Which letter takes a value is the
+ * program's business, so the rest after all of them is taken, when it looks like a path: a
+ * separator in it (a lone `/`, as in `cut -d/`, is a delimiter), or a leading `~` or `.`.
+ */
+function attachedValue(text: string): string | undefined {
+  const rest = /^-[A-Za-z]+([^A-Za-z].*)$/s.exec(text)?.[1]
+  if (rest === undefined || /^\/+$/.test(rest)) return undefined
+  return rest.includes('/') || rest.startsWith('~') || rest.startsWith('.') ? rest : undefined
 }
 
 /** `~` and `~/x` are under the home folder; `~user` is someone else's, somewhere unknown. */

@@ -147,6 +147,37 @@ describe('the rule permission service: read-only Bash commands that name a path 
     },
   )
 
+  it.each<[string, string, string]>([
+    ['a value attached to a short option', 'grep -f/etc/passwd x', '/etc/passwd'],
+    ['a value attached after a cluster of flags', 'grep -rf/etc/passwd x', '/etc/passwd'],
+    ['an attached value that climbs out', 'grep -f../secrets x', '/work/secrets'],
+    ['an attached value in the home folder', 'grep -f~/.ssh/known_hosts x', path.join(os.homedir(), '.ssh/known_hosts')],
+    ['an attached value only known at run time', 'grep -f$HOME/x y', '-f$HOME/x (only known when the command runs)'],
+    ['an assignment inside a short option', 'grep -Dkey=/etc/passwd x', '/etc/passwd'],
+    ['an attached output file of a command that writes', 'sort -o/tmp/out a', '/tmp/out'],
+    ['a long option with its value after =', 'grep --file=/etc/passwd x', '/etc/passwd'],
+    ['a path after --', 'cat -- /etc/hosts', '/etc/hosts'],
+    ['a path after an option with an attached number', 'head -n1 /etc/hosts', '/etc/hosts'],
+  ])('asks for %s, naming the path', async (_case, command, shown) => {
+    const verdict = await evaluate([EMPTY_RULES], 'Bash', { command })
+    expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'workspace.outside' })
+    expect(verdict.reason).toBe(`${shown} is outside the workspace ${WORKSPACE}`)
+  })
+
+  it.each([
+    ['grep -rn foo .'],
+    ['head -n 5 notes.txt'],
+    ['head -n5 notes.txt'],
+    ['tail -n+2 notes.txt'],
+    ['cut -d/ -f2 paths.txt'],
+    ['sort -t/ -k2 paths.txt'],
+    ['ls -I.git -la'],
+    ['grep -f./patterns.txt src'],
+    ['ls --color=auto'],
+  ])('lets %s run without asking: its option values name nothing outside', async (command) => {
+    expect(await evaluate([EMPTY_RULES], 'Bash', { command })).toMatchObject({ behavior: 'allow', ruleId: 'mode.readOnly' })
+  })
+
   it('asks for a name inside that is a symlink leading out, naming where it leads', async () => {
     const workspace = await tempDir('bash-link')
     const outside = await tempDir('bash-outside')
