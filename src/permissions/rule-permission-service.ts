@@ -24,7 +24,9 @@ export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
 /** The rules in force for a workspace: the server's, the workspace's own and its grants. */
 export type RuleSource = (workspace: string) => readonly RuleSet[]
 
-const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['AGENTS.md', 'CLAUDE.md'])
+/** Lower case: on a case-insensitive file system (macOS by default) `claude.md` is CLAUDE.md. */
+const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['agents.md', 'claude.md'])
+const CONFIG_FILE = '.toolexec/config.json'
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
@@ -132,7 +134,8 @@ function steeringFile(toolName: string, workspace: string, full: string): string
   if (!WRITE_TOOLS.has(toolName)) return undefined
   const relative = relativeInside(workspace, full)
   if (relative === undefined) return undefined
-  if (INSTRUCTION_FILES.has(path.basename(full)) || relative.split(path.sep).join('/') === '.toolexec/config.json') return relative
+  const name = relative.split(path.sep).join('/').toLowerCase()
+  if (INSTRUCTION_FILES.has(path.posix.basename(name)) || name === CONFIG_FILE) return relative
   return undefined
 }
 

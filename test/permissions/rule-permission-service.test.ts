@@ -100,6 +100,19 @@ describe('the rule permission service: files that steer the agent and the worksp
     },
   )
 
+  it.each(['claude.md', 'Claude.MD', 'docs/agents.md', 'Agents.Md', '.TOOLEXEC/config.json', '.toolexec/Config.JSON'])(
+    'a write to %s asks like the file it names on a case-insensitive file system',
+    async (file) => {
+      const verdict = await evaluate([allowEverything], 'Write', { file_path: file }, 'bypassPermissions')
+      expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true })
+      expect(verdict.reason).toBe(`${file} steers the agent: writing it always needs approval`)
+    },
+  )
+
+  it.each(['claude.mdx', 'agents.md.bak', 'docs/.toolexec/config.json'])('a write to %s, another file, is an ordinary write', async (file) => {
+    expect(await evaluate([allowEverything], 'Write', { file_path: file })).toMatchObject({ behavior: 'allow' })
+  })
+
   it('R14 reading an instruction file is an ordinary read, and a deny rule still wins over the instruction-file ask', async () => {
     expect(await evaluate([EMPTY_RULES], 'Read', { file_path: 'AGENTS.md' })).toMatchObject({ behavior: 'allow' })
     expect(await evaluate([rules({ deny: ['Edit(AGENTS.md)'] })], 'Edit', { file_path: 'AGENTS.md' })).toMatchObject({ behavior: 'deny' })
