@@ -16,7 +16,7 @@ import type { ExecutorDeps } from './deps.js'
 import { createErrorResult, formatValidationError, projectErrorMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, NO_PRE_TOOL_USE, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
-import { appendHookContext } from './hook-context.js'
+import { appendHookContext, capHookContexts } from './hook-context.js'
 import { decidePermission } from './permission-flow.js'
 import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
 import { flagsFor } from './tool-flags.js'
@@ -73,10 +73,11 @@ export class CallState {
   async finish(result: ToolExecutionResult): Promise<ToolExecutionResult> {
     // The result is this call's own fresh object: completing it in place saves a copy per call.
     const finished = result
-    if (this.contexts.length > 0) finished.modelContent = appendHookContext(result.modelContent, this.contexts)
+    const contexts = capHookContexts(this.contexts)
+    if (contexts.length > 0) finished.modelContent = appendHookContext(result.modelContent, contexts)
     finished.perf = { totalMs: this.deps.clock.now() - this.startedAt, permissionWaitMs: this.permissionWaitMs, queuedMs: this.queuedMs }
     finished.permission = this.permission
-    finished.hookContext = this.contexts
+    finished.hookContext = contexts
     const pending = emitEvent(this.turn.emit, {
       type: 'ToolCallResult',
       sessionId: this.turn.sessionId,

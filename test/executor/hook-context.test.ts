@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { ModelContent } from '../../src/contracts/model-content.js'
-import { appendHookContext, formatHookContext } from '../../src/executor/hook-context.js'
+import {
+  appendHookContext,
+  capHookContexts,
+  formatHookContext,
+  MAX_CALL_HOOK_CONTEXT_CHARS,
+  MAX_HOOK_CONTEXT_CHARS,
+} from '../../src/executor/hook-context.js'
 
 describe('hook additional context', () => {
   it.each([
@@ -35,5 +41,42 @@ describe('hook additional context', () => {
     expect(appendHookContext('<tool_use_error>bad</tool_use_error>', ['path is outside the workspace'])).toBe(
       '<tool_use_error>bad</tool_use_error>\n\n[Hook additional context]\n#1\npath is outside the workspace',
     )
+  })
+})
+
+describe('hook additional context limits', () => {
+  it('keeps a context of exactly the per-hook limit whole', () => {
+    const context = 'x'.repeat(MAX_HOOK_CONTEXT_CHARS)
+    expect(capHookContexts([context])).toEqual([context])
+  })
+
+  it('cuts a longer context to the per-hook limit and says how much was cut', () => {
+    const [capped] = capHookContexts(['a'.repeat(MAX_HOOK_CONTEXT_CHARS) + 'b'.repeat(5_000)])
+    expect(capped).toBe(
+      'a'.repeat(MAX_HOOK_CONTEXT_CHARS) +
+        '\n\n[Hook additional context truncated: originalChars=15000, cutChars=5000, maxCharsPerHook=10000]',
+    )
+  })
+
+  it('never splits a surrogate pair at the cut', () => {
+    const [capped] = capHookContexts(['x'.repeat(MAX_HOOK_CONTEXT_CHARS - 1) + '🔒'.repeat(10)])
+    expect(capped?.startsWith('x'.repeat(MAX_HOOK_CONTEXT_CHARS - 1) + '\n\n[Hook additional context truncated:')).toBe(true)
+    expect(capped).toContain('cutChars=20,')
+  })
+
+  it('bounds the contexts of one call together, then replaces the rest by a notice', () => {
+    const contexts = Array.from({ length: 8 }, (_, index) => String(index).repeat(MAX_HOOK_CONTEXT_CHARS - 1_000))
+    const capped = capHookContexts(contexts)
+    expect(capped.slice(0, 5)).toEqual(contexts.slice(0, 5))
+    expect(capped[5]).toBe(
+      '5'.repeat(5_000) + '\n\n[Hook additional context truncated: originalChars=9000, cutChars=4000, maxCharsPerCall=50000]',
+    )
+    expect(capped[6]).toBe('[Hook additional context truncated: originalChars=9000, cutChars=9000, maxCharsPerCall=50000]')
+    expect(capped.join('').length).toBeLessThan(MAX_CALL_HOOK_CONTEXT_CHARS + 500)
+  })
+
+  it('returns the very same list when nothing is over a limit', () => {
+    const contexts = ['short', 'also short']
+    expect(capHookContexts(contexts)).toBe(contexts)
   })
 })

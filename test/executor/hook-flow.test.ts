@@ -107,6 +107,26 @@ describe('R29 hook additional context reaches the model', () => {
   })
 })
 
+describe('hook additional context is bounded', () => {
+  it('cuts a 1 MiB context to 10,000 characters in the model content and the stored hook context', async () => {
+    const huge = 'h'.repeat(1024 * 1024)
+    const result = await build([readTool], [context('PostToolUse', huge)]).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
+    const capped = `${'h'.repeat(10_000)}\n\n[Hook additional context truncated: originalChars=1048576, cutChars=1038576, maxCharsPerHook=10000]`
+    // Compared as booleans: a failing diff of a megabyte helps no one.
+    expect(result.hookContext.length === 1 && result.hookContext[0] === capped).toBe(true)
+    expect(result.modelContent === `contents of a\n\n[Hook additional context]\n#1\n${capped}`).toBe(true)
+  })
+
+  it('keeps what all hooks of one call add near 50,000 characters, whatever the number of hooks', async () => {
+    const hooks = Array.from({ length: 12 }, (_, index) => context(index % 2 === 0 ? 'PreToolUse' : 'PostToolUse', String(index % 10).repeat(200_000)))
+    const result = await build([readTool], hooks).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
+    expect(result.status).toBe('succeeded')
+    expect(result.hookContext).toHaveLength(12)
+    expect(String(result.modelContent).length).toBeLessThan(52_000)
+    expect(result.hookContext[11]).toBe('[Hook additional context truncated: originalChars=200000, cutChars=200000, maxCharsPerCall=50000]')
+  })
+})
+
 describe('R24 PostToolUseFailure hooks', () => {
   it('R24 a cancellation runs them with isInterrupt true', async () => {
     const recorder = failureRecorder()
