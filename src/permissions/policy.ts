@@ -58,10 +58,23 @@ export function compileRules(config: PermissionsConfig, file: string, split: Com
   return { deny: compile('deny'), ask: compile('ask'), allow: compile('allow') }
 }
 
+const SECTION_SHAPES = {
+  permissions: 'an object',
+  hooks: 'an object mapping hook events to matcher groups',
+} as const
+
+/** Left out, a section is empty; null or any other non-object is refused, as `tools` and `mcpServers` are. */
+function sectionOf(fileConfig: Record<string, unknown>, name: keyof typeof SECTION_SHAPES, file: string): unknown {
+  const value = fileConfig[name]
+  if (value === undefined) return {}
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value
+  throw new PolicyError(`${file}: ${name} must be ${SECTION_SHAPES[name]}`)
+}
+
 /** The server's policy; throws PolicyError naming the file, the rule and the reason. */
 export function loadPolicy(fileConfig: Record<string, unknown>, file: string, split: CommandSplitter): Policy {
-  const permissions = checked<PermissionsConfig>(PermissionsConfigSchema, fileConfig.permissions ?? {}, `${file}: permissions`)
-  const hooks = checked<HooksConfig>(HooksConfigSchema, fileConfig.hooks ?? {}, `${file}: hooks`)
+  const permissions = checked<PermissionsConfig>(PermissionsConfigSchema, sectionOf(fileConfig, 'permissions', file), `${file}: permissions`)
+  const hooks = checked<HooksConfig>(HooksConfigSchema, sectionOf(fileConfig, 'hooks', file), `${file}: hooks`)
   for (const [event, groups] of Object.entries(hooks)) {
     for (const group of groups ?? []) {
       try {

@@ -56,6 +56,13 @@ describe('a config refused at start', () => {
     await expect(started).rejects.toThrow(`${file}: ${reason}`)
   })
 
+  it('refuses "hooks": null at start, naming the field, instead of running without hooks', async () => {
+    const file = await configFile({ hooks: null })
+    const started = startTestServer({ env: { TOOLEXEC_CONFIG: file } })
+    await expect(started).rejects.toBeInstanceOf(PolicyError)
+    await expect(started).rejects.toThrow(`${file}: hooks must be an object`)
+  })
+
   it('R14 a config file that is not JSON is refused with the file named', async () => {
     const file = await configFile('{ "permissions": ')
     await expect(startTestServer({ env: { TOOLEXEC_CONFIG: file } })).rejects.toThrow(ConfigError)

@@ -72,6 +72,23 @@ describe('loadPolicy', () => {
   })
 })
 
+describe('a config section that is not an object', () => {
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['a list', []],
+    ['a string', 'PreToolUse'],
+  ])('refuses hooks that are %s, naming the field', (_case, hooks) => {
+    expect(refusal({ hooks }).message).toBe(`${FILE}: hooks must be an object mapping hook events to matcher groups`)
+  })
+
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['a list', []],
+  ])('refuses permissions that are %s, naming the field', (_case, permissions) => {
+    expect(refusal({ permissions }).message).toBe(`${FILE}: permissions must be an object`)
+  })
+})
+
 describe('workspace rules from .toolexec/config.json', () => {
   async function workspaceWith(config: unknown): Promise<{ workspace: string; file: string }> {
     const workspace = await tempDir('ws-policy')
