@@ -5,6 +5,7 @@ import type { PermissionBroker, PermissionMode, TurnContext } from '../contracts
 import type { SessionRecord } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import type { EventBus } from './event-bus.js'
 import { isShutdownFailure, type EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-projection.js'
@@ -17,6 +18,8 @@ export interface RuntimeContext {
   readonly executor: Executor
   readonly broker: SessionPermissionBroker
   readonly denyingBroker: PermissionBroker
+  /** Bash's background commands, kept after they end until their session is deleted or pruned. */
+  readonly shellTasks: ShellTaskStore
   /** The folder every artifact file is under; deleting a session removes files only there. */
   readonly artifactRoot: string
   readonly defaultWorkspace: string

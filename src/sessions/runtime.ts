@@ -95,6 +95,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     executor,
     broker,
     denyingBroker: createDenyingBroker(),
+    shellTasks: services.shellTasks,
     artifactRoot: artifactFiles.root,
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',

@@ -1,8 +1,9 @@
 /**
  * @module Deleting a session: its rows (records, events, approvals, grants, todos, artifact
- * rows) go in one transaction, then the artifact files those rows name. Refused while the
- * session has work going on, which would go on writing for it. Its live streams end, and a
- * new session of the same id starts over at event 1.
+ * rows) go in one transaction, then the artifact files those rows name; the background
+ * commands kept in memory after they ended go too. Refused while the session has work going
+ * on, which would go on writing for it. Its live streams end, and a new session of the same
+ * id starts over at event 1.
  */
 import { rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -18,6 +19,7 @@ export async function deleteSession(ctx: RuntimeContext, sessionId: string): Pro
   const files = ctx.store.deleteSession(sessionId)
   ctx.journal.forget(sessionId)
   ctx.live.forget(sessionId)
+  ctx.shellTasks.forgetSession(sessionId)
   ctx.bus.end(sessionId)
   await removeArtifactFiles(ctx, files)
 }

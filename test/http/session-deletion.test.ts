@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
+import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { SseClient } from '../support/sse-client.js'
 import { sleepTool } from '../support/tools.js'
@@ -19,6 +20,14 @@ async function runBash(s: TestServer, sessionId: string, callId: string, command
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name: 'Bash', input: { command } }] })
   expect(accepted.status).toBe(202)
   return (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
+}
+
+async function runCall(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<ToolExecutionResult> {
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
+  const reply = (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
+  const result = reply.calls[0]?.result
+  if (result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(reply.calls[0])}`)
+  return result
 }
 
 /** The artifact a Bash call saved its large output to: id and file. */
@@ -85,6 +94,25 @@ describe('DELETE /sessions/:id', () => {
     const busy = await server.json<ErrorReply>('DELETE', '/sessions/s1')
     expect([busy.status, busy.body.error.message]).toEqual([409, expect.stringContaining('a background task is running')])
     await server.json('POST', '/sessions/s1/abort')
+  })
+
+  it('forgets its finished background commands: a new session with the same id cannot read their output', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    const finishedTask = async (s: TestServer, sessionId: string, text: string): Promise<string> => {
+      await s.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions' })
+      const started = await runCall(s, sessionId, 'c1', 'Bash', { command: `echo ${text}`, run_in_background: true })
+      const taskId = /with ID: (bash_[0-9a-f]{8})$/.exec(String(started.modelContent))?.[1] ?? ''
+      expect(String((await runCall(s, sessionId, 'c2', 'TaskOutput', { task_id: taskId })).modelContent)).toContain(text)
+      return taskId
+    }
+    const deletedTask = await finishedTask(server, 's1', 'deleted-session-output')
+    const keptTask = await finishedTask(server, 's2', 'other-session-output')
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const after = await runCall(server, 's1', 'c2', 'TaskOutput', { task_id: deletedTask })
+    expect(after.modelContent).toBe(`<tool_use_error>No task found with ID: ${deletedTask}</tool_use_error>`)
+    expect(String((await runCall(server, 's2', 'c3', 'TaskOutput', { task_id: keptTask })).modelContent)).toContain('other-session-output')
   })
 
   it('ends the session event streams; a new session with the same id starts again at event 1', async () => {

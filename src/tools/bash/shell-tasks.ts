@@ -147,6 +147,14 @@ export class ShellTaskStore {
     return [...this.#tasks.values()].filter((task) => task.sessionId === sessionId)
   }
 
+  /**
+   * Drops every task of a deleted session, so that a new session of the same id cannot read
+   * them. Deletion is refused while one runs; the executor's registry tracks it either way.
+   */
+  forgetSession(sessionId: string): void {
+    for (const task of this.list(sessionId)) this.#tasks.delete(task.id)
+  }
+
   #prune(sessionId: string): void {
     const finished = this.list(sessionId).filter((task) => task.status !== 'running')
     for (const task of finished.slice(0, Math.max(0, finished.length - this.#keepFinished))) this.#tasks.delete(task.id)
