@@ -5,7 +5,6 @@ import type { PermissionBroker, PermissionMode, TurnContext } from '../contracts
 import type { SessionRecord } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
-import type { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import type { EventBus } from './event-bus.js'
 import { isShutdownFailure, type EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-projection.js'
@@ -18,8 +17,8 @@ export interface RuntimeContext {
   readonly executor: Executor
   readonly broker: SessionPermissionBroker
   readonly denyingBroker: PermissionBroker
-  /** Bash's background commands, kept after they end until their session is deleted or pruned. */
-  readonly shellTasks: ShellTaskStore
+  /** Forgets what the tools keep in memory of a deleted session (file reads, ended background commands, the mode before plan). */
+  readonly forgetToolMemory: (sessionId: string) => void
   /** The folder every artifact file is under; deleting a session removes files only there. */
   readonly artifactRoot: string
   readonly defaultWorkspace: string

@@ -95,7 +95,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     executor,
     broker,
     denyingBroker: createDenyingBroker(),
-    shellTasks: services.shellTasks,
+    forgetToolMemory: services.forgetSession,
     artifactRoot: artifactFiles.root,
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',

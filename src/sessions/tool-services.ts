@@ -1,12 +1,13 @@
 /**
  * @module The built-in tools' ports as the server provides them: todos and the permission
  * mode kept in SQLite, file reads remembered per session, background tasks shared with the
- * executor.
+ * executor; what is kept in memory goes when its session is deleted.
  */
 import { mkdirSync } from 'node:fs'
 import type { PermissionMode, PermissionQuery, PermissionService } from '../contracts/ports.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
+import { forgetModeBeforePlan } from '../tools/enter-plan-mode/plan-mode-memory.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import {
   DEFAULT_WEB_FETCH,
@@ -45,20 +46,34 @@ export function withLiveMode(base: PermissionService, session: SessionControl): 
   }
 }
 
+export interface ServerToolServices extends BuiltinServices {
+  readonly shellTasks: ShellTaskStore
+  /** Forgets what the tools keep in memory for a deleted session: a new session of that id starts with none of it. */
+  forgetSession(sessionId: string): void
+}
+
 export function serverToolServices(
   store: SqliteStore,
   backgroundTasks: BackgroundTaskRegistry,
   memoryDir: string,
   webFetch: Partial<WebFetchSettings> = {},
-): BuiltinServices & { shellTasks: ShellTaskStore } {
+): ServerToolServices {
   mkdirSync(memoryDir, { recursive: true })
+  const shellTasks = new ShellTaskStore()
+  const fileState = new InMemoryFileStateStore()
+  const session = sqliteSessionControl(store)
   return {
     memoryDir,
-    shellTasks: new ShellTaskStore(),
-    fileState: new InMemoryFileStateStore(),
+    shellTasks,
+    fileState,
     todos: sqliteTodos(store),
-    session: sqliteSessionControl(store),
+    session,
     backgroundTasks,
     webFetch: { ...DEFAULT_WEB_FETCH, ...webFetch },
+    forgetSession: (sessionId) => {
+      shellTasks.forgetSession(sessionId)
+      fileState.forgetSession(sessionId)
+      forgetModeBeforePlan(session, sessionId)
+    },
   }
 }

@@ -57,18 +57,28 @@ declare module '../contracts/ports.js' {
 }
 
 export class InMemoryFileStateStore implements FileStateStore {
-  readonly #reads = new Map<string, FileReadRecord>()
+  readonly #readsBySession = new Map<string, Map<string, FileReadRecord>>()
 
   recordRead(sessionId: string, record: FileReadRecord): void {
-    this.#reads.set(`${sessionId}\0${record.path}`, record)
+    let reads = this.#readsBySession.get(sessionId)
+    if (reads === undefined) {
+      reads = new Map()
+      this.#readsBySession.set(sessionId, reads)
+    }
+    reads.set(record.path, record)
   }
 
   lastRead(sessionId: string, path: string): FileReadRecord | undefined {
-    return this.#reads.get(`${sessionId}\0${path}`)
+    return this.#readsBySession.get(sessionId)?.get(path)
   }
 
   forget(sessionId: string, path: string): void {
-    this.#reads.delete(`${sessionId}\0${path}`)
+    this.#readsBySession.get(sessionId)?.delete(path)
+  }
+
+  /** Every read of the session: it was deleted, and a new session of that id has read nothing. */
+  forgetSession(sessionId: string): void {
+    this.#readsBySession.delete(sessionId)
   }
 }
 

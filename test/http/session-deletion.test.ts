@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
@@ -24,6 +25,21 @@ async function runBash(s: TestServer, sessionId: string, callId: string, command
 
 async function runCall(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<ToolExecutionResult> {
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
+  const reply = (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
+  const result = reply.calls[0]?.result
+  if (result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(reply.calls[0])}`)
+  return result
+}
+
+/** Runs a call that asks, allowing it once asked. */
+async function runApproved(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<ToolExecutionResult> {
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
+  let pending: Array<{ id: string }> = []
+  for (let tries = 0; pending.length === 0 && tries < 200; tries++) {
+    pending = (await s.json<{ requests: Array<{ id: string }> }>('GET', `/permissions?sessionId=${sessionId}&status=pending`)).body.requests
+    if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect((await s.json('POST', `/permissions/${pending[0]?.id}`, { decision: 'allow' })).status).toBe(200)
   const reply = (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
   const result = reply.calls[0]?.result
   if (result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(reply.calls[0])}`)
@@ -113,6 +129,33 @@ describe('DELETE /sessions/:id', () => {
     const after = await runCall(server, 's1', 'c2', 'TaskOutput', { task_id: deletedTask })
     expect(after.modelContent).toBe(`<tool_use_error>No task found with ID: ${deletedTask}</tool_use_error>`)
     expect(String((await runCall(server, 's2', 'c3', 'TaskOutput', { task_id: keptTask })).modelContent)).toContain('other-session-output')
+  })
+
+  it('forgets which files it read: a new session with the same id must read a file before it writes it', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    writeFileSync(path.join(server.dataDir, 'notes.txt'), 'first\n')
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    expect((await runCall(server, 's1', 'c1', 'Read', { file_path: 'notes.txt' })).status).toBe('succeeded')
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const written = await runCall(server, 's1', 'c2', 'Write', { file_path: 'notes.txt', content: 'second\n' })
+    expect(written.status).toBe('failed')
+    expect(String(written.modelContent)).toContain('has not been read in this session')
+    expect(readFileSync(path.join(server.dataDir, 'notes.txt'), 'utf8')).toBe('first\n')
+  })
+
+  it('forgets the mode it left for plan mode: a new session with the same id leaving plan mode does not get it', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    expect((await runCall(server, 's1', 'c1', 'EnterPlanMode', {})).status).toBe('succeeded')
+    expect((await server.json<Session>('GET', '/sessions/s1')).body.permissionMode).toBe('plan')
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'plan' })
+    const exited = await runApproved(server, 's1', 'c1', 'ExitPlanMode', { plan: 'the plan' })
+    expect(exited.status).toBe('succeeded')
+    expect((await server.json<Session>('GET', '/sessions/s1')).body.permissionMode).toBe('default')
   })
 
   it('ends the session event streams; a new session with the same id starts again at event 1', async () => {

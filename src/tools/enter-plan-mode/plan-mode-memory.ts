@@ -27,6 +27,11 @@ export function rememberModeBeforePlan(control: SessionControl, sessionId: strin
 }
 
 /** Returns the remembered mode (or MODE_AFTER_PLAN) and forgets it. */
+/** The session was deleted: a new session of that id leaving plan mode must not get its old mode back. */
+export function forgetModeBeforePlan(control: SessionControl, sessionId: string): void {
+  previousModes.get(control)?.delete(sessionId)
+}
+
 export function takeModeBeforePlan(control: SessionControl, sessionId: string): PermissionMode {
   const modes = previousModes.get(control)
   const mode = modes?.get(sessionId) ?? MODE_AFTER_PLAN
