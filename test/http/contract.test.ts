@@ -1,0 +1,257 @@
+/**
+ * The running server against openapi.yaml, which generated clients trust. Fastify sends replies
+ * as the routes build them, unchecked, so here every operation is driven through each status it
+ * documents, and every reply must have a documented status and a body that validates against
+ * that status's schema.
+ */
+import { Type } from '@sinclair/typebox'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
+import { defineTool } from '../../src/contracts/tool-entry.js'
+import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
+import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support/server.js'
+
+const TOKEN = 'contract-token'
+/** One character over every path id's limit. */
+const LONG_ID = 'x'.repeat(201)
+const REBOUND_HOST = 'rebound.example'
+
+/** Returns its text; over 64 bytes it is saved as an artifact. */
+const dumpTool = defineTool({
+  name: 'Dump',
+  description: 'Returns the text it was given',
+  inputSchema: Type.Object({ text: Type.String() }),
+  readOnly: true,
+  destructive: false,
+  concurrentSafe: true,
+  permission: { sideEffectScope: 'none' },
+  resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
+  retention: 'session',
+  handler: async (input) => input.text,
+})
+
+type Api = (method: string, url: string, options?: RequestOptions) => Promise<Reply>
+
+const contract = Contract.load()
+let secured: TestServer
+let loopbackOnly: TestServer
+
+/** Sends the request and checks the reply against the operation it reached. */
+function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
+  return async (method, url, options = {}) => {
+    const reply = await send(server().url, method, url, { ...options, headers: { ...headers, ...options.headers } })
+    contract.check(contract.operationOf(method, url), reply)
+    return reply
+  }
+}
+
+const api = apiOf(() => secured, { authorization: `Bearer ${TOKEN}` })
+const anonymous = apiOf(() => secured, {})
+const rebound = apiOf(() => loopbackOnly, { host: `${REBOUND_HOST}:80` })
+
+async function expectStatus(reply: Promise<Reply>, status: number): Promise<Reply> {
+  const settled = await reply
+  expect(settled.status, settled.text.slice(0, 300)).toBe(status)
+  return settled
+}
+
+async function finished(scheduleId: string): Promise<ScheduleReply> {
+  const reply = await expectStatus(api('GET', `/schedules/${scheduleId}?wait=10`), 200)
+  return reply.body as ScheduleReply
+}
+
+async function pendingRequest(sessionId: string): Promise<PermissionRequestRecord> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const reply = await expectStatus(api('GET', `/permissions?sessionId=${sessionId}&status=pending`), 200)
+    const [request] = (reply.body as { requests: PermissionRequestRecord[] }).requests
+    if (request !== undefined) return request
+    if (Date.now() > deadline) throw new Error(`no pending request in ${sessionId}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** A concrete URL of the operation, every path parameter `value`. */
+function someUrlOf(route: string, value = 'x'): string {
+  return route.replace(/\{[^}]+\}/g, value)
+}
+
+function operationsWith(predicate: (operation: Operation) => boolean): Operation[] {
+  const found = contract.operations.filter(predicate)
+  expect(found.length).toBeGreaterThan(0)
+  return found
+}
+
+beforeAll(async () => {
+  secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN }, tools: [...DEFAULT_TEST_TOOLS, dumpTool] })
+  loopbackOnly = await startTestServer()
+})
+
+afterAll(async () => {
+  await Promise.all([secured?.close(), loopbackOnly?.close()])
+})
+
+describe('every operation of openapi.yaml against a running server', () => {
+  it('health answers without a token', async () => {
+    await expectStatus(anonymous('GET', '/healthz'), 200)
+  })
+
+  it('sessions: created, refused when the id is taken or the body malformed, read, listed a page at a time', async () => {
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-a' } }), 201)
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-b', permissionMode: 'default', interactive: true, permissionTimeoutMs: 60_000 } }), 201)
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-a' } }), 409)
+    await expectStatus(api('POST', '/sessions', { body: { permissionMode: 'sometimes' } }), 400)
+    await expectStatus(api('GET', '/sessions/contract-a'), 200)
+    await expectStatus(api('GET', '/sessions/contract-missing'), 404)
+    const page = await expectStatus(api('GET', '/sessions?limit=1'), 200)
+    const next = (page.body as SessionList).next
+    expect(next).toBeDefined()
+    await expectStatus(api('GET', `/sessions?limit=1&before=${next}`), 200)
+    await expectStatus(api('GET', '/sessions?limit=0'), 400)
+    await expectStatus(api('GET', '/sessions?limit=501'), 400)
+    await expectStatus(api('GET', '/sessions?before=contract-missing'), 404)
+  })
+
+  it('a schedule: accepted, refused for a reused call id or a malformed body, read with its records, history and artifact', async () => {
+    const calls = [
+      { id: 'read-1', name: 'Read', input: { file_path: 'notes.txt' } },
+      { id: 'dump-1', name: 'Dump', input: { text: 'a line longer than the budget of sixty-four bytes, so saved aside\n'.repeat(4) } },
+      { id: 'missing-1', name: 'NoSuchTool', input: {} },
+    ]
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls } }), 202)
+    const scheduleId = (accepted.body as ScheduleAcceptedReply).scheduleId
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: [calls[0]] } }), 409)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: 'none' } }), 400)
+    const cycle = [
+      { id: 'cycle-1', name: 'Read', input: { file_path: 'a' }, dependsOn: ['cycle-2'] },
+      { id: 'cycle-2', name: 'Read', input: { file_path: 'b' }, dependsOn: ['cycle-1'] },
+    ]
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: cycle } }), 400)
+    const done = await finished(scheduleId)
+    expect(done.status).toBe('completed')
+    await expectStatus(api('GET', `/schedules/${scheduleId}?wait=soon`), 400)
+    await expectStatus(api('GET', '/schedules/sch_missing'), 404)
+    const history = await expectStatus(api('GET', '/sessions/contract-a/history'), 200)
+    expect((history.body as { entries: unknown[] }).entries).toHaveLength(3)
+    await expectStatus(api('GET', '/sessions/contract-missing/history'), 404)
+
+    const uri = done.calls.find((call) => call.id === 'dump-1')?.result?.serialization?.artifactUri ?? ''
+    const artifactId = decodeURIComponent(uri.split('/').pop() ?? '')
+    expect(artifactId).toMatch(/^tool-result-/)
+    const artifact = `/artifacts/contract-a/${artifactId}`
+    await expectStatus(api('GET', artifact), 200)
+    await expectStatus(api('GET', artifact, { headers: { range: 'bytes=0-9' } }), 206)
+    await expectStatus(api('GET', artifact, { headers: { range: 'bytes=100000-' } }), 416)
+    await expectStatus(api('GET', '/artifacts/contract-a/tool-result-missing'), 404)
+  })
+
+  it('a streamed schedule: calls added while open, refused once closed, for a reused id or a malformed body', async () => {
+    const opened = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-stream', calls: [], open: true } }), 202)
+    const scheduleId = (opened.body as ScheduleAcceptedReply).scheduleId
+    const read = { id: 'stream-1', name: 'Read', input: { file_path: 'a.txt' } }
+    await expectStatus(api('POST', `/schedules/${scheduleId}/calls`, { body: read }), 202)
+    await expectStatus(api('POST', `/schedules/${scheduleId}/calls`, { body: read }), 409)
+    await expectStatus(api('POST', `/schedules/${scheduleId}/calls`, { body: { id: 'stream-2' } }), 400)
+    await expectStatus(api('POST', '/schedules/sch_missing/calls', { body: read }), 404)
+    await expectStatus(api('POST', `/schedules/${scheduleId}/close`), 202)
+    await expectStatus(api('POST', `/schedules/${scheduleId}/close`), 409)
+    await expectStatus(api('POST', `/schedules/${scheduleId}/calls`, { body: { ...read, id: 'stream-3' } }), 409)
+    await expectStatus(api('POST', '/schedules/sch_missing/close'), 404)
+    expect((await finished(scheduleId)).status).toBe('completed')
+  })
+
+  it('approvals: listed, answered once, the same answer accepted again and a different one refused; project grants listed and removed', async () => {
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-ask', permissionMode: 'default' } }), 201)
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-ask', calls: [{ id: 'edit-1', name: 'Edit', input: { file_path: 'notes.txt' } }] } }), 202)
+    const request = await pendingRequest('contract-ask')
+    await expectStatus(api('GET', '/permissions'), 200)
+    await expectStatus(api('GET', '/permissions?status=decided'), 400)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'perhaps' } }), 400)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'deny' } }), 409)
+    await expectStatus(api('POST', '/permissions/perm_missing', { body: { decision: 'allow' } }), 404)
+    expect((await finished((accepted.body as ScheduleAcceptedReply).scheduleId)).status).toBe('completed')
+
+    const rules = await expectStatus(api('GET', '/permissions/rules'), 200)
+    const [rule] = (rules.body as { rules: ProjectRule[] }).rules
+    expect(rule).toBeDefined()
+    await expectStatus(api('DELETE', `/permissions/rules/${rule?.id}`), 204)
+    await expectStatus(api('DELETE', `/permissions/rules/${rule?.id}`), 404)
+  })
+
+  it('the event stream: opened with the header token or ?access_token=, refused past the last event, for an unknown session or a malformed resume point', async () => {
+    await expectStatus(api('GET', '/sessions/contract-a/events'), 200)
+    await expectStatus(anonymous('GET', `/sessions/contract-a/events?access_token=${TOKEN}`), 200)
+    await expectStatus(api('GET', '/sessions/contract-a/events?after=999999'), 400)
+    await expectStatus(api('GET', '/sessions/contract-a/events?after=soon'), 400)
+    await expectStatus(api('GET', '/sessions/contract-a/events', { headers: { 'last-event-id': 'soon' } }), 400)
+    await expectStatus(api('GET', '/sessions/contract-missing/events'), 404)
+  })
+
+  it('tools: listed, an HTTP tool added once and removed once; a built-in one cannot be removed', async () => {
+    await expectStatus(api('GET', '/tools'), 200)
+    const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, readOnly: true, url: 'http://127.0.0.1:9/ticket' }
+    await expectStatus(api('POST', '/tools', { body: tool }), 201)
+    await expectStatus(api('POST', '/tools', { body: tool }), 409)
+    await expectStatus(api('POST', '/tools', { body: { ...tool, name: 'ticket lookup' } }), 400)
+    await expectStatus(api('POST', '/tools', { body: { ...tool, name: 'mcp__tickets__lookup' } }), 400)
+    await expectStatus(api('DELETE', '/tools/ticket_lookup'), 204)
+    await expectStatus(api('DELETE', '/tools/ticket_lookup'), 404)
+    await expectStatus(api('DELETE', '/tools/Read'), 409)
+  })
+
+  it('a busy session: deleting it is refused until it is aborted, then it is gone', async () => {
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-busy', calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: 60_000 } }] } }), 202)
+    await expectStatus(api('DELETE', '/sessions/contract-busy'), 409)
+    await expectStatus(api('POST', '/sessions/contract-busy/abort'), 200)
+    expect((await finished((accepted.body as ScheduleAcceptedReply).scheduleId)).status).toBe('cancelled')
+    await expectStatus(api('DELETE', '/sessions/contract-busy'), 204)
+    await expectStatus(api('DELETE', '/sessions/contract-busy'), 404)
+    await expectStatus(api('POST', '/sessions/contract-busy/abort'), 404)
+  })
+
+  it('every operation with a path parameter answers 400 to one over its length or not decodable', async () => {
+    for (const operation of operationsWith((candidate) => candidate.parameterPlaces.has('path'))) {
+      for (const value of [LONG_ID, '%E0%A4%A']) {
+        const reply = await api(operation.method, someUrlOf(operation.route, value))
+        expect(reply.status, `${operation.method} ${operation.route} with ${value.slice(0, 20)}`).toBe(400)
+      }
+    }
+  })
+
+  it('every operation with a query string answers 400 to a parameter it does not know', async () => {
+    for (const operation of operationsWith((candidate) => candidate.parameterPlaces.has('query'))) {
+      const reply = await api(operation.method, `${someUrlOf(operation.route, 'contract-a')}?unknown=1`)
+      expect(reply.status, `${operation.method} ${operation.route}`).toBe(400)
+    }
+  })
+
+  it('every POST answers 400 to a body that is not JSON', async () => {
+    for (const operation of operationsWith((candidate) => candidate.method === 'POST')) {
+      const reply = await api(operation.method, someUrlOf(operation.route), { rawBody: '{"id":' })
+      expect(reply.status, `${operation.method} ${operation.route}`).toBe(400)
+    }
+  })
+
+  it('every operation but health answers 401 without the token', async () => {
+    for (const operation of contract.operations) {
+      const reply = await anonymous(operation.method, someUrlOf(operation.route))
+      expect(reply.status, `${operation.method} ${operation.route}`).toBe(operation.operationId === 'health' ? 200 : 401)
+    }
+  })
+
+  it('every operation answers 403 to a Host that is no loopback name when the server runs without a token', async () => {
+    for (const operation of contract.operations) {
+      const reply = await rebound(operation.method, someUrlOf(operation.route))
+      expect(reply.status, `${operation.method} ${operation.route}`).toBe(403)
+    }
+  })
+
+  it('covered every operation of the document, through every status it documents', () => {
+    const covered = contract.covered()
+    const operationIds = new Set(covered.map((entry) => entry.split(' ')[0]))
+    expect([...operationIds].sort()).toEqual(contract.operations.map((operation) => operation.operationId).sort())
+    expect(covered.sort()).toEqual(contract.documented().sort())
+  })
+})
