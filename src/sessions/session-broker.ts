@@ -2,9 +2,11 @@
  * @module The approval broker of the HTTP server. A ticket is registered before its request
  * is visible (R16); answers are checked against the live ticket and the stored record, so
  * the first answer wins, the same answer again is accepted, and a request still pending
- * after a restart can be answered before its call reaches the approval gate again.
+ * after a restart can be answered before its call reaches the approval gate again; one
+ * answered before the restart keeps its answer.
  */
 import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket } from '../contracts/ports.js'
+import type { PermissionRow } from '../contracts/store.js'
 import type { AnswerOutcome } from '../permissions/brokers.js'
 import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
@@ -23,17 +25,30 @@ export class SessionPermissionBroker implements PermissionBroker {
   }
 
   open(request: PermissionRequest): PermissionTicket {
-    // After a restart the call's pending request keeps its id, so old links still answer it.
-    const stored = this.#store.pendingPermissionForCall(request.sessionId, request.callId)
-    const effective = stored === undefined ? request : { ...request, permissionId: stored.id }
+    const reopened = this.#reopened(request)
+    const effective = reopened === undefined ? request : { ...request, permissionId: reopened.id }
     const ticket = createPermissionTicket(effective, (settled) => this.#forgetLater(settled))
     this.#tickets.set(effective.permissionId, ticket)
-    const early = this.#earlyAnswers.get(effective.permissionId)
-    if (early !== undefined) {
-      this.#earlyAnswers.delete(effective.permissionId)
-      ticket.settle(early)
-    }
+    const answer = reopened !== undefined && reopened.status !== 'pending' ? recordedAnswer(reopened) : this.#takeEarlyAnswer(effective.permissionId)
+    if (answer !== undefined) ticket.settle(answer)
     return ticket
+  }
+
+  /**
+   * After a restart the call's request keeps its id, so old links still answer it. One already
+   * answered keeps its answer when it was asked for this very input: the call had not started,
+   * and a denied call must not run because it was asked again and allowed.
+   */
+  #reopened(request: PermissionRequest): PermissionRow | undefined {
+    const stored = this.#store.lastPermissionForCall(request.sessionId, request.callId)
+    if (stored === undefined) return undefined
+    return stored.status === 'pending' || JSON.stringify(stored.input) === JSON.stringify(request.input ?? null) ? stored : undefined
+  }
+
+  #takeEarlyAnswer(permissionId: string): PermissionAnswer | undefined {
+    const early = this.#earlyAnswers.get(permissionId)
+    this.#earlyAnswers.delete(permissionId)
+    return early
   }
 
   answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): AnswerOutcome {
@@ -45,9 +60,7 @@ export class SessionPermissionBroker implements PermissionBroker {
     }
     const row = this.#store.getPermission(permissionId)
     if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) return { kind: 'unknown' }
-    if (row.status !== 'pending') {
-      return compare({ decision: row.status, decidedBy: (row.decidedBy ?? 'client') as PermissionAnswer['decidedBy'], message: row.message ?? undefined }, answer)
-    }
+    if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
     const early = this.#earlyAnswers.get(permissionId)
     if (early !== undefined) return compare(early, answer)
     this.#earlyAnswers.set(permissionId, answer)
@@ -60,6 +73,12 @@ export class SessionPermissionBroker implements PermissionBroker {
     }, DECIDED_TICKET_TTL_MS)
     timer.unref()
   }
+}
+
+// No scope: a session or project grant was stored with the decision.
+function recordedAnswer(stored: PermissionRow): PermissionAnswer {
+  const decision = stored.status === 'allow' ? 'allow' : 'deny'
+  return { decision, decidedBy: (stored.decidedBy ?? 'client') as PermissionAnswer['decidedBy'], message: stored.message ?? undefined }
 }
 
 function compare(decided: PermissionAnswer, answer: PermissionAnswer): AnswerOutcome {

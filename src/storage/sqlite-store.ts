@@ -179,8 +179,9 @@ export class SqliteStore {
     return (rows as RawRow[]).map(toPermissionRow)
   }
 
-  pendingPermissionForCall(sessionId: string, callId: string): PermissionRow | undefined {
-    const row = this.#s.pendingPermissionForCall.get(sessionId, callId) as RawRow | undefined
+  /** The call's latest permission request, pending or decided. */
+  lastPermissionForCall(sessionId: string, callId: string): PermissionRow | undefined {
+    const row = this.#s.lastPermissionForCall.get(sessionId, callId) as RawRow | undefined
     return row === undefined ? undefined : toPermissionRow(row)
   }
 

@@ -36,8 +36,7 @@ const SQL = {
   getPermission: 'SELECT * FROM permission_requests WHERE id = ?',
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = ? ORDER BY created_at, id",
-  pendingPermissionForCall:
-    "SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1",
+  lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? ORDER BY created_at DESC LIMIT 1',
   insertGrant: 'INSERT OR IGNORE INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES (?, ?, ?, ?)',
   hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = ? AND tool_name = ? AND rule_key = ?',
   insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)

@@ -39,11 +39,19 @@ function openRuntime(dataDir: string, markerDir: string): Runtime {
   return runtime
 }
 
+/** A request answered and recorded (PermissionResolved committed) whose call had not started. */
+interface Answered {
+  readonly decision: 'allow' | 'deny'
+  readonly message?: string
+  /** What the person was shown, when it differs from the call's input. */
+  readonly askedInput?: unknown
+}
+
 interface SeededCall {
   readonly id: string
   readonly name: string
   readonly input: unknown
-  readonly state: 'pending' | 'running' | 'awaiting_permission' | ToolExecutionResult
+  readonly state: 'pending' | 'running' | 'awaiting_permission' | Answered | ToolExecutionResult
 }
 
 /** Writes what a killed server leaves behind: rows and events, as the journal would have. */
@@ -78,12 +86,15 @@ class CrashState {
   #advance(sessionId: string, call: SeededCall, at: string): void {
     if (call.state === 'pending') return
     if (call.state === 'awaiting_permission') {
-      const permissionId = `perm_${randomUUID()}`
-      this.permissionIds.set(call.id, permissionId)
-      const request = { id: permissionId, sessionId, callId: call.id, toolName: call.name, input: call.input, preview: undefined }
-      this.#store.insertPermission({ ...request, riskLevel: 'medium', reason: `Tool ${call.name} requires approval`, suggestedRule: null, createdAt: at })
-      this.#store.setCallStatus(sessionId, call.id, 'awaiting_permission')
-      this.#event(sessionId, 'PermissionRequested', { permissionId, callId: call.id, toolName: call.name, input: call.input, riskLevel: 'medium' })
+      this.#ask(sessionId, call, call.input, at)
+      return
+    }
+    if (call.state !== 'running' && 'decision' in call.state) {
+      const answer = call.state
+      const permissionId = this.#ask(sessionId, call, answer.askedInput ?? call.input, at)
+      this.#store.decidePermission(permissionId, { status: answer.decision, decidedBy: 'client', message: answer.message ?? null, scope: 'once', decidedAt: at })
+      if (answer.decision === 'allow') this.#store.setCallStatus(sessionId, call.id, 'pending')
+      this.#event(sessionId, 'PermissionResolved', { permissionId, callId: call.id, toolName: call.name, decision: answer.decision, decidedBy: 'client', reason: answer.message })
       return
     }
     const flags = this.#runtime.executor.flagsOf(call)
@@ -93,6 +104,16 @@ class CrashState {
     if (call.state === 'running') return
     this.#store.completeCall(sessionId, call.state, at)
     this.#event(sessionId, 'ToolCallResult', { callId: call.id, toolName: call.name, result: call.state })
+  }
+
+  #ask(sessionId: string, call: SeededCall, input: unknown, at: string): string {
+    const permissionId = `perm_${randomUUID()}`
+    this.permissionIds.set(call.id, permissionId)
+    const request = { id: permissionId, sessionId, callId: call.id, toolName: call.name, input, preview: undefined }
+    this.#store.insertPermission({ ...request, riskLevel: 'medium', reason: `Tool ${call.name} requires approval`, suggestedRule: null, createdAt: at })
+    this.#store.setCallStatus(sessionId, call.id, 'awaiting_permission')
+    this.#event(sessionId, 'PermissionRequested', { permissionId, callId: call.id, toolName: call.name, input, riskLevel: 'medium' })
+    return permissionId
   }
 
   #event(sessionId: string, type: string, fields: Record<string, unknown>): void {
@@ -243,4 +264,51 @@ describe('recovering a call that was waiting for approval', () => {
     expect(JSON.stringify(callOf(reply, 'deny-1')?.modelContent)).toContain('Leave that file alone')
     expect(runsByCall(markerDir).has(runKey('s-deny', 'deny-1'))).toBe(false)
   })
+
+  it('keeps a deny recorded before the crash: the call is not asked again, ends denied with the message, and never runs', async () => {
+    const denied = { decision: 'deny', message: 'Not before the release' } as const
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-denied', 'sch-denied', 'running', [edit('denied-1', denied)]))
+    const permissionId = state.permissionIds.get('denied-1') ?? ''
+    runtime.recover()
+    const reply = await runtime.schedules.waitFor('sch-denied', 5)
+    expect(callOf(reply, 'denied-1')).toMatchObject({ status: 'denied' })
+    expect(JSON.stringify(callOf(reply, 'denied-1')?.modelContent)).toContain(denied.message)
+    expect(runsByCall(markerDir).has(runKey('s-denied', 'denied-1'))).toBe(false)
+    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
+    expect(runtime.ctx.store.getPermission(permissionId)).toMatchObject({ status: 'deny', decidedBy: 'client' })
+    const asked = events(runtime, 's-denied').map(parsed).filter((event) => event.type === 'PermissionRequested')
+    for (const event of asked) expect(event.permissionId).toBe(permissionId)
+  })
+
+  it('keeps an allow recorded before the crash: the call runs once after it without being asked again', async () => {
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-allowed', 'sch-allowed', 'running', [edit('allowed-1', { decision: 'allow' })]))
+    runtime.recover()
+    const reply = await runtime.schedules.waitFor('sch-allowed', 5)
+    expect(callOf(reply, 'allowed-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
+    expect(runsByCall(markerDir).get(runKey('s-allowed', 'allowed-1'))).toHaveLength(1)
+    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
+    expect(runtime.ctx.store.getPermission(state.permissionIds.get('allowed-1') ?? '')).toMatchObject({ status: 'allow', decidedBy: 'client' })
+  })
+
+  it('asks again when the recorded answer was given for other input than the call now has', async () => {
+    const answered = { decision: 'allow', askedInput: { file_path: 'elsewhere.txt' } } as const
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-changed', 'sch-changed', 'running', [edit('changed-1', answered)]))
+    runtime.recover()
+    const fresh = await until(() => runtime.sessions.pendingPermissions('s-changed')[0])
+    expect(fresh).toMatchObject({ callId: 'changed-1', input: { file_path: 'changed-1.txt' } })
+    expect(fresh.id).not.toBe(state.permissionIds.get('changed-1'))
+    expect(runsByCall(markerDir).has(runKey('s-changed', 'changed-1'))).toBe(false)
+    runtime.sessions.answerPermission(fresh.id, { decision: 'allow' })
+    expect(callOf(await runtime.schedules.waitFor('sch-changed', 5), 'changed-1')).toMatchObject({ status: 'succeeded' })
+  })
 })
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

@@ -148,14 +148,14 @@ describe('SqliteStore round trips', () => {
     expect(store.getPermission('perm_2')).toMatchObject({ preview: undefined, suggestedRule: null })
     expect(store.pendingPermissions().map((p) => p.id)).toEqual(['perm_1', 'perm_2'])
     expect(store.pendingPermissions('b').map((p) => p.id)).toEqual(['perm_2'])
-    expect(store.pendingPermissionForCall('a', 'c1')?.id).toBe('perm_1')
+    expect(store.lastPermissionForCall('a', 'c1')?.id).toBe('perm_1')
     expect(store.sessionCounts('a').pendingPermissions).toBe(1)
 
     store.decidePermission('perm_1', { status: 'deny', decidedBy: 'client', message: 'no', scope: 'once', decidedAt: AT })
     store.decidePermission('perm_1', { status: 'allow', decidedBy: 'timeout', message: null, scope: null, decidedAt: AT })
     expect(store.getPermission('perm_1')).toMatchObject({ status: 'deny', decidedBy: 'client', message: 'no', scope: 'once', decidedAt: AT })
     expect(store.pendingPermissions().map((p) => p.id)).toEqual(['perm_2'])
-    expect(store.pendingPermissionForCall('a', 'c1')).toBeUndefined()
+    expect(store.lastPermissionForCall('a', 'c1')).toMatchObject({ id: 'perm_1', status: 'deny' })
   })
 
   it('grants: one per session, tool and rule key, stored once', () => {
