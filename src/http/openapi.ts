@@ -48,6 +48,7 @@ const SECURITY_SCHEMES = {
 } as const
 
 const SCHEMAS_REF = '#/components/schemas/'
+const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete'])
 const ERROR_REPLY = 'ErrorReply'
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
 const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
@@ -70,7 +71,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   }
 }
 
-/** Hoists the named contract schemas into components, names responses, documents 401s and 403s. */
+/** Hoists the named contract schemas into components, names responses, documents 400s, 401s and 403s. */
 export function finishDocument(document: JsonObject): JsonObject {
   const named = namedContractSchemas()
   const components = new Map<string, Json>()
@@ -114,11 +115,15 @@ function hoist(node: Json, named: Map<string, string>, components: Map<string, J
 function describeResponses(paths: JsonObject, globalSecurity: Json, components: Map<string, Json>, named: Map<string, string>): void {
   for (const item of Object.values(paths)) {
     if (!isObject(item)) continue
-    for (const operation of Object.values(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (!isObject(operation) || !isObject(operation.responses)) continue
       const responses = operation.responses
       for (const [status, response] of Object.entries(responses)) {
         if (isObject(response) && response.description === 'Default Response') response.description = status === '401' ? UNAUTHORIZED : (STATUS_CODES[status] ?? status)
+      }
+      // Fastify refuses a parameter or body that breaks its schema, or cannot be decoded, before the route runs.
+      if (takesInput(method, operation)) {
+        responses['400'] ??= { description: STATUS_CODES['400'] ?? '400', content: { 'application/json': { schema: errorReplyRef(components, named) } } }
       }
       const security = operation.security ?? globalSecurity
       if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {
@@ -128,6 +133,13 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       responses['403'] ??= { description: HOST_NOT_LOOPBACK, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
     }
   }
+}
+
+/** Path, query or header parameters, or a method whose body is parsed (one that is not JSON is a 400). */
+function takesInput(method: string, operation: JsonObject): boolean {
+  const parameters = operation.parameters
+  if (Array.isArray(parameters) && parameters.length > 0) return true
+  return operation.requestBody !== undefined || BODY_METHODS.has(method)
 }
 
 function errorReplyRef(components: Map<string, Json>, named: Map<string, string>): Json {

@@ -806,6 +806,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
                 headers: {
@@ -852,6 +861,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
@@ -914,6 +932,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
                 headers: {
@@ -964,6 +991,15 @@ export interface operations {
                         sessionId: string;
                         entries: components["schemas"]["HistoryEntry"][];
                     };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
                 };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
@@ -1144,6 +1180,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScheduleAccepted"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
                 };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
@@ -1425,6 +1470,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
                 headers: {
@@ -1544,6 +1598,15 @@ export interface operations {
                 };
                 content: {
                     "*/*": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
                 };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
@@ -1701,6 +1764,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
             401: {
