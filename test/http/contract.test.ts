@@ -8,8 +8,10 @@ import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
 import { defineTool } from '../../src/contracts/tool-entry.js'
+import { builtinTools } from '../../src/tools/builtin.js'
 import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
-import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support/server.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { sleepTool } from '../support/tools.js'
 
 const TOKEN = 'contract-token'
 /** One character over every path id's limit. */
@@ -60,13 +62,13 @@ async function finished(scheduleId: string): Promise<ScheduleReply> {
   return reply.body as ScheduleReply
 }
 
-async function pendingRequest(sessionId: string): Promise<PermissionRequestRecord> {
+async function pendingRequest(sessionId: string, callId: string): Promise<PermissionRequestRecord> {
   const deadline = Date.now() + 5_000
   for (;;) {
     const reply = await expectStatus(api('GET', `/permissions?sessionId=${sessionId}&status=pending`), 200)
-    const [request] = (reply.body as { requests: PermissionRequestRecord[] }).requests
+    const request = (reply.body as { requests: PermissionRequestRecord[] }).requests.find((candidate) => candidate.callId === callId)
     if (request !== undefined) return request
-    if (Date.now() > deadline) throw new Error(`no pending request in ${sessionId}`)
+    if (Date.now() > deadline) throw new Error(`no pending request for ${callId}`)
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }
@@ -83,7 +85,8 @@ function operationsWith(predicate: (operation: Operation) => boolean): Operation
 }
 
 beforeAll(async () => {
-  secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN }, tools: [...DEFAULT_TEST_TOOLS, dumpTool] })
+  // The real built-in tools, so that records carry the results and displays they really make.
+  secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN }, tools: [...builtinTools(), dumpTool, sleepTool()] })
   loopbackOnly = await startTestServer()
 })
 
@@ -145,6 +148,35 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('GET', '/artifacts/contract-a/tool-result-missing'), 404)
   })
 
+  it('the built-in tools: records and history with their results, displays and saved outputs', async () => {
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-tools', permissionMode: 'bypassPermissions' } }), 201)
+    const calls = [
+      { id: 'write-1', name: 'Write', input: { file_path: 'tools.txt', content: 'one\ntwo\n' } },
+      { id: 'read-1', name: 'Read', input: { file_path: 'tools.txt' } },
+      { id: 'edit-1', name: 'Edit', input: { file_path: 'tools.txt', old_string: 'two', new_string: 'three' } },
+      { id: 'edit-2', name: 'Edit', input: { file_path: 'tools.txt', old_string: 'absent', new_string: 'x' } },
+      { id: 'glob-1', name: 'Glob', input: { pattern: '*.txt' } },
+      { id: 'grep-1', name: 'Grep', input: { pattern: 'three' } },
+      { id: 'bash-1', name: 'Bash', input: { command: 'seq 1 20000' } },
+      { id: 'bash-2', name: 'Bash', input: { command: 'echo failing >&2; exit 3' } },
+      { id: 'todo-1', name: 'TodoWrite', input: { todos: [{ content: 'Check the contract', status: 'in_progress', activeForm: 'Checking the contract' }] } },
+      { id: 'invalid-1', name: 'Read', input: { path: 'tools.txt' } },
+      { id: 'submit-1', name: 'submit_result', input: { result: { checked: true } } },
+      { id: 'after-stop-1', name: 'Read', input: { file_path: 'tools.txt' } },
+    ]
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-tools', calls } }), 202)
+    const done = await finished((accepted.body as ScheduleAcceptedReply).scheduleId)
+    expect(done.status).toBe('stopped')
+    const byId = new Map(done.calls.map((call) => [call.id, call]))
+    expect(byId.get('write-1')?.result?.display).toMatchObject({ kind: 'file_diff' })
+    expect(byId.get('bash-1')?.result?.display).toMatchObject({ kind: 'bash_output' })
+    expect(byId.get('invalid-1')?.status).toBe('failed')
+    expect(byId.get('after-stop-1')?.status).toBe('cancelled')
+    await expectStatus(api('GET', '/sessions/contract-tools/history'), 200)
+    await expectStatus(api('GET', '/sessions/contract-tools'), 200)
+    await expectStatus(api('GET', '/sessions'), 200)
+  })
+
   it('a streamed schedule: calls added while open, refused once closed, for a reused id or a malformed body', async () => {
     const opened = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-stream', calls: [], open: true } }), 202)
     const scheduleId = (opened.body as ScheduleAcceptedReply).scheduleId
@@ -162,8 +194,12 @@ describe('every operation of openapi.yaml against a running server', () => {
 
   it('approvals: listed, answered once, the same answer accepted again and a different one refused; project grants listed and removed', async () => {
     await expectStatus(api('POST', '/sessions', { body: { id: 'contract-ask', permissionMode: 'default' } }), 201)
-    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-ask', calls: [{ id: 'edit-1', name: 'Edit', input: { file_path: 'notes.txt' } }] } }), 202)
-    const request = await pendingRequest('contract-ask')
+    const writes = [
+      { id: 'write-1', name: 'Write', input: { file_path: 'asked.txt', content: 'allowed\n' } },
+      { id: 'write-2', name: 'Write', input: { file_path: 'refused.txt', content: 'denied\n' } },
+    ]
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-ask', calls: writes } }), 202)
+    const request = await pendingRequest('contract-ask', 'write-1')
     await expectStatus(api('GET', '/permissions'), 200)
     await expectStatus(api('GET', '/permissions?status=decided'), 400)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'perhaps' } }), 400)
@@ -171,7 +207,11 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'deny' } }), 409)
     await expectStatus(api('POST', '/permissions/perm_missing', { body: { decision: 'allow' } }), 404)
-    expect((await finished((accepted.body as ScheduleAcceptedReply).scheduleId)).status).toBe('completed')
+    const second = await pendingRequest('contract-ask', 'write-2')
+    await expectStatus(api('POST', `/permissions/${second.id}`, { body: { decision: 'deny', message: 'not that one' } }), 200)
+    const done = await finished((accepted.body as ScheduleAcceptedReply).scheduleId)
+    expect(done.calls.map((call) => call.status)).toEqual(['succeeded', 'denied'])
+    await expectStatus(api('GET', '/sessions/contract-ask/history'), 200)
 
     const rules = await expectStatus(api('GET', '/permissions/rules'), 200)
     const [rule] = (rules.body as { rules: ProjectRule[] }).rules
@@ -227,8 +267,8 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
   })
 
-  it('every POST answers 400 to a body that is not JSON', async () => {
-    for (const operation of operationsWith((candidate) => candidate.method === 'POST')) {
+  it('every POST and DELETE answers 400 to a body that is not JSON', async () => {
+    for (const operation of operationsWith((candidate) => candidate.method === 'POST' || candidate.method === 'DELETE')) {
       const reply = await api(operation.method, someUrlOf(operation.route), { rawBody: '{"id":' })
       expect(reply.status, `${operation.method} ${operation.route}`).toBe(400)
     }
