@@ -2,8 +2,10 @@
  * @module Crash recovery, at start, for every unfinished schedule: a call whose handler had
  * started gets a terminal `interrupted` record (it is never run again); a call waiting for
  * approval keeps its request, answerable after the restart, and then runs; calls not yet
- * started run. Every outcome is an event in the session's one sequence.
+ * started run. In a schedule the session's abort had reached, they end cancelled instead and
+ * a pending approval resolves as abort. Every outcome is an event in the session's one sequence.
  */
+import { ToolexecError } from '../contracts/errors.js'
 import type { ToolCall } from '../contracts/tool-call.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { CallRow, ScheduleRecord } from '../contracts/store.js'
@@ -12,6 +14,7 @@ import { stateChangeFor } from './event-projection.js'
 import type { RuntimeContext } from './runtime-context.js'
 import { pruneDependencies } from './schedule-runner.js'
 import type { ScheduleService } from './schedule-service.js'
+import { TURN_ABORTED } from './session-service.js'
 
 export const INTERRUPTED_TEXT =
   'Tool execution was interrupted: the server stopped while this tool was running. It was not run again; check its effects before retrying.'
@@ -37,6 +40,7 @@ export function recoverUnfinished(ctx: RuntimeContext, schedules: ScheduleServic
 function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedule: ScheduleRecord): { interrupted: number; resumed: number } {
   const session = ctx.store.getSession(schedule.sessionId)
   if (session === undefined) return { interrupted: 0, resumed: 0 }
+  const aborted = ctx.store.scheduleAborted(schedule.id)
   const earlier: ToolExecutionResult[] = []
   const remaining: ToolCall[] = []
   let interrupted = 0
@@ -45,12 +49,17 @@ function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedu
     else if (row.status === 'running') {
       earlier.push(interrupt(ctx, row))
       interrupted++
-    } else remaining.push(toCall(row))
+    } else {
+      if (aborted) resolvePendingAsAborted(ctx, row)
+      remaining.push(toCall(row))
+    }
   }
   // A schedule still open for streamed calls gets none after a restart: it closes, and its
   // record shows the plan its remaining calls run in, as a close would have.
   if (schedule.status === 'open') closeRecovered(ctx, schedule.id, remaining)
-  const accepted = { id: schedule.id, session, turnId: schedule.turnId, calls: remaining, signal: ctx.live.get(session.id).controller.signal }
+  // An aborted turn's signal: its remaining calls end cancelled without starting, as they would have.
+  const signal = aborted ? AbortSignal.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } })) : ctx.live.get(session.id).controller.signal
+  const accepted = { id: schedule.id, session, turnId: schedule.turnId, calls: remaining, signal }
   schedules.resume(accepted, remaining, earlier)
   ctx.logger.info({ scheduleId: schedule.id, interrupted, resumed: remaining.length }, 'schedule.recovered')
   return { interrupted, resumed: remaining.length }
@@ -76,6 +85,23 @@ function interrupt(ctx: RuntimeContext, row: CallRow): ToolExecutionResult {
   const event = { type: 'ToolCallResult' as const, sessionId: row.sessionId, callId: row.id, toolName: row.name, result }
   ctx.journal.appendNow(event, stateChangeFor(event))
   return result
+}
+
+/** The approval a call of an aborted schedule still waited for resolves as the abort resolved it. */
+function resolvePendingAsAborted(ctx: RuntimeContext, row: CallRow): void {
+  const request = ctx.store.lastPermissionForCall(row.sessionId, row.id)
+  if (request?.status !== 'pending') return
+  const event = {
+    type: 'PermissionResolved' as const,
+    sessionId: row.sessionId,
+    permissionId: request.id,
+    callId: row.id,
+    toolName: row.name,
+    decision: 'deny' as const,
+    decidedBy: 'abort' as const,
+    reason: 'Tool execution cancelled',
+  }
+  ctx.journal.appendNow(event, stateChangeFor(event))
 }
 
 function toCall(row: CallRow): ToolCall {

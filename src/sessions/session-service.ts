@@ -61,9 +61,14 @@ export class SessionService {
     return page.length > limit && last !== undefined ? { sessions, next: last.id } : { sessions }
   }
 
-  /** R23: running calls end cancelled, pending approvals resolve as abort, queued schedules end cancelled. */
+  /**
+   * R23: running calls end cancelled, pending approvals resolve as abort, queued schedules end
+   * cancelled. The abort is stored with the schedules before it is acknowledged: a crash before
+   * they end must not let a restart run them.
+   */
   abort(id: string): { sessionId: string; aborted: boolean } {
     this.get(id)
+    this.#ctx.store.markSchedulesAborted(id, new Date().toISOString())
     const live = this.#ctx.live.get(id)
     const previous = live.controller
     live.controller = new AbortController()

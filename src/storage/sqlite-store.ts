@@ -26,6 +26,7 @@ const SESSION_DELETIONS = [
   'deleteSessionTodos',
   'deleteSessionArtifacts',
   'deleteSessionEvents',
+  'deleteSessionScheduleAborts',
   'deleteSessionSchedules',
   'deleteSessionRow',
 ] as const
@@ -102,6 +103,15 @@ export class SqliteStore {
 
   setScheduleGroups(id: string, groups: readonly (readonly string[])[]): void {
     this.#s.setScheduleGroups.run(JSON.stringify(groups), id)
+  }
+
+  /** Marks the session's schedules not yet ended as aborted, so that a restart does not run what the abort cancelled. */
+  markSchedulesAborted(sessionId: string, at: string): void {
+    this.#s.markSchedulesAborted.run(at, sessionId)
+  }
+
+  scheduleAborted(id: string): boolean {
+    return this.#s.scheduleAborted.get(id) !== undefined
   }
 
   unfinishedSchedules(): ScheduleRecord[] {
@@ -309,7 +319,7 @@ export class SqliteStore {
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools']) {
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools', 'schedule_aborts']) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

@@ -17,6 +17,9 @@ const SQL = {
   getSchedule: 'SELECT * FROM schedules WHERE id = ?',
   setScheduleStatus: 'UPDATE schedules SET status = ?, completed_at = ? WHERE id = ?',
   setScheduleGroups: 'UPDATE schedules SET groups_json = ? WHERE id = ?',
+  markSchedulesAborted: `INSERT OR IGNORE INTO schedule_aborts (schedule_id, session_id, aborted_at)
+      SELECT id, session_id, ? FROM schedules WHERE session_id = ? AND completed_at IS NULL`,
+  scheduleAborted: 'SELECT 1 FROM schedule_aborts WHERE schedule_id = ?',
   unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
@@ -65,6 +68,7 @@ const SQL = {
   deleteSessionTodos: 'DELETE FROM todos WHERE session_id = ?',
   deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = ?',
   deleteSessionEvents: 'DELETE FROM events WHERE session_id = ?',
+  deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = ?',
   deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = ?',
   deleteSessionRow: 'DELETE FROM sessions WHERE id = ?',
 } as const

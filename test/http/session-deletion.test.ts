@@ -100,6 +100,7 @@ describe('DELETE /sessions/:id', () => {
     const ended = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     expect(ended.body.status).toBe('cancelled')
     expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+    expect(server.runtime.ctx.store.rowCounts().schedule_aborts).toBe(0)
   })
 
   it('refuses a session with a background task running', async () => {

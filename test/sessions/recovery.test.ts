@@ -83,6 +83,11 @@ class CrashState {
     })
   }
 
+  /** The client's abort, acknowledged before the crash. */
+  abort(sessionId: string): void {
+    this.#runtime.sessions.abort(sessionId)
+  }
+
   #advance(sessionId: string, call: SeededCall, at: string): void {
     if (call.state === 'pending') return
     if (call.state === 'awaiting_permission') {
@@ -221,6 +226,34 @@ describe('recoverUnfinished', () => {
     expect(appended.filter((event) => event.type === 'ToolCallResult').map((event) => event.callId)).toEqual(['run-2', 'next-2'])
     expect(appended[appended.length - 1]).toMatchObject({ type: 'ScheduleCompleted', scheduleId: 'sch-seq', status: 'completed' })
     expect(runtime.sessions.view('s-seq')?.lastEventId).toBe(after.length)
+  })
+})
+
+describe('recovering a session aborted before the crash', () => {
+  it('ends the calls of schedules accepted before the abort cancelled, never runs them, and resolves their approval as abort', async () => {
+    const { runtime, markerDir, state } = crashAndReopen((seed) => {
+      seed.schedule('s-abort', 'sch-aborted', 'running', [sleep('ab-run', 'running'), edit('ab-ask', 'awaiting_permission'), read('ab-next')])
+      seed.schedule('s-abort', 'sch-aborted-queued', 'queued', [read('ab-queued')])
+      seed.abort('s-abort')
+      seed.schedule('s-abort', 'sch-after-abort', 'queued', [read('after-abort')])
+    })
+    runtime.recover()
+    const aborted = await runtime.schedules.waitFor('sch-aborted', 5)
+    const queued = await runtime.schedules.waitFor('sch-aborted-queued', 5)
+    const after = await runtime.schedules.waitFor('sch-after-abort', 5)
+    expect([aborted.status, queued.status, after.status]).toEqual(['cancelled', 'cancelled', 'completed'])
+    expect([...aborted.calls, ...queued.calls, ...after.calls].map((call) => [call.id, call.status])).toEqual([
+      ['ab-run', 'interrupted'],
+      ['ab-ask', 'cancelled'],
+      ['ab-next', 'cancelled'],
+      ['ab-queued', 'cancelled'],
+      ['after-abort', 'succeeded'],
+    ])
+    const runs = runsByCall(markerDir)
+    for (const id of ['ab-run', 'ab-ask', 'ab-next', 'ab-queued']) expect(runs.has(runKey('s-abort', id)), id).toBe(false)
+    expect(runs.get(runKey('s-abort', 'after-abort'))).toHaveLength(1)
+    expect(runtime.sessions.pendingPermissions('s-abort')).toEqual([])
+    expect(runtime.ctx.store.getPermission(state.permissionIds.get('ab-ask') ?? '')).toMatchObject({ status: 'deny', decidedBy: 'abort' })
   })
 })
 
