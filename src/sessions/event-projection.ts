@@ -33,10 +33,7 @@ export function stateChangeFor(event: ExecutorEvent): StateChange | undefined {
     case 'PermissionResolved':
       return (store, at) => {
         if (event.permissionId !== undefined) {
-          const status = event.decision
-          store.decidePermission(event.permissionId, { status, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null, decidedAt: at })
-          if (status === 'allow' && event.scope === 'session') grantForSession(store, event.permissionId, at)
-          if (status === 'allow' && event.scope === 'project') grantForProject(store, event.permissionId, at)
+          recordDecision(store, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
         }
         if (event.decision === 'allow') store.setCallStatus(event.sessionId, event.callId, 'pending')
       }
@@ -47,6 +44,23 @@ export function stateChangeFor(event: ExecutorEvent): StateChange | undefined {
     default:
       return NO_CHANGE
   }
+}
+
+export interface RecordedDecision {
+  readonly status: 'allow' | 'deny'
+  readonly decidedBy: string
+  readonly message: string | null
+  readonly scope: string | null
+}
+
+/**
+ * Stores a request's decision with the grant its scope makes. A request already decided keeps
+ * its decision (the first answer wins); writing the same grant again changes nothing.
+ */
+export function recordDecision(store: Parameters<StateChange>[0], permissionId: string, decision: RecordedDecision, at: string): void {
+  store.decidePermission(permissionId, { ...decision, decidedAt: at })
+  if (decision.status === 'allow' && decision.scope === 'session') grantForSession(store, permissionId, at)
+  if (decision.status === 'allow' && decision.scope === 'project') grantForProject(store, permissionId, at)
 }
 
 /** `scope: session`: the same tool with the same rule key runs without asking from now on. */

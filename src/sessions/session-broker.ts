@@ -2,14 +2,16 @@
  * @module The approval broker of the HTTP server. A ticket is registered before its request
  * is visible (R16); answers are checked against the live ticket and the stored record, so
  * the first answer wins, the same answer again is accepted, and a request still pending
- * after a restart can be answered before its call reaches the approval gate again; one
- * answered before the restart keeps its answer.
+ * after a restart can be answered before its call reaches the approval gate again. A
+ * client's answer is stored before it is confirmed, so a crash right after cannot lose it:
+ * at the next start the call finds it and is not asked again.
  */
 import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket } from '../contracts/ports.js'
 import type { PermissionRow } from '../contracts/store.js'
 import type { AnswerOutcome } from '../permissions/brokers.js'
 import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import { recordDecision } from './event-projection.js'
 
 /** How long a decided ticket stays in memory; by then its decision is stored. */
 const DECIDED_TICKET_TTL_MS = 30_000
@@ -18,7 +20,6 @@ export class SessionPermissionBroker implements PermissionBroker {
   readonly interactive = true
   readonly #store: SqliteStore
   readonly #tickets = new Map<string, PermissionTicket>()
-  readonly #earlyAnswers = new Map<string, PermissionAnswer>()
 
   constructor(store: SqliteStore) {
     this.#store = store
@@ -29,8 +30,7 @@ export class SessionPermissionBroker implements PermissionBroker {
     const effective = reopened === undefined ? request : { ...request, permissionId: reopened.id }
     const ticket = createPermissionTicket(effective, (settled) => this.#forgetLater(settled))
     this.#tickets.set(effective.permissionId, ticket)
-    const answer = reopened !== undefined && reopened.status !== 'pending' ? recordedAnswer(reopened) : this.#takeEarlyAnswer(effective.permissionId)
-    if (answer !== undefined) ticket.settle(answer)
+    if (reopened !== undefined && reopened.status !== 'pending') ticket.settle(recordedAnswer(reopened))
     return ticket
   }
 
@@ -45,26 +45,26 @@ export class SessionPermissionBroker implements PermissionBroker {
     return stored.status === 'pending' || JSON.stringify(stored.input) === JSON.stringify(request.input ?? null) ? stored : undefined
   }
 
-  #takeEarlyAnswer(permissionId: string): PermissionAnswer | undefined {
-    const early = this.#earlyAnswers.get(permissionId)
-    this.#earlyAnswers.delete(permissionId)
-    return early
-  }
-
   answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): AnswerOutcome {
     const ticket = this.#tickets.get(permissionId)
     if (ticket !== undefined) {
       if (sessionId !== undefined && ticket.request.sessionId !== sessionId) return { kind: 'unknown' }
-      if (ticket.settle(answer)) return { kind: 'settled', answer }
-      return compare(ticket.settled ?? answer, answer)
+      if (!ticket.settle(answer)) return compare(ticket.settled ?? answer, answer)
+      this.#record(permissionId, answer)
+      return { kind: 'settled', answer }
     }
     const row = this.#store.getPermission(permissionId)
     if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) return { kind: 'unknown' }
     if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
-    const early = this.#earlyAnswers.get(permissionId)
-    if (early !== undefined) return compare(early, answer)
-    this.#earlyAnswers.set(permissionId, answer)
+    // Its call has not asked again since a restart: the stored answer waits for it.
+    this.#record(permissionId, answer)
     return { kind: 'settled', answer }
+  }
+
+  /** The answer, committed before the client hears it was taken. */
+  #record(permissionId: string, answer: PermissionAnswer): void {
+    const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null }
+    this.#store.transaction(() => recordDecision(this.#store, permissionId, decision, new Date().toISOString()))
   }
 
   #forgetLater(ticket: PermissionTicket): void {

@@ -154,14 +154,14 @@ function successResult(callId: string, stopTurn = false): ToolExecutionResult {
 }
 
 /** A crashed data dir: seeded and closed by one runtime, reopened by a second one that is returned. */
-function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; markerDir: string; state: CrashState } {
+function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; markerDir: string; state: CrashState; dataDir: string } {
   const dataDir = tempDir('toolexec-recovery-')
   const markerDir = tempDir('toolexec-recovery-runs-')
   const first = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
   const state = new CrashState(first)
   seed(state)
   first.close()
-  return { runtime: openRuntime(dataDir, markerDir), markerDir, state }
+  return { runtime: openRuntime(dataDir, markerDir), markerDir, state, dataDir }
 }
 
 const callOf = (reply: ScheduleReply, id: string) => reply.calls.find((call) => call.id === id)
@@ -321,6 +321,38 @@ describe('recovering a call that was waiting for approval', () => {
     expect(runsByCall(markerDir).get(runKey('s-allowed', 'allowed-1'))).toHaveLength(1)
     expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
     expect(runtime.ctx.store.getPermission(state.permissionIds.get('allowed-1') ?? '')).toMatchObject({ status: 'allow', decidedBy: 'client' })
+  })
+
+  it('keeps an answer given after a restart, before its call asked again, across a second crash', async () => {
+    const { runtime, markerDir, state, dataDir } = crashAndReopen((seed) => seed.schedule('s-early', 'sch-early', 'running', [edit('early-1', 'awaiting_permission')]))
+    const permissionId = state.permissionIds.get('early-1') ?? ''
+    runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Not this file' })
+    await runtime.close()
+    const third = openRuntime(dataDir, markerDir)
+    third.recover()
+    const reply = await third.schedules.waitFor('sch-early', 5)
+    expect(callOf(reply, 'early-1')).toMatchObject({ status: 'denied' })
+    expect(JSON.stringify(callOf(reply, 'early-1')?.modelContent)).toContain('Not this file')
+    expect(runsByCall(markerDir).has(runKey('s-early', 'early-1'))).toBe(false)
+    expect(third.ctx.store.rowCounts().permission_requests).toBe(1)
+  })
+
+  it('keeps an answer confirmed to a waiting call when the server dies right after the reply', async () => {
+    const { runtime, markerDir, state, dataDir } = crashAndReopen((seed) => seed.schedule('s-live', 'sch-live', 'running', [edit('live-1', 'awaiting_permission')]))
+    const permissionId = state.permissionIds.get('live-1') ?? ''
+    runtime.recover()
+    const askedAgain = (): true | undefined => (events(runtime, 's-live').map(parsed).filter((event) => event.type === 'PermissionRequested').length === 2 ? true : undefined)
+    await until(askedAgain)
+    runtime.sessions.answerPermission(permissionId, { decision: 'allow', scope: 'session' })
+    // Nothing runs between the reply and the stop: the decision's event is never committed.
+    await runtime.close()
+    const third = openRuntime(dataDir, markerDir)
+    third.recover()
+    const reply = await third.schedules.waitFor('sch-live', 5)
+    expect(callOf(reply, 'live-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
+    expect(runsByCall(markerDir).get(runKey('s-live', 'live-1'))).toHaveLength(1)
+    expect(third.ctx.store.rowCounts().permission_requests).toBe(1)
+    expect(third.ctx.store.hasGrant('s-live', 'Edit', 'Edit')).toBe(true)
   })
 
   it('asks again when the recorded answer was given for other input than the call now has', async () => {
