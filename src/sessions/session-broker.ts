@@ -13,6 +13,8 @@ import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import { recordDecision } from './event-projection.js'
 
+const SUPERSEDED = "Closed: after a restart the call's input is no longer what this request showed; the call asked again."
+
 /** How long a decided ticket stays in memory; by then its decision is stored. */
 const DECIDED_TICKET_TTL_MS = 30_000
 
@@ -35,14 +37,18 @@ export class SessionPermissionBroker implements PermissionBroker {
   }
 
   /**
-   * After a restart the call's request keeps its id, so old links still answer it. One already
-   * answered keeps its answer when it was asked for this very input: the call had not started,
-   * and a denied call must not run because it was asked again and allowed.
+   * After a restart the call's request keeps its id, so old links still answer it, when it was
+   * asked for this very input. One already answered keeps its answer: the call had not started,
+   * and a denied call must not run because it was asked again and allowed. A request that
+   * showed other input (a hook changed since) is closed, and the call asks anew: nobody may
+   * approve one input and have another run.
    */
   #reopened(request: PermissionRequest): PermissionRow | undefined {
     const stored = this.#store.lastPermissionForCall(request.sessionId, request.callId)
     if (stored === undefined) return undefined
-    return stored.status === 'pending' || JSON.stringify(stored.input) === JSON.stringify(request.input ?? null) ? stored : undefined
+    if (JSON.stringify(stored.input) === JSON.stringify(request.input ?? null)) return stored
+    if (stored.status === 'pending') this.#record(stored.id, { decision: 'deny', decidedBy: 'broker', message: SUPERSEDED })
+    return undefined
   }
 
   answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): AnswerOutcome {

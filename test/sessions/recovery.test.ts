@@ -355,6 +355,22 @@ describe('recovering a call that was waiting for approval', () => {
     expect(third.ctx.store.hasGrant('s-live', 'Edit', 'Edit')).toBe(true)
   })
 
+  it('asks again when the pending request showed other input than the call now has, and closes the old request', async () => {
+    const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-moved', 'sch-moved', 'running', [edit('moved-1', 'awaiting_permission')]))
+    const oldId = state.permissionIds.get('moved-1') ?? ''
+    // What the person was shown before the restart; the call now resolves to other input.
+    runtime.ctx.store.db.prepare('UPDATE permission_requests SET input_json = ? WHERE id = ?').run(JSON.stringify({ file_path: 'elsewhere.txt' }), oldId)
+    runtime.recover()
+    const fresh = await until(() => runtime.sessions.pendingPermissions('s-moved').find((request) => request.id !== oldId))
+    expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })
+    expect(runtime.sessions.pendingPermissions('s-moved')).toEqual([fresh])
+    expect(() => runtime.sessions.answerPermission(oldId, { decision: 'allow' })).toThrow(expect.objectContaining({ code: 'API_ERR_PERMISSION_DECIDED' }))
+    expect(runsByCall(markerDir).has(runKey('s-moved', 'moved-1'))).toBe(false)
+    runtime.sessions.answerPermission(fresh.id, { decision: 'allow' })
+    expect(callOf(await runtime.schedules.waitFor('sch-moved', 5), 'moved-1')).toMatchObject({ status: 'succeeded' })
+    expect(runsByCall(markerDir).get(runKey('s-moved', 'moved-1'))).toHaveLength(1)
+  })
+
   it('asks again when the recorded answer was given for other input than the call now has', async () => {
     const answered = { decision: 'allow', askedInput: { file_path: 'elsewhere.txt' } } as const
     const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-changed', 'sch-changed', 'running', [edit('changed-1', answered)]))
