@@ -13,7 +13,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { handleClientError, handleError } from './error-status.js'
-import { registerJsonBodyParser } from './json-body.js'
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
 import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { eventRoutes } from './routes/events.js'
@@ -24,7 +24,6 @@ import { toolRoutes } from './routes/tools.js'
 import type { StreamLimits } from './session-stream.js'
 
 export const HEARTBEAT_MS = 15_000
-const BODY_LIMIT = 10 * 1024 * 1024
 
 export interface AppOptions {
   readonly runtime: Runtime
@@ -39,7 +38,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     // Path ids may be 200 characters, percent-encoded up to three times longer.

@@ -6,6 +6,9 @@
 import type { FastifyInstance } from 'fastify'
 import { ToolexecError } from '../contracts/errors.js'
 
+/** The largest request body taken (a Write's content included). */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024
+
 /** Far deeper than any tool input needs, far below what JSON.stringify can recurse. */
 export const MAX_JSON_DEPTH = 128
 

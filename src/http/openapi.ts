@@ -15,6 +15,7 @@ import * as result from '../contracts/result.js'
 import * as toolCall from '../contracts/tool-call.js'
 import * as toolConfig from '../contracts/tool-config.js'
 import * as toolEntry from '../contracts/tool-entry.js'
+import { BODY_LIMIT_BYTES } from './json-body.js'
 
 type Json = null | boolean | number | string | Json[] | JsonObject
 interface JsonObject {
@@ -50,6 +51,7 @@ const SECURITY_SCHEMES = {
 const SCHEMAS_REF = '#/components/schemas/'
 const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete'])
 const ERROR_REPLY = 'ErrorReply'
+const BODY_LIMIT_TEXT = `${BODY_LIMIT_BYTES / (1024 * 1024)} MiB`
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
 const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
@@ -124,6 +126,11 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       // Fastify refuses a parameter or body that breaks its schema, or cannot be decoded, before the route runs.
       if (takesInput(method, operation)) {
         responses['400'] ??= { description: STATUS_CODES['400'] ?? '400', content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+      }
+      // Fastify refuses a body over the limit, or of a media type other than JSON, before the route runs.
+      if (BODY_METHODS.has(method)) {
+        responses['413'] ??= { description: `${STATUS_CODES['413'] ?? '413'}: a body over ${BODY_LIMIT_TEXT}`, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+        responses['415'] ??= { description: `${STATUS_CODES['415'] ?? '415'}: a body that is not application/json`, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
       }
       const security = operation.security ?? globalSecurity
       if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {

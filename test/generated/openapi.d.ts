@@ -784,6 +784,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
         };
     };
     getSession: {
@@ -907,6 +925,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
         };
     };
     abortSession: {
@@ -961,6 +997,24 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1089,6 +1143,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
         };
     };
     addScheduleCall: {
@@ -1160,6 +1232,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
         };
     };
     closeSchedule: {
@@ -1220,6 +1310,24 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1351,6 +1459,24 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1499,6 +1625,24 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1745,6 +1889,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
         };
     };
     deleteHttpTool: {
@@ -1803,6 +1965,24 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
 import { defineTool } from '../../src/contracts/tool-entry.js'
+import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -271,6 +272,16 @@ describe('every operation of openapi.yaml against a running server', () => {
     for (const operation of operationsWith((candidate) => candidate.method === 'POST' || candidate.method === 'DELETE')) {
       const reply = await api(operation.method, someUrlOf(operation.route), { rawBody: '{"id":' })
       expect(reply.status, `${operation.method} ${operation.route}`).toBe(400)
+    }
+  })
+
+  it('every POST and DELETE answers 413 to a body over the limit and 415 to a body that is not JSON', async () => {
+    const oversized = 'x'.repeat(BODY_LIMIT_BYTES + 1)
+    for (const operation of operationsWith((candidate) => candidate.method === 'POST' || candidate.method === 'DELETE')) {
+      const tooLarge = await api(operation.method, someUrlOf(operation.route), { rawBody: oversized })
+      expect(tooLarge.status, `${operation.method} ${operation.route}`).toBe(413)
+      const form = await api(operation.method, someUrlOf(operation.route), { rawBody: 'id=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      expect(form.status, `${operation.method} ${operation.route}`).toBe(415)
     }
   })
 
