@@ -67,6 +67,13 @@ export class SessionPermissionBroker implements PermissionBroker {
     return { kind: 'settled', answer }
   }
 
+  /** Drops the decided tickets of a deleted session: an answer to one of them is then a 404, like its deleted row. */
+  forgetSession(sessionId: string): void {
+    for (const [permissionId, ticket] of this.#tickets) {
+      if (ticket.request.sessionId === sessionId) this.#tickets.delete(permissionId)
+    }
+  }
+
   /** The answer, committed before the client hears it was taken. */
   #record(permissionId: string, answer: PermissionAnswer): void {
     const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null }

@@ -1,8 +1,8 @@
 /**
  * @module Deleting a session: its rows (records, events, approvals, grants, todos, artifact
  * rows) go in one transaction, then the artifact files those rows name; the background
- * commands kept in memory after they ended, the files it read and the mode it left for plan
- * mode go too. Refused while the session has work going
+ * commands kept in memory after they ended, the files it read, the mode it left for plan
+ * mode and its answered approvals go too. Refused while the session has work going
  * on, which would go on writing for it. Its live streams end, and a new session of the same
  * id starts over at event 1.
  */
@@ -20,6 +20,7 @@ export async function deleteSession(ctx: RuntimeContext, sessionId: string): Pro
   const files = ctx.store.deleteSession(sessionId)
   ctx.journal.forget(sessionId)
   ctx.live.forget(sessionId)
+  ctx.broker.forgetSession(sessionId)
   ctx.forgetToolMemory(sessionId)
   ctx.bus.end(sessionId)
   await removeArtifactFiles(ctx, files)

@@ -159,6 +159,19 @@ describe('DELETE /sessions/:id', () => {
     expect((await server.json<Session>('GET', '/sessions/s1')).body.permissionMode).toBe('default')
   })
 
+  it('forgets its answered approvals: answering one after the delete is a 404, whatever the answer', async () => {
+    server = await startTestServer()
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
+    await runApproved(server, 's1', 'c1', 'Edit', { file_path: 'a.txt' })
+    const permissionId = server.runtime.ctx.store.lastPermissionForCall('s1', 'c1')?.id
+    expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
+
+    for (const decision of ['deny', 'allow']) {
+      const answer = await server.json<ErrorReply>('POST', `/permissions/${permissionId}`, { decision })
+      expect([answer.status, answer.body.error.code]).toEqual([404, 'API_ERR_PERMISSION_NOT_FOUND'])
+    }
+  })
+
   it('ends the session event streams; a new session with the same id starts again at event 1', async () => {
     server = await startTestServer({ tools: builtinTools() })
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
