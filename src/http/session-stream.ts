@@ -2,8 +2,8 @@
  * @module One client's SSE stream of a session: stored events after its last id are
  * replayed in joined writes, then live events follow with nothing lost or doubled at the
  * seam (the bus subscription starts before the first read, and every frame is sent only
- * if its seq is past the last one sent). A client that falls too far behind is closed and
- * resumes by id. Frames that announce progress may wait a few milliseconds to share a
+ * if its seq is past the last one sent). A client that falls too far behind is disconnected
+ * (what waited for it is dropped) and resumes by id. Frames that announce progress may wait a few milliseconds to share a
  * socket write with the frames that follow them; a result, an approval or an end goes out
  * at once, with whatever waited before it.
  */
@@ -97,7 +97,10 @@ export class SessionStream {
     this.#unsubscribe()
     this.#queue = []
     this.#queuedChars = 0
-    if (!this.#raw.writableEnded) this.#raw.end()
+    // A client behind on reading would hold its socket, and the frames buffered for it,
+    // until it reads them, forever if it never does: it is cut off and resumes by id.
+    if (this.#waitingForDrain) this.#raw.destroy()
+    else if (!this.#raw.writableEnded) this.#raw.end()
   }
 
   async #replay(sessionId: string, store: SqliteStore): Promise<void> {
