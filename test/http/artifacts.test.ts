@@ -5,20 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { defineTool } from '../../src/contracts/tool-entry.js'
 import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support/server.js'
+import { dumpTool } from '../support/tools.js'
 
-/** Returns its text; anything over 64 bytes goes to an artifact (R32). */
-const dumpTool = defineTool({
-  name: 'Dump',
-  description: 'Returns the text it was given',
-  inputSchema: Type.Object({ text: Type.String() }),
-  readOnly: true,
-  destructive: false,
-  concurrentSafe: true,
-  permission: { sideEffectScope: 'none' },
-  resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
-  retention: 'session',
-  handler: async (input) => input.text,
-})
 
 /** Returns one image block with the media type it is given, as an MCP or HTTP tool may. */
 const pictureTool = defineTool({

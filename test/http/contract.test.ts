@@ -4,34 +4,19 @@
  * documents, and every reply must have a documented status and a body that validates against
  * that status's schema.
  */
-import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
-import { defineTool } from '../../src/contracts/tool-entry.js'
 import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { sleepTool } from '../support/tools.js'
+import { dumpTool, sleepTool } from '../support/tools.js'
 
 const TOKEN = 'contract-token'
 /** One character over every path id's limit. */
 const LONG_ID = 'x'.repeat(201)
 const REBOUND_HOST = 'rebound.example'
 
-/** Returns its text; over 64 bytes it is saved as an artifact. */
-const dumpTool = defineTool({
-  name: 'Dump',
-  description: 'Returns the text it was given',
-  inputSchema: Type.Object({ text: Type.String() }),
-  readOnly: true,
-  destructive: false,
-  concurrentSafe: true,
-  permission: { sideEffectScope: 'none' },
-  resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
-  retention: 'session',
-  handler: async (input) => input.text,
-})
 
 type Api = (method: string, url: string, options?: RequestOptions) => Promise<Reply>
 

@@ -3,6 +3,20 @@ import { Type } from '@sinclair/typebox'
 import { defineTool, type ToolEntry } from '../../src/contracts/tool-entry.js'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
 
+/** Returns its text; anything over 64 bytes goes to an artifact (R32). */
+export const dumpTool = defineTool({
+  name: 'Dump',
+  description: 'Returns the text it was given',
+  inputSchema: Type.Object({ text: Type.String() }),
+  readOnly: true,
+  destructive: false,
+  concurrentSafe: true,
+  permission: { sideEffectScope: 'none' },
+  resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
+  retention: 'session',
+  handler: async (input) => input.text,
+})
+
 export const readTool = defineTool({
   name: 'Read',
   description: 'Returns the path it was given',
