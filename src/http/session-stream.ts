@@ -3,9 +3,9 @@
  * replayed in joined writes, then live events follow with nothing lost or doubled at the
  * seam (the bus subscription starts before the first read, and every frame is sent only
  * if its seq is past the last one sent). A client that falls too far behind is disconnected
- * (what waited for it is dropped) and resumes by id. Frames that announce progress may wait a few milliseconds to share a
- * socket write with the frames that follow them; a result, an approval or an end goes out
- * at once, with whatever waited before it.
+ * (what waited for it is dropped) and resumes by id. Frames that announce progress may wait
+ * a few milliseconds to share a socket write with the frames that follow them; a result, an
+ * approval or an end goes out at once, with whatever waited before it.
  */
 import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'

@@ -26,12 +26,12 @@ export function rememberModeBeforePlan(control: SessionControl, sessionId: strin
   modes.set(sessionId, mode)
 }
 
-/** Returns the remembered mode (or MODE_AFTER_PLAN) and forgets it. */
 /** The session was deleted: a new session of that id leaving plan mode must not get its old mode back. */
 export function forgetModeBeforePlan(control: SessionControl, sessionId: string): void {
   previousModes.get(control)?.delete(sessionId)
 }
 
+/** Returns the remembered mode (or MODE_AFTER_PLAN) and forgets it. */
 export function takeModeBeforePlan(control: SessionControl, sessionId: string): PermissionMode {
   const modes = previousModes.get(control)
   const mode = modes?.get(sessionId) ?? MODE_AFTER_PLAN
