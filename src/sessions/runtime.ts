@@ -67,7 +67,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const store = new SqliteStore(db)
   const bus = new EventBus()
   const journal = new EventJournal(store, bus, () => checkpointer.writeGate())
-  const broker = new SessionPermissionBroker(store)
+  const broker = new SessionPermissionBroker(store, journal)
   const registry = new InMemoryToolRegistry(options.tools)
   const clientTools = new ClientTools(registry, store, options.logger)
   // Before recovery: a recovered call of a client tool must find it.

@@ -11,7 +11,8 @@ import type { PermissionRow } from '../contracts/store.js'
 import type { AnswerOutcome } from '../permissions/brokers.js'
 import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
-import { recordDecision } from './event-projection.js'
+import type { EventJournal } from './event-journal.js'
+import { recordDecision, stateChangeFor } from './event-projection.js'
 
 const SUPERSEDED = "Closed: after a restart the call's input is no longer what this request showed; the call asked again."
 
@@ -21,10 +22,12 @@ const DECIDED_TICKET_TTL_MS = 30_000
 export class SessionPermissionBroker implements PermissionBroker {
   readonly interactive = true
   readonly #store: SqliteStore
+  readonly #journal: EventJournal
   readonly #tickets = new Map<string, PermissionTicket>()
 
-  constructor(store: SqliteStore) {
+  constructor(store: SqliteStore, journal: EventJournal) {
     this.#store = store
+    this.#journal = journal
   }
 
   open(request: PermissionRequest): PermissionTicket {
@@ -47,8 +50,23 @@ export class SessionPermissionBroker implements PermissionBroker {
     const stored = this.#store.lastPermissionForCall(request.sessionId, request.callId)
     if (stored === undefined) return undefined
     if (JSON.stringify(stored.input) === JSON.stringify(request.input ?? null)) return stored
-    if (stored.status === 'pending') this.#record(stored.id, { decision: 'deny', decidedBy: 'broker', message: SUPERSEDED })
+    if (stored.status === 'pending') this.#closeSuperseded(stored)
     return undefined
+  }
+
+  // A client still drawing the old dialog learns from the stream that it closed.
+  #closeSuperseded(stored: PermissionRow): void {
+    const event = {
+      type: 'PermissionResolved' as const,
+      sessionId: stored.sessionId,
+      permissionId: stored.id,
+      callId: stored.callId,
+      toolName: stored.toolName,
+      decision: 'deny' as const,
+      decidedBy: 'broker' as const,
+      reason: SUPERSEDED,
+    }
+    this.#journal.appendNow(event, stateChangeFor(event))
   }
 
   answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): AnswerOutcome {

@@ -365,6 +365,12 @@ describe('recovering a call that was waiting for approval', () => {
     expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })
     expect(runtime.sessions.pendingPermissions('s-moved')).toEqual([fresh])
     expect(() => runtime.sessions.answerPermission(oldId, { decision: 'allow' })).toThrow(expect.objectContaining({ code: 'API_ERR_PERMISSION_DECIDED' }))
+    // A client drawing the old dialog learns from the stream that it closed, before the new one opens.
+    const permissionEvents = events(runtime, 's-moved').map(parsed).filter((event) => String(event.type).startsWith('Permission'))
+    expect(permissionEvents.slice(-2)).toMatchObject([
+      { type: 'PermissionResolved', permissionId: oldId, callId: 'moved-1', decision: 'deny', decidedBy: 'broker' },
+      { type: 'PermissionRequested', permissionId: fresh.id, callId: 'moved-1' },
+    ])
     expect(runsByCall(markerDir).has(runKey('s-moved', 'moved-1'))).toBe(false)
     runtime.sessions.answerPermission(fresh.id, { decision: 'allow' })
     expect(callOf(await runtime.schedules.waitFor('sch-moved', 5), 'moved-1')).toMatchObject({ status: 'succeeded' })
