@@ -119,19 +119,28 @@ export class SessionStream {
     if (this.#closed || event.seq <= this.#lastSent) return
     this.#queue.push(event)
     this.#queuedChars += event.data.length
-    // Frames alone do not bound memory: one carrying a Write's content can be megabytes.
-    const maxChars = this.#limits.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS
-    if (this.#queue.length > this.#limits.maxQueuedFrames || this.#queuedChars > maxChars) {
+    const behind = this.#replaying || this.#waitingForDrain
+    if (behind && this.#overLimits()) {
       this.close()
       return
     }
-    if (this.#replaying || this.#waitingForDrain || this.#flushQueued) return
+    if (behind || this.#flushQueued) return
     if (!MAY_WAIT.has(event.type)) {
       this.#flushQueued = true
       queueMicrotask(() => this.#flush())
     } else if (this.#coalescing === undefined) {
       this.#coalescing = setTimeout(() => this.#flush(), COALESCE_MS)
     }
+  }
+
+  /**
+   * What waits for a client that is behind. A client keeping up gets what one commit
+   * published in the next microtask, however large, so only a backlog is bounded. Frames
+   * alone do not bound memory: one carrying a Write's content can be megabytes.
+   */
+  #overLimits(): boolean {
+    const maxChars = this.#limits.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS
+    return this.#queue.length > this.#limits.maxQueuedFrames || this.#queuedChars > maxChars
   }
 
   // Live frames wait until the replay is done: one sent early would move #lastSent past

@@ -250,6 +250,30 @@ describe('a slow client', () => {
   }, 30_000)
 })
 
+describe('a client that keeps up', () => {
+  it('receives an event larger than the data limit for waiting events, and stays subscribed', async () => {
+    const tight = await startTestServer({ streamLimits: { ...LIMITS, maxQueuedChars: 10_000 } })
+    await tight.json('POST', '/sessions', { id: 'keeps-up' })
+    const stream = await openSse(tight.url, 'keeps-up')
+    streams.push(stream)
+    try {
+      const bus = tight.runtime.ctx.bus
+      await until(() => bus.subscriberCount('keeps-up') === 1)
+      // The started and result events each carry the 20,000-character path.
+      const calls = [{ id: 'long', name: 'Read', input: { file_path: 'y'.repeat(20_000) } }]
+      const accepted = await tight.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keeps-up', calls })
+      await tight.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+      const end = tight.runtime.ctx.journal.lastSeq('keeps-up')
+      await stream.waitForId(end, 5_000)
+      expect(stream.frames.map((frame) => Number(frame.id))).toEqual(range(1, end))
+      expect(bus.subscriberCount('keeps-up')).toBe(1)
+    } finally {
+      await stream.close()
+      await tight.close()
+    }
+  })
+})
+
 describe('a client that reads nothing, with the default limits', () => {
   it('is closed once the events waiting for it hold too much data, though they are far fewer than the frame limit', async () => {
     const roomy = await startTestServer()
