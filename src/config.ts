@@ -17,6 +17,8 @@ export interface ServerConfig {
   readonly fileConfig: Record<string, unknown>
   readonly corsOrigins: string[]
   readonly logLevel: string
+  /** How long SIGTERM or SIGINT lets running calls finish before stopping them. */
+  readonly shutdownGraceMs: number
 }
 
 export class ConfigError extends Error {
@@ -32,6 +34,7 @@ const FLAGS = {
   config: { env: 'TOOLEXEC_CONFIG' },
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
   'log-level': { env: 'LOG_LEVEL' },
+  'shutdown-grace-ms': { env: 'TOOLEXEC_SHUTDOWN_GRACE_MS' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -60,6 +63,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     fileConfig: configFile === undefined ? {} : readConfigFile(path.resolve(cwd, configFile)),
     corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
     logLevel: parseLogLevel(pick('log-level') ?? 'info'),
+    shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms') ?? String(DEFAULT_SHUTDOWN_GRACE_MS)),
   }
 }
 
@@ -71,6 +75,18 @@ function parsePort(value: string): number {
   const port = Number(value)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}"`)
   return port
+}
+
+/** Within the 10 s a container stop allows, with room left to kill what still runs. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
+const MAX_SHUTDOWN_GRACE_MS = 600_000
+
+function parseGraceMs(value: string): number {
+  const ms = Number(value)
+  if (!/^\d+$/.test(value) || ms > MAX_SHUTDOWN_GRACE_MS) {
+    throw new ConfigError(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got "${value}"`)
+  }
+  return ms
 }
 
 function parseLogLevel(value: string): string {

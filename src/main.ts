@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     throw error
   }
   const stop = (): void => {
-    void server.close().then(() => process.exit(0))
+    void server.close({ graceMs: config.shutdownGraceMs }).then(() => process.exit(0))
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)

@@ -9,6 +9,7 @@ import type { StreamLimits } from './http/session-stream.js'
 import { ruleCommandSplitter } from './permissions/command-splitter.js'
 import { loadPolicy } from './permissions/policy.js'
 import { createRuntime, type Runtime } from './sessions/runtime.js'
+import type { CloseOptions } from './sessions/shutdown.js'
 import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
@@ -27,7 +28,8 @@ export interface RunningServer {
   readonly app: FastifyInstance
   readonly runtime: Runtime
   readonly url: string
-  close(): Promise<void>
+  /** Stops listening, lets running calls finish within `graceMs` (default 0), then stops the rest. */
+  close(options?: CloseOptions): Promise<void>
 }
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
@@ -59,10 +61,10 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       app,
       runtime,
       url: address,
-      close: () => {
+      close: (options) => {
         closing ??= app
           .close()
-          .then(() => runtime.close())
+          .then(() => runtime.close(options))
           .finally(() => mcp.stop())
         return closing
       },

@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       fileConfig: {},
       corsOrigins: [],
       logLevel: 'info',
+      shutdownGraceMs: 5_000,
     })
   })
 
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
         TOOLEXEC_CONFIG: file,
         TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
         LOG_LEVEL: 'debug',
+        TOOLEXEC_SHUTDOWN_GRACE_MS: '0',
       },
       CWD,
     )
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       fileConfig: { tools: { Bash: { enabled: false } } },
       corsOrigins: ['http://a.example', 'http://b.example'],
       logLevel: 'debug',
+      shutdownGraceMs: 0,
     })
   })
 
@@ -82,6 +85,7 @@ describe('loadConfig', () => {
     ['--token', 'TOOLEXEC_TOKEN', 'env-token', 'flag-token', 'token', 'flag-token'],
     ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
     ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
+    ['--shutdown-grace-ms', 'TOOLEXEC_SHUTDOWN_GRACE_MS', '100', '200', 'shutdownGraceMs', 200],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -116,6 +120,12 @@ describe('loadConfig', () => {
     const error = refusal([], { LOG_LEVEL: level })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${level}"`)
+  })
+
+  it.each(['-1', '1.5', '5s', '600001'])('refuses TOOLEXEC_SHUTDOWN_GRACE_MS=%s', (value) => {
+    const error = refusal([], { TOOLEXEC_SHUTDOWN_GRACE_MS: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

@@ -37,6 +37,9 @@ export class EventJournal {
   #queue: Pending[] = []
   #flushScheduled = false
   #closed = false
+  #holdingStarts = false
+  /** Starts held while the server stops: never written, rejected at close. */
+  #heldStarts: Pending[] = []
 
   constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate) {
     this.#store = store
@@ -65,9 +68,21 @@ export class EventJournal {
     this.#enqueue({ event: undefined, change, guarded: false, resolve: noop, reject: noop })
   }
 
+  /**
+   * From now on a call's start is held, never written: a call that had not started stays
+   * unstarted (it runs at the next start), while calls already running finish and are recorded.
+   */
+  holdStarts(): void {
+    this.#holdingStarts = true
+  }
+
   #enqueue(item: Pending): void {
     if (this.#closed) {
       item.reject(shuttingDown())
+      return
+    }
+    if (this.#holdingStarts && item.event?.type === 'ToolCallStarted') {
+      this.#heldStarts.push(item)
       return
     }
     this.#queue.push(item)
@@ -103,6 +118,7 @@ export class EventJournal {
   close(): void {
     this.flush()
     this.#closed = true
+    for (const item of this.#heldStarts.splice(0)) item.reject(shuttingDown())
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */

@@ -31,7 +31,7 @@ import { LiveSessions, type RuntimeContext } from './runtime-context.js'
 import { ScheduleService } from './schedule-service.js'
 import { SessionPermissionBroker } from './session-broker.js'
 import { SessionService } from './session-service.js'
-import { stopRunningWork } from './shutdown.js'
+import { drainRunningCalls, stopRunningWork, type CloseOptions } from './shutdown.js'
 
 export interface RuntimeOptions {
   readonly dataDir: string
@@ -57,8 +57,8 @@ export interface Runtime {
   readonly schedules: ScheduleService
   readonly dataDir: string
   recover(): RecoveryReport
-  /** Closes the database, then stops what still runs without recording it (see shutdown.ts). */
-  close(): Promise<void>
+  /** Lets running calls finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */
+  close(options?: CloseOptions): Promise<void>
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -113,11 +113,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     schedules,
     dataDir: options.dataDir,
     recover: () => recoverUnfinished(ctx, schedules),
-    close: () => {
+    close: async (options = {}) => {
+      if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
       journal.close()
       checkpointer.stop()
       db.close()
-      return stopRunningWork(ctx.live, backgroundTasks)
+      await stopRunningWork(ctx.live, backgroundTasks)
     },
   }
 }

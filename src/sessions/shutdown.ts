@@ -1,16 +1,42 @@
 /**
- * @module What a shutdown does with the work still going on once the database is closed: it
- * is stopped (process trees killed, requests aborted) and nothing more of it is recorded. So
- * it ends as after a crash, with no process left behind: a started call is `interrupted` at
- * the next start, a pending approval stays answerable, a queued schedule runs then.
+ * @module What a shutdown does with the work still going on. Calls already running may first
+ * finish within a grace period; what still runs once the database is closed is stopped
+ * (process trees killed, requests aborted) and nothing more of it is recorded. So it ends as
+ * after a crash, with no process left behind: a started call is `interrupted` at the next
+ * start, a pending approval stays answerable, a queued schedule runs then.
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './runtime-context.js'
 
 const SHUTTING_DOWN = 'The server is shutting down'
 /** Long enough for a process tree that ignores SIGTERM to get its SIGKILL. */
 const MAX_WAIT_MS = 2_000
+
+export interface CloseOptions {
+  /** How long calls already running may take to finish and be recorded first (0: stop at once). */
+  readonly graceMs?: number
+}
+
+const DRAIN_POLL_MS = 25
+
+/**
+ * Before the database closes: no call starts any more (one not started runs at the next
+ * start), and those running get up to `graceMs` to finish, so that their results are kept
+ * instead of ending `interrupted`. A call awaiting approval is not waited for: it stays
+ * pending, answerable after the restart.
+ */
+export async function drainRunningCalls(journal: EventJournal, store: SqliteStore, graceMs: number): Promise<void> {
+  journal.holdStarts()
+  const deadline = performance.now() + graceMs
+  while (performance.now() < deadline && store.runningCallCount() > 0) {
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
+  }
+  // The last result may still be queued for the next commit.
+  journal.flush()
+}
 
 export async function stopRunningWork(live: LiveSessions, backgroundTasks: BackgroundTaskRegistry): Promise<void> {
   const sessions = live.all()

@@ -114,6 +114,11 @@ export class SqliteStore {
     return this.#s.scheduleAborted.get(id) !== undefined
   }
 
+  /** Calls whose handler has started and that have no result yet. */
+  runningCallCount(): number {
+    return this.#s.runningCallCount.pluck().get() as number
+  }
+
   unfinishedSchedules(): ScheduleRecord[] {
     return (this.#s.unfinishedSchedules.all() as RawRow[]).map(toScheduleRecord)
   }

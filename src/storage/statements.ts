@@ -21,6 +21,8 @@ const SQL = {
       SELECT id, session_id, ? FROM schedules WHERE session_id = ? AND completed_at IS NULL`,
   scheduleAborted: 'SELECT 1 FROM schedule_aborts WHERE schedule_id = ?',
   unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
+  runningCallCount: `SELECT count(*) FROM tool_calls WHERE status = 'running'
+      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
   markCallRunning:

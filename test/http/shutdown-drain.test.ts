@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import { countRuns, runKey, runsByCall } from '../support/crash-tools.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { sleepTool } from '../support/tools.js'
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+let server: TestServer | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const tempDir = (prefix: string): string => mkdtempSync(path.join(os.tmpdir(), prefix))
+
+async function schedule(s: TestServer, calls: unknown[]): Promise<string> {
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls })
+  expect(accepted.status).toBe(202)
+  return accepted.body.scheduleId
+}
+
+async function callStatus(s: TestServer, scheduleId: string, index = 0): Promise<string | undefined> {
+  return (await s.json<ScheduleReply>('GET', `/schedules/${scheduleId}`)).body.calls[index]?.status
+}
+
+describe('stopping the server with a grace period', () => {
+  it('lets a running call finish and keeps its result, instead of leaving it interrupted', async () => {
+    const markers = tempDir('toolexec-drain-runs-')
+    const tools = [countRuns(sleepTool(), markers)]
+    server = await startTestServer({ tools })
+    const scheduleId = await schedule(server, [{ id: 'c1', name: 'Sleep', input: { ms: 400 } }])
+    await expect.poll(() => callStatus(server as TestServer, scheduleId), { timeout: 5_000 }).toBe('running')
+    await server.close({ graceMs: 5_000 })
+
+    server = await startTestServer({ tools, dataDir: server.dataDir })
+    const after = await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=5`)
+    expect(after.body.calls[0]).toMatchObject({ status: 'succeeded', result: { modelContent: 'slept 400' } })
+    expect(runsByCall(markers).get(runKey('s1', 'c1'))).toHaveLength(1)
+  })
+
+  it('starts nothing new meanwhile: a call that had not started runs once, at the next start', async () => {
+    const markers = tempDir('toolexec-drain-runs-')
+    const tools = [countRuns(sleepTool(), markers)]
+    server = await startTestServer({ tools })
+    const first = await schedule(server, [{ id: 'c1', name: 'Sleep', input: { ms: 400 } }])
+    const second = await schedule(server, [{ id: 'c2', name: 'Sleep', input: { ms: 1 } }])
+    await expect.poll(() => callStatus(server as TestServer, first), { timeout: 5_000 }).toBe('running')
+    await server.close({ graceMs: 5_000 })
+    expect(runsByCall(markers).has(runKey('s1', 'c2'))).toBe(false)
+
+    server = await startTestServer({ tools, dataDir: server.dataDir })
+    expect((await server.json<ScheduleReply>('GET', `/schedules/${first}`)).body.calls[0]).toMatchObject({ status: 'succeeded' })
+    expect((await server.json<ScheduleReply>('GET', `/schedules/${second}?wait=5`)).body.calls[0]).toMatchObject({ status: 'succeeded' })
+    expect(runsByCall(markers).get(runKey('s1', 'c2'))).toHaveLength(1)
+  })
+
+  it('stops a call still running when the grace period ends; it is interrupted at the next start', async () => {
+    server = await startTestServer({ tools: [sleepTool()] })
+    const scheduleId = await schedule(server, [{ id: 'c1', name: 'Sleep', input: { ms: 30_000 } }])
+    await expect.poll(() => callStatus(server as TestServer, scheduleId), { timeout: 5_000 }).toBe('running')
+    const started = performance.now()
+    await server.close({ graceMs: 300 })
+    const took = performance.now() - started
+    expect(took).toBeGreaterThanOrEqual(250)
+    expect(took).toBeLessThan(3_000)
+
+    server = await startTestServer({ tools: [sleepTool()], dataDir: server.dataDir })
+    expect(await callStatus(server, scheduleId)).toBe('interrupted')
+  })
+
+  it('does not wait for a call that awaits approval: it stays pending, answerable after the restart', async () => {
+    const tools = [sleepTool('Nap', { readOnly: false })]
+    server = await startTestServer({ tools })
+    const scheduleId = await schedule(server, [{ id: 'c1', name: 'Nap', input: { ms: 1 } }])
+    await expect.poll(() => callStatus(server as TestServer, scheduleId), { timeout: 5_000 }).toBe('awaiting_permission')
+    const started = performance.now()
+    await server.close({ graceMs: 5_000 })
+    expect(performance.now() - started).toBeLessThan(2_000)
+
+    server = await startTestServer({ tools, dataDir: server.dataDir })
+    const pending = await server.json<{ requests: Array<{ id: string }> }>('GET', '/permissions?sessionId=s1&status=pending')
+    expect(pending.body.requests).toHaveLength(1)
+  })
+})
+
+describe('npm start on SIGTERM', () => {
+  it('waits TOOLEXEC_SHUTDOWN_GRACE_MS for a running command, whose result is kept', async () => {
+    const dataDir = tempDir('toolexec-drain-main-')
+    const first = await startMain(dataDir)
+    const post = (body: unknown): Promise<Response> =>
+      fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    await fetch(`${first.url}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
+    const accepted = (await (await post({ sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 0.6; echo drained' } }] })).json()) as ScheduleAcceptedReply
+    const status = async (url: string): Promise<string | undefined> =>
+      ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
+    await expect.poll(() => status(first.url), { timeout: 5_000 }).toBe('running')
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    const second = await startMain(dataDir)
+    try {
+      const reply = (await (await fetch(`${second.url}/schedules/${accepted.scheduleId}?wait=5`)).json()) as ScheduleReply
+      expect(reply.calls[0]).toMatchObject({ status: 'succeeded' })
+      expect(JSON.stringify(reply.calls[0]?.result?.modelContent)).toContain('drained')
+    } finally {
+      second.child.kill('SIGKILL')
+      await second.exited
+    }
+  }, 30_000)
+})
+
+interface MainChild {
+  readonly url: string
+  readonly child: ChildProcess
+  readonly exited: Promise<number | null>
+}
+
+/** `src/main.ts` as `npm start` runs it, on a free port; the URL comes from its "listening" log line. */
+async function startMain(dataDir: string): Promise<MainChild> {
+  const env = { ...process.env, NODE_OPTIONS: '', PORT: '0', TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir, TOOLEXEC_SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info' }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (match?.[1] !== undefined) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)))
+  })
+  child.stdout?.resume()
+  child.stderr?.resume()
+  return { url, child, exited }
+}
