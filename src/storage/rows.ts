@@ -38,21 +38,28 @@ export function toScheduleRecord(row: RawRow): ScheduleRecord {
 }
 
 export function toCallRow(row: RawRow): CallRow {
+  const input = parsed<unknown>(row.input_json)
   return {
     sessionId: String(row.session_id),
     id: String(row.id),
     scheduleId: String(row.schedule_id),
     position: Number(row.position),
     name: String(row.name),
-    input: parsed<unknown>(row.input_json),
+    input,
     dependsOn: parsed<string[]>(row.depends_on_json),
-    resolvedInput: parsed<unknown>(row.resolved_input_json),
+    resolvedInput: resolvedInputOf(row, input),
     flags: parsed<ToolFlags>(row.flags_json),
     status: row.status as CallRecordStatus,
     startedAt: text(row.started_at),
     completedAt: text(row.completed_at),
     result: parsed<ToolExecutionResult>(row.result_json),
   }
+}
+
+/** A started call with no resolved input stored resolved its input to itself (markCallRunning). */
+function resolvedInputOf(row: RawRow, input: unknown): unknown {
+  if (typeof row.resolved_input_json === 'string') return parsed<unknown>(row.resolved_input_json)
+  return typeof row.started_at === 'string' ? input : undefined
 }
 
 export function toPermissionRow(row: RawRow): PermissionRow {

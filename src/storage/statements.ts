@@ -26,7 +26,8 @@ const SQL = {
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
   markCallRunning:
-    "UPDATE tool_calls SET resolved_input_json = ?, flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
+    // A resolved input that is the input is not stored twice; toCallRow reads it back.
+    "UPDATE tool_calls SET resolved_input_json = NULLIF(?, input_json), flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
   setCallStatus: 'UPDATE tool_calls SET status = ? WHERE session_id = ? AND id = ?',
   completeCall: `UPDATE tool_calls SET status = ?, completed_at = ?, output_json = ?, model_content_json = ?, display_json = ?,
       serialization_json = ?, error_json = ?, perf_json = ?, result_json = ? WHERE session_id = ? AND id = ?`,

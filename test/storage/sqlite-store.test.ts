@@ -89,6 +89,22 @@ describe('SqliteStore round trips', () => {
     expect(store.getSchedule('nope')).toBeUndefined()
   })
 
+  it('calls: a resolved input equal to the input is not stored twice, and still reads back as the resolved input', () => {
+    scheduleWith('a', 'sch-1', ['same', 'changed', 'waiting'])
+    store.markCallRunning('a', 'same', { file_path: 'same.txt' }, FLAGS, AT)
+    store.markCallRunning('a', 'changed', { file_path: '/abs/changed.txt' }, FLAGS, AT)
+    const stored = store.db.prepare('SELECT id, resolved_input_json FROM tool_calls ORDER BY id').all()
+    expect(stored).toEqual([
+      { id: 'changed', resolved_input_json: '{"file_path":"/abs/changed.txt"}' },
+      { id: 'same', resolved_input_json: null },
+      { id: 'waiting', resolved_input_json: null },
+    ])
+    expect(store.getCall('a', 'same')?.resolvedInput).toEqual({ file_path: 'same.txt' })
+    expect(store.getCall('a', 'changed')?.resolvedInput).toEqual({ file_path: '/abs/changed.txt' })
+    expect(store.getCall('a', 'waiting')?.resolvedInput).toBeUndefined()
+    expect(store.callsOfSchedule('sch-1').map((call) => call.resolvedInput)).toEqual([{ file_path: 'same.txt' }, { file_path: '/abs/changed.txt' }, undefined])
+  })
+
   it('calls: input, dependencies, resolved input, flags, status and the full result come back exactly', () => {
     scheduleWith('a', 'sch-1', ['c1'])
     store.insertCall({ sessionId: 'a', id: 'c2', scheduleId: 'sch-1', position: 1, name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'] })
