@@ -118,6 +118,11 @@ export interface ToolEntry<I = unknown, O = unknown> extends Omit<ToolDescriptor
   /** The artifact a tool already streamed its full output into (Bash), so none is written again. */
   persistedArtifact?(output: O): ArtifactRef | undefined
   buildDisplay?(args: DisplayArgs<I, O>): Display | undefined
+  /**
+   * What is stored, streamed and returned in place of the output once the display is built and
+   * the PostToolUse hooks ran (they get the whole output): a compact record of a bulky output.
+   */
+  recordedOutput?(output: O): unknown
 }
 
 /** A tool entry whose input type comes from its TypeBox schema. */

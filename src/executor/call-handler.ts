@@ -1,7 +1,8 @@
 /**
  * @module The handler stage of one call: the timer starts only here, after permission (R19);
  * timeout and abort end the call at once (R23) and run the failure hooks (R24); a success is
- * serialized (R31-R36), projected for display (R38) and shown to the PostToolUse hooks.
+ * serialized (R31-R36), projected for display (R38) and shown to the PostToolUse hooks, and
+ * only then replaced by the tool's recorded output, when it declares one.
  */
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { ToolCallContext } from '../contracts/ports.js'
@@ -126,7 +127,7 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     const request = { entry, toolName: call.name, output, sessionId: turn.sessionId, callId: call.id, artifacts: deps.artifacts }
     serialized = serializeInlineText(request) ?? (await serializeOutput(request))
   } catch (error) {
-    return state.fail({ status: 'failed', stage: 'serialization', errorClass: 'exception', message: projectErrorMessage(error), output })
+    return state.fail({ status: 'failed', stage: 'serialization', errorClass: 'exception', message: projectErrorMessage(error), output: recordedOutputOf(entry, output) })
   }
   const display = createToolResultDisplay({ toolName: call.name, entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
   const post = !hasHook(deps.hooks, 'PostToolUse', call.name)
@@ -138,9 +139,10 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     emit: turn.emit,
   })
   state.addContexts(post.contexts)
+  const recorded = recordedOutputOf(entry, output)
   if (post.blockReason !== undefined) {
     const message = `PostToolUse hook blocked this result: ${post.blockReason}`
-    return state.fail({ status: 'failed', stage: 'post_tool_use', errorClass: 'hook_blocked', message, code: 'EXEC_ERR_POST_HOOK_BLOCKED', output })
+    return state.fail({ status: 'failed', stage: 'post_tool_use', errorClass: 'hook_blocked', message, code: 'EXEC_ERR_POST_HOOK_BLOCKED', output: recorded })
   }
   const turnControl = turnControlOnSuccess(call.name)
   const result: ToolExecutionResult = {
@@ -150,7 +152,7 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     status: 'succeeded',
     isError: isErrorForHistory({ success: true, status: 'succeeded', toolName: call.name, output }),
     modelContent: serialized.modelContent,
-    output,
+    output: recorded,
     ...(display === undefined ? null : { display }),
     ...(turnControl === undefined ? null : { control: { turnControl } }),
     serialization: serialized.serialization,
@@ -159,4 +161,9 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     hookContext: [],
   }
   return state.finish(result)
+}
+
+/** The display and the PostToolUse hooks had the whole output; from here on the tool's record of it travels. */
+function recordedOutputOf(entry: ToolEntry, output: unknown): unknown {
+  return entry.recordedOutput === undefined ? output : entry.recordedOutput(output)
 }

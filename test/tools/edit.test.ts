@@ -11,7 +11,8 @@ import { createEditTool } from '../../src/tools/edit/index.js'
 import { createReadTool } from '../../src/tools/read/index.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
-import type { FileChangeOutput } from '../../src/tools/write/file-change.js'
+import { sha256Of } from '../../src/tools/write/file-state.js'
+import type { RecordedFileChange } from '../../src/tools/write/recorded-change.js'
 import { tempDir } from '../support/permission-tools.js'
 
 async function harness() {
@@ -44,7 +45,15 @@ describe('Edit', () => {
     const result = await edit({ old_string: 'beta', new_string: 'BETA' })
     expect(result.modelContent).toBe(`The file ${file} has been updated successfully (1 replacement).`)
     expect(await readFile(file, 'utf8')).toBe('alpha\nBETA\ngamma\n')
-    expect(result.output).toMatchObject<Partial<FileChangeOutput>>({ type: 'update', oldContent: 'alpha\nbeta\ngamma\n', newContent: 'alpha\nBETA\ngamma\n', replacements: 1 })
+    expect(result.output).toEqual<RecordedFileChange>({
+      type: 'update',
+      filePath: file,
+      replacements: 1,
+      oldBytes: 17,
+      newBytes: 17,
+      oldSha256: sha256Of(Buffer.from('alpha\nbeta\ngamma\n')),
+      newSha256: sha256Of(Buffer.from('alpha\nBETA\ngamma\n')),
+    })
     expect(result.display).toMatchObject<Partial<FileDiffDisplay>>({ kind: 'file_diff', operation: 'update', additions: 1, deletions: 1, truncated: false })
   })
 

@@ -2,11 +2,12 @@ import { chmod, mkdir, readdir, readFile, realpath, stat, utimes, writeFile } fr
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { FileDiffDisplay } from '../../src/contracts/display.js'
-import type { PermissionRequestedEvent } from '../../src/contracts/events.js'
-import type { TurnContext } from '../../src/contracts/ports.js'
+import type { ExecutorEvent, PermissionRequestedEvent } from '../../src/contracts/events.js'
+import type { HookPayload, HookRunner, TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
+import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createReadTool } from '../../src/tools/read/index.js'
@@ -16,7 +17,7 @@ import { createWriteTool } from '../../src/tools/write/index.js'
 import { sha256Of } from '../../src/tools/write/file-state.js'
 import { answeringSink, CLIENT_ALLOW, tempDir } from '../support/permission-tools.js'
 
-async function harness() {
+async function harness(hooks?: HookRunner) {
   const root = await realpath(await tempDir('write'))
   const workspace = path.join(root, 'ws')
   await mkdir(workspace)
@@ -27,6 +28,7 @@ async function harness() {
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState },
     broker,
+    hooks,
   })
   let next = 0
   const call = (name: string, input: unknown, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
@@ -162,6 +164,45 @@ describe('Write', () => {
     expect(result.permission).toBe('approved')
     const requested = sink.events.find((event): event is PermissionRequestedEvent => event.type === 'PermissionRequested')
     expect(requested?.preview).toMatchObject({ display: { kind: 'file_diff', operation: 'update', additions: 1, deletions: 1 } })
+  })
+
+  it('returns and streams sizes and hashes instead of the texts of a 3 MB overwrite, while PostToolUse hooks get both texts', async () => {
+    const posted: HookPayload[] = []
+    const { call, put } = await harness(createFunctionHookRunner([{ event: 'PostToolUse', matcher: 'Write', name: 'keep', run: (payload) => void posted.push(payload) }]))
+    const before = 'é old line\n'.repeat(250_000)
+    const after = 'a new line\n'.repeat(300_000)
+    const file = await put('big.txt', before)
+    await call('Read', { file_path: 'big.txt', limit: 1 })
+    const events: ExecutorEvent[] = []
+    const result = await call('Write', { file_path: 'big.txt', content: after }, { emit: (event) => void events.push(event) })
+    expect(result.status).toBe('succeeded')
+    const recorded = {
+      type: 'update',
+      filePath: file,
+      oldBytes: Buffer.byteLength(before),
+      newBytes: 3_300_000,
+      oldSha256: sha256Of(Buffer.from(before)),
+      newSha256: sha256Of(Buffer.from(after)),
+    }
+    expect(result.output).toEqual(recorded)
+    const streamed = events.find((event) => event.type === 'ToolCallResult')
+    expect(streamed?.type === 'ToolCallResult' ? streamed.result.output : undefined).toEqual(recorded)
+    expect(result.modelContent).toBe(`The file ${file} has been overwritten successfully.`)
+    expect(result.display).toMatchObject({ kind: 'file_diff', operation: 'update', additions: 300_000, deletions: 250_000 })
+    expect(posted[0]?.toolResult?.output).toEqual({ type: 'update', filePath: file, oldContent: before, newContent: after })
+  })
+
+  it('records a created file with no old size or hash', async () => {
+    const { call, workspace } = await harness()
+    const result = await call('Write', { file_path: 'fresh.txt', content: 'hello\n' })
+    expect(result.output).toEqual({
+      type: 'create',
+      filePath: path.join(workspace, 'fresh.txt'),
+      oldBytes: null,
+      newBytes: 6,
+      oldSha256: null,
+      newSha256: sha256Of(Buffer.from('hello\n')),
+    })
   })
 
   it('R20 Write has a 30000 ms deadline and the budget of appendix A1', () => {

@@ -11,6 +11,7 @@ import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
 import { imageTypeOf, looksBinary } from '../read/file-kind.js'
 import { asToolFailure, FileToolError, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from '../write/file-change.js'
+import { recordFileChange } from '../write/recorded-change.js'
 import { NEW_FILE_FORMAT } from '../write/text-codec.js'
 import { applyEdit, editOfMissingFile } from './apply-edit.js'
 
@@ -60,5 +61,6 @@ export function createEditTool(): ToolEntry<EditInput, FileChangeOutput> {
       ),
     handler: (input, ctx) => asToolFailure(() => editFile(input, ctx)),
     formatModelContent: formatFileChange,
+    recordedOutput: recordFileChange,
   })
 }

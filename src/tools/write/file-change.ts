@@ -12,7 +12,10 @@ import { writeFileAtomically } from './atomic-write.js'
 import { readCurrentFile, recordRead, requireFreshRead, type CurrentFile } from './file-state.js'
 import { decodeText, encodeText, type DecodedText, type TextFormat } from './text-codec.js'
 
-/** The fields createToolResultDisplay reads for `file_diff`: filePath, oldContent, newContent. */
+/**
+ * The fields createToolResultDisplay reads for `file_diff`: filePath, oldContent, newContent.
+ * PostToolUse hooks get it whole; recordFileChange is what is kept after the call.
+ */
 export interface FileChangeOutput {
   readonly type: 'create' | 'update'
   readonly filePath: string

@@ -9,6 +9,7 @@ import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
 import { asToolFailure, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from './file-change.js'
+import { recordFileChange } from './recorded-change.js'
 import { NEW_FILE_FORMAT } from './text-codec.js'
 
 export const WRITE_TOOL_NAME = 'Write'
@@ -43,5 +44,6 @@ export function createWriteTool(): ToolEntry<WriteInput, FileChangeOutput> {
     prepareApproval: (input, ctx) => previewChange(input.file_path, ctx, () => input.content),
     handler: (input, ctx) => asToolFailure(() => writeFile(input, ctx)),
     formatModelContent: formatFileChange,
+    recordedOutput: recordFileChange,
   })
 }
