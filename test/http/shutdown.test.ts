@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
+import { isRunning, killAll } from '../support/processes.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 let server: TestServer | undefined
@@ -54,6 +55,23 @@ describe('shutting the server down', () => {
     expect(groupAlive(pgid)).toBe(true)
     await server.close()
     await expect.poll(() => groupAlive(pgid), { timeout: 2_000 }).toBe(false)
+  })
+
+  it('kills what a running command started outside its process group', async () => {
+    server = await startTestServer({ tools: builtinTools() })
+    await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
+    const pidFile = path.join(server.dataDir, 'escaped.pid')
+    const input = { command: `setsid sleep 300 & echo $! > ${pidFile}; sleep 30` }
+    expect((await server.json('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input }] })).status).toBe(202)
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
+    const escaped = Number(readFileSync(pidFile, 'utf8'))
+    try {
+      expect(isRunning(escaped)).toBe(true)
+      await server.close()
+      await expect.poll(() => isRunning(escaped), { timeout: 2_000 }).toBe(false)
+    } finally {
+      killAll([escaped])
+    }
   })
 
   it('answers a held ?wait request with the schedule as it stands instead of dropping it', async () => {

@@ -1,5 +1,6 @@
 /** Looking at real processes from tests. */
 import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** Live (not zombie) members of a process group. */
 export function groupMembers(pgid: number): number[] {
@@ -19,4 +20,45 @@ export async function eventually(check: () => boolean, withinMs: number): Promis
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
   return check()
+}
+
+/** The variable that carries a command's tag into every process it starts. */
+export const TAG_VARIABLE = 'TOOLEXEC_PROCESS_TAG'
+
+/** Live processes of this user whose environment holds exactly `TAG_VARIABLE=tag`. */
+export function processesTagged(tag: string): number[] {
+  const entry = `${TAG_VARIABLE}=${tag}`
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => environOf(pid).includes(entry) && isRunning(pid))
+}
+
+function environOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')
+  } catch {
+    return []
+  }
+}
+
+/** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+/** SIGKILL to each pid still there; for cleaning up after a test. */
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
 }

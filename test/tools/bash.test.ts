@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -13,7 +13,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import { eventually, groupMembers } from '../support/processes.js'
+import { eventually, groupMembers, isRunning, killAll, processesTagged } from '../support/processes.js'
 import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
 
 const GIB = 1024 * 1024 * 1024
@@ -22,14 +22,17 @@ const SEQ_OVER_ONE_GIB = 120_000_000
 
 let h: ShellHarness
 let leftovers: number[]
+let escaped: number[]
 
 beforeEach(async () => {
   h = await openShellHarness('bash')
   leftovers = []
+  escaped = []
 })
 
 afterEach(async () => {
   for (const pgid of leftovers) killGroup(pgid)
+  killAll(escaped)
   await h.close()
 })
 
@@ -47,14 +50,28 @@ function killGroup(pgid: number): void {
   }
 }
 
-/** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
+/**
+ * Leaves the command's process group twice, as daemons do: a process in a session of its own
+ * (setsid) and one whose parent exited at once (a double fork). Their pids and the command's
+ * tag are written to files in the workspace; then it sleeps.
+ */
+const ESCAPING_COMMAND = "setsid sleep 300 & echo $! > escaped.pid; (setsid bash -c 'sleep 300 & echo $! > daemon.pid' &); echo \"$TOOLEXEC_PROCESS_TAG\" > tag; sleep 30"
+
+/** The escaped processes of ESCAPING_COMMAND run in `workspace`, once it has written them down. */
+async function escapedFrom(workspace: string): Promise<{ tag: string; pids: number[] }> {
+  const read = (name: string): Promise<string> => readFile(join(workspace, name), 'utf8')
+  expect(await eventually(() => ['escaped.pid', 'daemon.pid', 'tag'].every((name) => existsSync(join(workspace, name)) && readFileSync(join(workspace, name), 'utf8').endsWith('\n')), 2000)).toBe(true)
+  const pids = [Number(await read('escaped.pid')), Number(await read('daemon.pid'))]
+  escaped.push(...pids)
+  expect(pids.every((pid) => pid > 0 && isRunning(pid))).toBe(true)
+  return { tag: (await read('tag')).trim(), pids }
+}
+
+/** Every escaped process is gone, and so is anything else that carries the command's tag. */
+async function expectNothingLeftOf({ tag, pids }: { tag: string; pids: number[] }): Promise<void> {
+  expect(await eventually(() => pids.every((pid) => !isRunning(pid)), 1500)).toBe(true)
+  expect(tag).toMatch(/^\S+$/)
+  expect(processesTagged(tag)).toEqual([])
 }
 
 
@@ -194,6 +211,53 @@ describe('Bash: timeouts, aborts and the process tree', () => {
     const result = await pending
     expect(result.status).toBe('cancelled')
     expect(await eventually(() => groupMembers(pid).length === 0, 1500)).toBe(true)
+  })
+
+  it('R21 kills on timeout the processes the command started outside its group, in a new session or by a double fork', async () => {
+    const pending = runBash({ command: ESCAPING_COMMAND, timeout: 1000 })
+    const left = await escapedFrom(h.workspace)
+    const result = await pending
+    leftovers.push(outputOf(result).pid ?? 0)
+    expect(outputOf(result).timedOut).toBe(true)
+    await expectNothingLeftOf(left)
+  })
+
+  it('R23 kills on abort the processes the command started outside its group', async () => {
+    const controller = new AbortController()
+    const pending = runBash({ command: ESCAPING_COMMAND }, { signal: controller.signal })
+    const left = await escapedFrom(h.workspace)
+    controller.abort()
+    expect((await pending).status).toBe('cancelled')
+    await expectNothingLeftOf(left)
+  })
+
+  it('R21 leaves alone what another command started outside its group when one command times out', async () => {
+    const other = await h.shellTasks.start({ sessionId: 's1', callId: 'other', command: 'setsid sleep 300 & echo $! > other.pid; sleep 30', cwd: h.workspace })
+    expect(await eventually(() => existsSync(join(h.workspace, 'other.pid')), 2000)).toBe(true)
+    const otherEscaped = Number(await readFile(join(h.workspace, 'other.pid'), 'utf8'))
+    escaped.push(otherEscaped)
+    try {
+      const pending = runBash({ command: ESCAPING_COMMAND, timeout: 500 })
+      const left = await escapedFrom(h.workspace)
+      leftovers.push(outputOf(await pending).pid ?? 0)
+      await expectNothingLeftOf(left)
+      expect(isRunning(otherEscaped)).toBe(true)
+      expect(other.status).toBe('running')
+    } finally {
+      other.cancel()
+      await other.done
+    }
+  })
+
+  it('R21 leaves running, as it leaves background children, what a command that ends by itself started outside its group', async () => {
+    const result = await runBash({ command: 'setsid sleep 300 & echo $! > escaped.pid; echo done' })
+    leftovers.push(outputOf(result).pid ?? 0)
+    const pid = Number(await readFile(join(h.workspace, 'escaped.pid'), 'utf8'))
+    escaped.push(pid)
+    expect(pid).toBeGreaterThan(0)
+    expect(result.modelContent).toBe('done')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(isRunning(pid)).toBe(true)
   })
 
   it('R21 returns soon after the main process exits even when a grandchild keeps the pipes open', async () => {

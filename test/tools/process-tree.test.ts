@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { signalGroup } from '../../src/tools/bash/process-tree.js'
+import { eventually, isRunning, killAll } from '../support/processes.js'
 
 const OWNER = fileURLToPath(new URL('../support/shell-owner.ts', import.meta.url))
 const groups: number[] = []
+const escaped: number[] = []
 let dir: string | undefined
 
 afterEach(() => {
   for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL')
+  killAll(escaped.splice(0))
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -38,6 +41,18 @@ describe('a command whose server dies', () => {
     expect(signalGroup(pgid, 0)).toBe(true)
     owner.kill('SIGKILL')
     await expect.poll(() => signalGroup(pgid, 0), { timeout: 3_000 }).toBe(false)
+  })
+
+  it('takes with it what the command started outside its group, in a new session or by a double fork', async () => {
+    const { owner } = await ownerRunning("setsid sleep 300 & echo $!; (setsid bash -c 'sleep 300 & echo $!' &); sleep 30")
+    const out = path.join(dir ?? '', 'out')
+    const pidsWritten = (): number[] => readFileSync(out, 'utf8').split('\n').filter((line) => line !== '').map(Number)
+    expect(await eventually(() => pidsWritten().length === 2, 2000)).toBe(true)
+    const pids = pidsWritten()
+    escaped.push(...pids)
+    expect(pids.every(isRunning)).toBe(true)
+    owner.kill('SIGKILL')
+    expect(await eventually(() => pids.every((pid) => !isRunning(pid)), 3000)).toBe(true)
   })
 
   it('runs on while the server lives', async () => {

@@ -1,10 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
-import { eventually, groupMembers } from '../support/processes.js'
+import { eventually, groupMembers, isRunning, killAll } from '../support/processes.js'
 import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
 
 let h: ShellHarness
@@ -37,6 +39,20 @@ describe('TaskStop', () => {
     const report = (await call('TaskOutput', { task_id: taskId, block: false })).output as TaskOutputReport
     expect(report.status).toBe('killed')
     expect(h.backgroundTasks.list('s1')).toEqual([])
+  })
+
+  it('R1 kills what a background command started in a session of its own', async () => {
+    const taskId = await startInBackground('setsid sleep 300 & echo $! > escaped.pid; sleep 30')
+    const pidFile = join(h.workspace, 'escaped.pid')
+    expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 2000)).toBe(true)
+    const escaped = Number(readFileSync(pidFile, 'utf8'))
+    try {
+      expect(isRunning(escaped)).toBe(true)
+      await call('TaskStop', { task_id: taskId })
+      expect(await eventually(() => !isRunning(escaped), 1500)).toBe(true)
+    } finally {
+      killAll([escaped])
+    }
   })
 
   it('R26 refuses to stop a task that already ended', async () => {

@@ -89,7 +89,7 @@ export class RunningCommand {
     void this.#shell.groupId.then((pgid) => {
       this.#pgid = pgid
       // A stop that came before the group was known is carried out now.
-      if (pgid !== undefined && this.#stopped !== undefined) killProcessTree(pgid, KILL_GRACE_MS)
+      if (pgid !== undefined && this.#stopped !== undefined) killProcessTree({ pgid, tag: this.#shell.tag }, KILL_GRACE_MS)
     })
     this.exited = this.#run(options)
   }
@@ -112,7 +112,7 @@ export class RunningCommand {
   stop(reason: StopReason): void {
     if (this.#stopped !== undefined) return
     this.#stopped = reason
-    if (this.#pgid !== undefined) killProcessTree(this.#pgid, KILL_GRACE_MS)
+    if (this.#pgid !== undefined) killProcessTree({ pgid: this.#pgid, tag: this.#shell.tag }, KILL_GRACE_MS)
     if (this.#giveUp !== undefined) setTimeout(this.#giveUp, KILL_GRACE_MS + EXIT_WAIT_AFTER_KILL_MS).unref()
   }
 

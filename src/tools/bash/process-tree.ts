@@ -13,6 +13,11 @@
  * watcher kills the command's whole group, so a crashed server leaves no command running.
  * When the command ends first, the wrapper ends the watcher.
  *
+ * A process can leave the group (setsid, a daemon's double fork). Every kill here, the
+ * watcher's included, also kills the processes that carry the command's tag in their
+ * environment (process-tag.ts). A command that ends by itself is not a kill: what it left
+ * running, in its group or out of it, runs on.
+ *
  * Why not spawn({ detached: true }): that calls setsid(), a new session, and with Linux
  * scheduler autogroups (on by default) a new session is a new scheduling group. Across
  * groups every pipe write wakes the reader at once; under load that made reading a
@@ -23,16 +28,37 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
+import { createProcessTag, PROCESS_TAG_VARIABLE, signalTagged } from './process-tag.js'
 
+/**
+ * The lifeline's half of process-tag.ts, in bash since the server is gone by then: SIGKILL to
+ * every process whose environment holds the tag exactly, found by one grep over /proc (none
+ * without /proc). A few rounds, for what forked while the previous one ran.
+ */
+const KILL_TAGGED = [
+  'kill_tagged() {',
+  '  local round found file',
+  '  for round in 1 2 3; do',
+  `    found=$(grep -lsxzF -- "${PROCESS_TAG_VARIABLE}=$1" /proc/[0-9]*/environ)`,
+  // grep fails on the files it may not read, so only what it printed tells.
+  '    [[ -n $found ]] || return 0',
+  '    while read -r file; do file=${file#/proc/}; kill -KILL "${file%/environ}"; done <<< "$found"',
+  '  done',
+  '}',
+]
+
+// $1 is the command, $2 its tag: only the command's environment gets the tag, not the wrapper's.
 const WRAPPER = [
   'exec 4>&2 2>/dev/null',
+  ...KILL_TAGGED,
   'set -m',
-  'bash -c "$1" 2>&4 3>&- 4>&- 5<&- &',
+  `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`,
   'job=$!',
   'printf "%d\\n" "$job" >&3',
   'exec 3>&- 4>&-',
   // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
-  '(read -r _ <&5; kill -KILL -- "-$job") &',
+  // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
+  '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
   'watcher=$!',
   'exec 5<&-',
   'wait "$job"',
@@ -45,6 +71,8 @@ export interface ShellProcess {
   readonly child: ChildProcess
   /** The command's process group id, once the wrapper has reported it. */
   readonly groupId: Promise<number | undefined>
+  /** The tag in the environment of every process the command starts (process-tag.ts). */
+  readonly tag: string
 }
 
 function pipeOf(child: ChildProcess, fd: number): Readable {
@@ -72,13 +100,14 @@ function readGroupId(report: Readable): Promise<number | undefined> {
  * and stderr both write to `outputFd`. The child has its own copy of `outputFd` on return.
  */
 export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number): ShellProcess {
-  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
+  const tag = createProcessTag()
+  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command, tag], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
   // Never written; while this process lives the wrapper's watcher waits on it.
   const lifeline = pipeOf(child, 5)
   lifeline.on('error', () => {})
   // Flowing, so that its end is seen and the pipe closed once the wrapper is gone.
   lifeline.resume()
-  return { child, groupId: readGroupId(pipeOf(child, 3)) }
+  return { child, groupId: readGroupId(pipeOf(child, 3)), tag }
 }
 
 /** Signals every process of the group; false when none is left (or none may be signalled). */
@@ -91,13 +120,24 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** What one command started: its process group, and every process carrying its tag. */
+export interface ProcessTree {
+  readonly pgid: number
+  readonly tag: string
+}
+
+function signalTree(tree: ProcessTree, signal: NodeJS.Signals): void {
+  signalGroup(tree.pgid, signal)
+  signalTagged(tree.tag, signal)
+}
+
 /**
- * SIGTERM to the whole group now, SIGKILL to whatever is left after `graceMs`. The second
+ * SIGTERM to the whole tree now, SIGKILL to whatever is left after `graceMs`. The second
  * timer does not keep the server alive.
  */
-export function killProcessTree(pgid: number, graceMs: number): void {
-  signalGroup(pgid, 'SIGTERM')
-  setTimeout(signalGroup, graceMs, pgid, 'SIGKILL').unref()
+export function killProcessTree(tree: ProcessTree, graceMs: number): void {
+  signalTree(tree, 'SIGTERM')
+  setTimeout(signalTree, graceMs, tree, 'SIGKILL').unref()
 }
 
 /** A shell's exit status: a signal counts as 128 + its number, as bash reports it. */
