@@ -3,7 +3,8 @@
  *   node --import tsx test/support/crash-server.ts <dataDir> <markerDir>
  * Starts the real server (startServer + loadConfig, so crash recovery runs at start) on
  * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ...}` as one JSON
- * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly.
+ * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly,
+ * letting running calls finish for CRASH_SHUTDOWN_GRACE_MS (default 0) first.
  */
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
@@ -20,8 +21,9 @@ async function main(): Promise<void> {
   const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: level })
   const server = await startServer(config, { tools: crashTools(markerDir), logger: pino({ level }, pino.destination(2)) })
   process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`)
+  const graceMs = Number(process.env.CRASH_SHUTDOWN_GRACE_MS ?? '0')
   process.once('SIGTERM', () => {
-    void server.close().then(() => process.exit(0))
+    void server.close({ graceMs }).then(() => process.exit(0))
   })
 }
 
