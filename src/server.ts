@@ -62,6 +62,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       runtime,
       url: address,
       close: (options) => {
+        // First of all: a call that becomes ready while requests are being closed must not start.
+        if (closing === undefined) runtime.stopStartingCalls()
         closing ??= app
           .close()
           .then(() => runtime.close(options))

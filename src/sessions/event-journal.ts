@@ -71,9 +71,12 @@ export class EventJournal {
   /**
    * From now on a call's start is held, never written: a call that had not started stays
    * unstarted (it runs at the next start), while calls already running finish and are recorded.
+   * A start queued but not yet written is held too: its handler has not run.
    */
   holdStarts(): void {
     this.#holdingStarts = true
+    const queued = this.#takeQueue()
+    for (const item of queued) (isStart(item) ? this.#heldStarts : this.#queue).push(item)
   }
 
   #enqueue(item: Pending): void {
@@ -81,7 +84,7 @@ export class EventJournal {
       item.reject(shuttingDown())
       return
     }
-    if (this.#holdingStarts && item.event?.type === 'ToolCallStarted') {
+    if (this.#holdingStarts && isStart(item)) {
       this.#heldStarts.push(item)
       return
     }
@@ -209,6 +212,10 @@ export class EventJournal {
 
 function sessionsOf(queued: readonly Pending[]): string[] {
   return queued.flatMap((item) => (item.event === undefined ? [] : [item.event.sessionId]))
+}
+
+function isStart(item: Pending): boolean {
+  return item.event?.type === 'ToolCallStarted'
 }
 
 function noop(): void {}

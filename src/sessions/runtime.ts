@@ -57,7 +57,9 @@ export interface Runtime {
   readonly schedules: ScheduleService
   readonly dataDir: string
   recover(): RecoveryReport
-  /** Lets running calls finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */
+  /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
+  stopStartingCalls(): void
+  /** Stops starting calls, lets running ones finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */
   close(options?: CloseOptions): Promise<void>
 }
 
@@ -113,7 +115,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     schedules,
     dataDir: options.dataDir,
     recover: () => recoverUnfinished(ctx, schedules),
+    stopStartingCalls: () => journal.holdStarts(),
     close: async (options = {}) => {
+      journal.holdStarts()
       if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
       journal.close()
       checkpointer.stop()

@@ -23,13 +23,12 @@ export interface CloseOptions {
 const DRAIN_POLL_MS = 25
 
 /**
- * Before the database closes: no call starts any more (one not started runs at the next
- * start), and those running get up to `graceMs` to finish, so that their results are kept
- * instead of ending `interrupted`. A call awaiting approval is not waited for: it stays
- * pending, answerable after the restart.
+ * Before the database closes, once no call starts any more (the journal holds starts): those
+ * running get up to `graceMs` to finish, so that their results are kept instead of ending
+ * `interrupted`. A call awaiting approval is not waited for: it stays pending, answerable
+ * after the restart.
  */
 export async function drainRunningCalls(journal: EventJournal, store: SqliteStore, graceMs: number): Promise<void> {
-  journal.holdStarts()
   const deadline = performance.now() + graceMs
   while (performance.now() < deadline && store.runningCallCount() > 0) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { countRuns, runKey, runsByCall } from '../support/crash-tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
@@ -87,6 +88,40 @@ describe('stopping the server with a grace period', () => {
     server = await startTestServer({ tools, dataDir: server.dataDir })
     const pending = await server.json<{ requests: Array<{ id: string }> }>('GET', '/permissions?sessionId=s1&status=pending')
     expect(pending.body.requests).toHaveLength(1)
+  })
+})
+
+/** A call that runs until released, so that a test picks the very tick in which it ends. */
+function gateTool(): { entry: ToolEntry; release: () => void } {
+  let release = (): void => {}
+  const opened = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  return { entry: { ...sleepTool('Gate'), handler: () => opened.then(() => 'opened') }, release }
+}
+
+describe('the moment the stop begins', () => {
+  it.each([
+    ['with a grace period', 2_000],
+    ['with no grace period', 0],
+  ])('%s, starts no call, not even one whose dependency ends just then: it runs once, at the next start', async (_, graceMs) => {
+    const markers = tempDir('toolexec-drain-runs-')
+    const gate = gateTool()
+    const tools = [gate.entry, countRuns(sleepTool(), markers)]
+    server = await startTestServer({ tools })
+    const scheduleId = await schedule(server, [
+      { id: 'first', name: 'Gate', input: { ms: 0 } },
+      { id: 'next', name: 'Sleep', input: { ms: 1 }, dependsOn: ['first'] },
+    ])
+    await expect.poll(() => callStatus(server as TestServer, scheduleId), { timeout: 5_000 }).toBe('running')
+    gate.release()
+    await server.close({ graceMs })
+    expect(runsByCall(markers).has(runKey('s1', 'next'))).toBe(false)
+
+    server = await startTestServer({ tools, dataDir: server.dataDir })
+    const after = await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=5`)
+    expect(after.body.calls[1]).toMatchObject({ id: 'next', status: 'succeeded' })
+    expect(runsByCall(markers).get(runKey('s1', 'next'))).toHaveLength(1)
   })
 })
 

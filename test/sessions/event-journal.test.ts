@@ -170,4 +170,15 @@ describe('EventJournal', () => {
     expect(commits).toBe(1)
     expect(['g1', 'g2', 'g3'].map(committedSession)).toEqual([true, true, true])
   })
+
+  it('once starts are held, a start already queued is held too, and rejected at close, while the rest of its tick is written', async () => {
+    const start: ExecutorEvent = { type: 'ToolCallStarted', sessionId: 'a', callId: 'c1', toolName: 'Sleep', input: {}, flags: { readOnly: true, destructive: false, concurrentSafe: true, sideEffectScope: 'none', alwaysAsk: false, requiresUserInteraction: false, dependencies: [] } }
+    const queuedStart = journal.append(start)
+    const queuedBatch = journal.append(batch('a', 0))
+    journal.holdStarts()
+    expect((await queuedBatch).seq).toBe(1)
+    journal.close()
+    await expect(queuedStart).rejects.toMatchObject({ code: 'API_ERR_SHUTTING_DOWN' })
+    expect(committedSeqs('a')).toEqual([1])
+  })
 })
