@@ -1,4 +1,5 @@
 /** @module `npm start`: configuration from the environment and flags, then the server. */
+import os from 'node:os'
 import { ConfigError, loadConfig } from './config.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
@@ -25,11 +26,15 @@ async function main(): Promise<void> {
     }
     throw error
   }
-  const stop = (): void => {
+  let stopping = false
+  const stop = (signal: NodeJS.Signals): void => {
+    // A second signal is someone who will not wait: stop now, as a crash would.
+    if (stopping) process.exit(128 + (os.constants.signals[signal] ?? 0))
+    stopping = true
     void server.close({ graceMs: config.shutdownGraceMs }).then(() => process.exit(0))
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
 
 function isConfigCode(error: unknown): error is Error {

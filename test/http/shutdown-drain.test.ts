@@ -151,6 +151,38 @@ describe('npm start on SIGTERM', () => {
   }, 30_000)
 })
 
+describe('npm start on a second signal', () => {
+  it.each([
+    ['SIGTERM', 'SIGTERM', 143],
+    ['SIGTERM', 'SIGINT', 130],
+    ['SIGINT', 'SIGTERM', 143],
+  ] as const)('after %s, %s stops it at once, as a crash would; the running call is interrupted at the next start', async (first, second, code) => {
+    const dataDir = tempDir('toolexec-drain-main-')
+    const server = await startMain(dataDir)
+    const json = { 'content-type': 'application/json' }
+    await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
+    const calls = [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30' } }]
+    const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as ScheduleAcceptedReply
+    const status = async (url: string): Promise<string | undefined> =>
+      ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
+    await expect.poll(() => status(server.url), { timeout: 5_000 }).toBe('running')
+    const started = performance.now()
+    server.child.kill(first)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    server.child.kill(second)
+    expect(await server.exited).toBe(code)
+    expect(performance.now() - started).toBeLessThan(2_000)
+
+    const again = await startMain(dataDir)
+    try {
+      expect(await status(again.url)).toBe('interrupted')
+    } finally {
+      again.child.kill('SIGKILL')
+      await again.exited
+    }
+  }, 30_000)
+})
+
 interface MainChild {
   readonly url: string
   readonly child: ChildProcess
