@@ -136,6 +136,10 @@ export class ScheduleService {
     const closed = new Promise<void>((resolve) => {
       close = resolve
     })
+    // Once its turn is aborted (a stop included), no call will come: the wait ends.
+    const signal = schedule.signal
+    signal.addEventListener('abort', close, { once: true })
+    void closed.then(() => signal.removeEventListener('abort', close))
     const open: OpenSchedule = { schedule, dispatched: new Map(), closed, close }
     this.#open.set(schedule.id, open)
     this.#enqueue(schedule, async () => {

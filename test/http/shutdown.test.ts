@@ -74,6 +74,22 @@ describe('shutting the server down', () => {
     }
   })
 
+  it('does not wait for an open schedule to be closed: the stop is prompt, and the schedule runs at the next start', async () => {
+    server = await startTestServer()
+    const opened = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [], open: true })
+    expect(opened.status).toBe(202)
+    // Behind the open schedule: it runs once the open one has ended.
+    const queued = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Sleep', input: { ms: 1 } }] })
+    const started = performance.now()
+    await server.close()
+    expect(performance.now() - started).toBeLessThan(1_000)
+
+    server = await startTestServer({ dataDir: server.dataDir })
+    expect((await server.json<ScheduleReply>('GET', `/schedules/${opened.body.scheduleId}?wait=5`)).body.status).toBe('completed')
+    const after = await server.json<ScheduleReply>('GET', `/schedules/${queued.body.scheduleId}?wait=5`)
+    expect(after.body.calls[0]).toMatchObject({ id: 'c1', status: 'succeeded' })
+  })
+
   it('answers a held ?wait request with the schedule as it stands instead of dropping it', async () => {
     server = await startTestServer({ tools: builtinTools() })
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
