@@ -8,6 +8,7 @@
 import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import { pendingKillsSent } from '../tools/bash/process-tree.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './runtime-context.js'
 
@@ -46,5 +47,7 @@ export async function stopRunningWork(live: LiveSessions, backgroundTasks: Backg
     timer = setTimeout(resolve, MAX_WAIT_MS)
   })
   await Promise.race([ended, waited])
+  // What ignored the SIGTERM gets its SIGKILL from an unref'd timer, which an exiting process never runs.
+  await Promise.race([pendingKillsSent(), waited])
   clearTimeout(timer)
 }

@@ -131,13 +131,32 @@ function signalTree(tree: ProcessTree, signal: NodeJS.Signals): void {
   signalTagged(tree.tag, signal)
 }
 
+/** The SIGKILLs killProcessTree has scheduled and not sent yet. */
+const pendingKills = new Set<Promise<void>>()
+
 /**
  * SIGTERM to the whole tree now, SIGKILL to whatever is left after `graceMs`. The second
- * timer does not keep the server alive.
+ * timer does not keep the server alive: a server that stops waits for it with pendingKillsSent.
  */
 export function killProcessTree(tree: ProcessTree, graceMs: number): void {
   signalTree(tree, 'SIGTERM')
-  setTimeout(signalTree, graceMs, tree, 'SIGKILL').unref()
+  const sent = new Promise<void>((resolve) => {
+    const kill = (): void => {
+      pendingKills.delete(sent)
+      signalTree(tree, 'SIGKILL')
+      resolve()
+    }
+    setTimeout(kill, graceMs).unref()
+  })
+  pendingKills.add(sent)
+}
+
+/**
+ * Settles once every SIGKILL scheduled so far is sent. A command's main process may end at
+ * SIGTERM while what it started ignores it; a server exiting before the SIGKILL leaves that behind.
+ */
+export async function pendingKillsSent(): Promise<void> {
+  await Promise.all([...pendingKills])
 }
 
 /** A shell's exit status: a signal counts as 128 + its number, as bash reports it. */
