@@ -108,6 +108,7 @@ export class SessionStream {
     let page = readPage()
     while (!this.#closed && page.length > 0) {
       this.#writeFrames(page)
+      this.#dropSent()
       if (page.length < this.#limits.replayPage && charsOf(page) < REPLAY_PAGE_CHARS) return
       // Read the next page while the socket drains this one.
       page = readPage()
@@ -131,6 +132,16 @@ export class SessionStream {
     } else if (this.#coalescing === undefined) {
       this.#coalescing = setTimeout(() => this.#flush(), COALESCE_MS)
     }
+  }
+
+  /**
+   * Live events the replay has read from the store and sent meanwhile no longer wait: left in
+   * the queue, they would count against the limits and cut off a client that keeps up.
+   */
+  #dropSent(): void {
+    if (this.#queue.length === 0 || (this.#queue[0] as StoredEvent).seq > this.#lastSent) return
+    this.#queue = this.#queue.filter((event) => event.seq > this.#lastSent)
+    this.#queuedChars = charsOf(this.#queue)
   }
 
   /**

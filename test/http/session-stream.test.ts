@@ -4,13 +4,15 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { StoredEvent } from '../../src/contracts/store.js'
 import { COALESCE_MS, SessionStream } from '../../src/http/session-stream.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
+import { EventJournal } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
 
-// An empty database: the stream replays nothing, and only live frames are under test.
+// Each test starts from an empty database: what the stream replays is what the test stores.
 let dir: string
 let store: SqliteStore
 let server: http.Server | undefined
@@ -72,4 +74,64 @@ describe('SessionStream live frames', () => {
     expect(chunks[0]?.text).toContain('event: ToolCallStarted')
     expect((chunks[0]?.at ?? 0) - published).toBeGreaterThanOrEqual(COALESCE_MS - 1)
   })
+})
+
+describe('SessionStream replaying to a client that reads', () => {
+  it('counts against its limit only what waits for the client, not the live events the replay already sent it', async () => {
+    const bus = new EventBus()
+    const journal = new EventJournal(store, bus)
+    // Far larger than the socket buffers: the replay waits for the client to read each one.
+    const big = (n: number): ExecutorEvent => ({ type: 'ModelNetworkStatus', sessionId: 's', status: 'ok', detail: `${n}`.repeat(16_000_000) }) as never
+    const small = (n: number): ExecutorEvent => ({ type: 'ModelNetworkStatus', sessionId: 's', status: 'ok', detail: `live ${n}` }) as never
+    await journal.append(big(1))
+    await journal.append(big(2))
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      void new SessionStream(res, 0, { replayPage: 1, maxQueuedFrames: 4 }).run('s', bus, store)
+    })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const response = await new Promise<http.IncomingMessage>((resolve) => {
+      http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.setEncoding('utf8')
+        res.pause()
+        resolve(res)
+      })
+    })
+    // The frames' ids as they arrive; a chunk may end inside one, so the end of the last is kept.
+    const ids: number[] = []
+    let tail = ''
+    let onId = (_id: number): void => {}
+    response.on('data', (chunk: string) => {
+      const window = tail + chunk
+      for (const match of window.matchAll(/^id: (\d+)$/gm)) {
+        const id = Number(match[1])
+        if (id > (ids.at(-1) ?? 0)) {
+          ids.push(id)
+          onId(id)
+        }
+      }
+      tail = window.slice(-16)
+    })
+    // The replay has written event 1 and waits for the client; these arrive meanwhile (3 to 6).
+    await until(() => bus.subscriberCount('s') === 1)
+    for (const event of [small(3), small(4), small(5), big(6)]) await journal.append(event)
+    const sentSix = new Promise<void>((resolve) => {
+      onId = (id) => {
+        if (id !== 6) return
+        response.pause()
+        resolve()
+      }
+    })
+    response.resume()
+    // The replay has sent events 3 to 6 and waits for the client to read the rest of 6.
+    await sentSix
+    await journal.append(small(7))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(bus.subscriberCount('s')).toBe(1)
+    response.resume()
+    await until(() => ids.includes(7))
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
+    response.destroy()
+  }, 20_000)
 })
