@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { countRuns, runKey, runsByCall } from '../support/crash-tools.js'
+import { startMain } from '../support/main-process.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 let server: TestServer | undefined
 
@@ -128,7 +125,7 @@ describe('the moment the stop begins', () => {
 describe('npm start on SIGTERM', () => {
   it('waits TOOLEXEC_SHUTDOWN_GRACE_MS for a running command, whose result is kept', async () => {
     const dataDir = tempDir('toolexec-drain-main-')
-    const first = await startMain(dataDir)
+    const first = await startMain(dataDir, 5_000)
     const post = (body: unknown): Promise<Response> =>
       fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     await fetch(`${first.url}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
@@ -139,7 +136,7 @@ describe('npm start on SIGTERM', () => {
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
 
-    const second = await startMain(dataDir)
+    const second = await startMain(dataDir, 5_000)
     try {
       const reply = (await (await fetch(`${second.url}/schedules/${accepted.scheduleId}?wait=5`)).json()) as ScheduleReply
       expect(reply.calls[0]).toMatchObject({ status: 'succeeded' })
@@ -158,7 +155,7 @@ describe('npm start on a second signal', () => {
     ['SIGINT', 'SIGTERM', 143],
   ] as const)('after %s, %s stops it at once, as a crash would; the running call is interrupted at the next start', async (first, second, code) => {
     const dataDir = tempDir('toolexec-drain-main-')
-    const server = await startMain(dataDir)
+    const server = await startMain(dataDir, 5_000)
     const json = { 'content-type': 'application/json' }
     await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
     const calls = [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30' } }]
@@ -173,7 +170,7 @@ describe('npm start on a second signal', () => {
     expect(await server.exited).toBe(code)
     expect(performance.now() - started).toBeLessThan(2_000)
 
-    const again = await startMain(dataDir)
+    const again = await startMain(dataDir, 5_000)
     try {
       expect(await status(again.url)).toBe('interrupted')
     } finally {
@@ -182,28 +179,3 @@ describe('npm start on a second signal', () => {
     }
   }, 30_000)
 })
-
-interface MainChild {
-  readonly url: string
-  readonly child: ChildProcess
-  readonly exited: Promise<number | null>
-}
-
-/** `src/main.ts` as `npm start` runs it, on a free port; the URL comes from its "listening" log line. */
-async function startMain(dataDir: string): Promise<MainChild> {
-  const env = { ...process.env, NODE_OPTIONS: '', PORT: '0', TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir, TOOLEXEC_SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info' }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
-      if (match?.[1] !== undefined) resolve(match[1])
-    })
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)))
-  })
-  child.stdout?.resume()
-  child.stderr?.resume()
-  return { url, child, exited }
-}

@@ -1,0 +1,40 @@
+/** `src/main.ts` as `npm start` runs it, in a child process, for tests of signals and exit. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+export interface MainChild {
+  readonly url: string
+  readonly child: ChildProcess
+  /** The exit code; null when a signal ended the process. */
+  readonly exited: Promise<number | null>
+}
+
+/** Starts the server on a free port with `dataDir` as data dir and workspace; the URL comes from its "listening" log line. */
+export async function startMain(dataDir: string, shutdownGraceMs: number): Promise<MainChild> {
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    PORT: '0',
+    TOOLEXEC_DATA_DIR: dataDir,
+    TOOLEXEC_WORKSPACE: dataDir,
+    TOOLEXEC_SHUTDOWN_GRACE_MS: String(shutdownGraceMs),
+    LOG_LEVEL: 'info',
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (match?.[1] !== undefined) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)))
+  })
+  child.stdout?.resume()
+  child.stderr?.resume()
+  return { url, child, exited }
+}
