@@ -4,8 +4,8 @@
  * record, event and reply they would cost several copies of the file per call. Their sizes and
  * hashes still tell what changed and let a client check a file against the call.
  */
-import { createHash } from 'node:crypto'
 import type { FileChangeOutput } from './file-change.js'
+import { sha256Of } from './file-state.js'
 
 export interface RecordedFileChange {
   readonly type: FileChangeOutput['type']
@@ -21,17 +21,15 @@ export interface RecordedFileChange {
 
 /** @example recordFileChange({ type: 'create', filePath: 'a.txt', oldContent: null, newContent: 'x' }) */
 export function recordFileChange(output: FileChangeOutput): RecordedFileChange {
+  const before = output.oldContent === null ? null : Buffer.from(output.oldContent, 'utf8')
+  const after = Buffer.from(output.newContent, 'utf8')
   return {
     type: output.type,
     filePath: output.filePath,
     ...(output.replacements === undefined ? null : { replacements: output.replacements }),
-    oldBytes: output.oldContent === null ? null : Buffer.byteLength(output.oldContent, 'utf8'),
-    newBytes: Buffer.byteLength(output.newContent, 'utf8'),
-    oldSha256: output.oldContent === null ? null : sha256OfText(output.oldContent),
-    newSha256: sha256OfText(output.newContent),
+    oldBytes: before === null ? null : before.byteLength,
+    newBytes: after.byteLength,
+    oldSha256: before === null ? null : sha256Of(before),
+    newSha256: sha256Of(after),
   }
-}
-
-function sha256OfText(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex')
 }
