@@ -17,12 +17,14 @@ import { FileToolError } from '../workspace.js'
 import type { RecordedBatch } from './batch-recorder.js'
 import type { BatchRequest, WorkerData, WorkerReply } from './worker-protocol.js'
 
-/** Far above any sane stretch: a batch is at most BATCH_FILES files, a chunk of a large file at most 16 MiB. */
+/** Far above any sane stretch: the worker beats at every chunk it reads, of at most 16 MiB. */
 export const MATCHING_LIMIT_MS = 2_000
 export const MAX_GREP_WORKERS = 4
 const BATCHES_PER_WORKER = 2
 const WATCH_EVERY_MS = 100
 const IDLE_MS = 30_000
+const BEAT = 0
+const RUNNING = 1
 const WORKER_URL = new URL('./grep-worker.mjs', import.meta.url)
 
 export function slowPatternError(pattern: string, limitMs: number): FileToolError {
@@ -165,7 +167,7 @@ export class GrepPool {
     }
     this.#queue.unshift(...requeue)
     await worker.thread.terminate()
-    // Only now is the thread stopped: the batches' descriptors may be closed.
+    // Only now is the thread stopped (Node closes the files it had open): the batches' directories may be closed.
     for (const [task, reason] of rejected) task.reject(reason)
     this.#dispatch()
   }
@@ -194,7 +196,7 @@ export class GrepPool {
     const now = performance.now()
     for (const worker of [...this.#workers]) {
       if (!worker.ready || worker.tasks.length === 0) continue
-      const beat = Atomics.load(worker.beat, 0)
+      const beat = Atomics.load(worker.beat, BEAT)
       if (beat !== worker.lastBeat) {
         worker.lastBeat = beat
         worker.lastProgressAt = now
@@ -202,7 +204,7 @@ export class GrepPool {
       }
       if (now - worker.lastProgressAt < this.limitMs) continue
       // The batch it is running is the one stuck; others it held go back to the queue.
-      const running = Atomics.load(worker.beat, 1)
+      const running = Atomics.load(worker.beat, RUNNING)
       void this.#terminate(worker, (task) => (task.request.id === running ? slowPatternError(task.request.spec.pattern, this.limitMs) : undefined))
     }
   }

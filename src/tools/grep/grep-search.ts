@@ -1,19 +1,19 @@
 /**
  * @module The search behind Grep. The main thread walks the files in path order, in time
- * slices (see TimeSlicer), and opens each so that only a file inside the guard is ever read
- * (see openWalkedFile); the worker threads of the pool read and match batches of them (see
- * grep-pool.ts) while the walk goes on. Their results are added to the output in path order,
+ * slices (see TimeSlicer); the worker threads of the pool open, read and match batches of
+ * them (see grep-pool.ts) while the walk goes on, each file opened so that only a file inside
+ * the guard is ever read (see openWalkedFile). Their results are added to the output in path order,
  * so the output is the same as one thread searching file after file.
  */
-import { closeSync, openSync } from 'node:fs'
-import { openWalkedFile, walkFiles, type WalkEntry } from '../glob/file-walker.js'
+import { closeSync, constants, openSync } from 'node:fs'
+import { walkFiles, type WalkEntry } from '../glob/file-walker.js'
 import { TimeSlicer } from '../glob/time-slicer.js'
 import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
 import type { RecordedBatch } from './batch-recorder.js'
 import type { FileFilter } from './grep-pattern.js'
 import type { GrepOutput, OutputMode } from './grep-output.js'
 import { grepPool, type GrepPool } from './grep-pool.js'
-import type { SearchSpec } from './worker-protocol.js'
+import type { BatchFile, SearchSpec } from './worker-protocol.js'
 
 export interface GrepSearch {
   readonly guard: PathGuard
@@ -36,12 +36,16 @@ export interface GrepTree {
   readonly labelPrefix: string
 }
 
-/** Files per batch: enough that a message costs little against the work, few enough to spread a small tree. */
-const BATCH_FILES = 128
+/** Files in the first batch of a search; each next one doubles, up to MAX_BATCH_FILES. */
+const FIRST_BATCH_FILES = 16
+const MAX_BATCH_FILES = 512
+const PROC_FD = '/proc/self/fd/'
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
 
 interface Pending {
   readonly done: Promise<RecordedBatch>
-  readonly fds: readonly number[]
+  /** Descriptors of the batch's directories, held open for the worker. */
+  readonly held: readonly number[]
   /** Set once the worker has answered. */
   batch: RecordedBatch | undefined
 }
@@ -60,8 +64,10 @@ class SearchJob {
   /** Batches sent and not yet merged; more than this and the walk waits. */
   readonly maxPending: number
   readonly #pending: Pending[] = []
-  #fds: number[] = []
-  #labels: string[] = []
+  #files: BatchFile[] = []
+  /** The walk's directory path (`/proc/self/fd/<n>/`) to the path through this batch's own descriptor of it. */
+  #held = new Map<string, string>()
+  #batchFiles = FIRST_BATCH_FILES
   #cancelled: Promise<void> | undefined
   readonly #onAbort = (): void => void this.#cancel(this.#search.signal.reason)
 
@@ -78,33 +84,61 @@ class SearchJob {
     return this.#pending.length >= this.maxPending
   }
 
-  add(fd: number, label: string): void {
-    this.#fds.push(fd)
-    this.#labels.push(label)
-    if (this.#fds.length >= BATCH_FILES) this.flush()
+  /** Adds a walked file; one that cannot be reached any more (its directory is gone) is skipped. */
+  add(entry: Omit<BatchFile, 'label'>, label: string): void {
+    const openPath = entry.pinned ? this.#heldPath(entry.openPath) : entry.openPath
+    if (openPath === undefined) return
+    this.#files.push({ label, openPath, absolute: entry.absolute, pinned: entry.pinned, link: entry.link })
+    if (this.#files.length >= this.#batchFiles) this.flush()
+  }
+
+  /**
+   * The walk closes a directory's descriptor when it moves on, before a worker opens the
+   * files in it: so the batch holds a descriptor of its own, opened through the walk's.
+   */
+  #heldPath(openPath: string): string | undefined {
+    const slash = openPath.lastIndexOf('/') + 1
+    const directory = openPath.slice(0, slash)
+    let held = this.#held.get(directory)
+    if (held === undefined) {
+      try {
+        held = `${PROC_FD}${openSync(directory, DIRECTORY_FLAGS)}/`
+      } catch {
+        return undefined
+      }
+      this.#held.set(directory, held)
+    }
+    return held + openPath.slice(slash)
   }
 
   /** Sends the files added so far as a batch. */
   flush(): void {
-    if (this.#fds.length === 0) return
-    const { output } = this.#search
-    const done = this.#pool.run({ spec: this.#spec, room: output.cap - output.kept, stopAtCap: output.stopAtCap, fds: this.#fds, labels: this.#labels })
-    const pending: Pending = { done, fds: this.#fds, batch: undefined }
+    if (this.#files.length === 0) return
+    const { output, guard } = this.#search
+    const request = { spec: this.#spec, guard, room: output.cap - output.kept, stopAtCap: output.stopAtCap, files: this.#files }
+    const done = this.#pool.run(request)
+    const pending: Pending = { done, held: this.#heldDescriptors(), batch: undefined }
     // Awaited in order by settle(); until then a rejection must not count as unhandled.
     done.then(
       (batch) => (pending.batch = batch),
       () => undefined,
     )
     this.#pending.push(pending)
-    this.#fds = []
-    this.#labels = []
+    this.#files = []
+    this.#batchFiles = Math.min(MAX_BATCH_FILES, this.#batchFiles * 2)
+  }
+
+  #heldDescriptors(): number[] {
+    const held = [...this.#held.values()].map((path) => Number(path.slice(PROC_FD.length, -1)))
+    this.#held = new Map()
+    return held
   }
 
   /** Merges the batches answered so far, in order, without waiting. */
   mergeAnswered(): void {
     for (let head = this.#pending[0]; head?.batch !== undefined; head = this.#pending[0]) {
       this.#pending.shift()
-      closeAll(head.fds)
+      closeAll(head.held)
       if (!this.#search.output.stopped) this.#search.output.merge(head.batch)
     }
   }
@@ -122,8 +156,8 @@ class SearchJob {
   async close(): Promise<void> {
     this.#search.signal.removeEventListener('abort', this.#onAbort)
     if (this.#pending.length > 0) await this.#cancel(new Error('Grep search ended'))
-    for (const pending of this.#pending.splice(0)) closeAll(pending.fds)
-    closeAll(this.#fds.splice(0))
+    for (const pending of this.#pending.splice(0)) closeAll(pending.held)
+    closeAll(this.#heldDescriptors())
   }
 
   #cancel(reason: unknown): Promise<void> {
@@ -136,19 +170,21 @@ function closeAll(fds: readonly number[]): void {
   for (const fd of fds) closeSync(fd)
 }
 
-/** Searches one named file through a descriptor checked to be inside the guard. */
+/**
+ * Searches one named file, checked here to be inside the guard (an error names it otherwise);
+ * the worker checks the descriptor it opens again, whatever was swapped in meanwhile.
+ */
 export async function grepFile(search: GrepSearch, absolute: string, label: string): Promise<void> {
   const fd = openSync(absolute, GUARDED_READ_FLAGS)
   try {
     const realPath = realPathOfDescriptorSync(fd, absolute)
     if (!isAllowed(search.guard, realPath)) throw outsideError(search.guard, absolute, realPath)
-  } catch (error) {
+  } finally {
     closeSync(fd)
-    throw error
   }
   const job = new SearchJob(search, grepPool())
   try {
-    job.add(fd, label)
+    job.add({ openPath: absolute, absolute, pinned: false, link: true }, label)
     job.flush()
     await job.settle(0)
   } finally {
@@ -178,7 +214,7 @@ export async function grepTree(search: GrepSearch, tree: GrepTree): Promise<void
   }
 }
 
-/** Opens files until the slice is spent or enough batches wait; true once the tree is walked. */
+/** Walks until the slice is spent or enough batches wait; true once the tree is walked. */
 function walkSlice(search: GrepSearch, tree: GrepTree, files: Iterator<WalkEntry>, job: SearchJob, slicer: TimeSlicer): boolean {
   for (;;) {
     if (slicer.due || job.full) return false
@@ -186,7 +222,6 @@ function walkSlice(search: GrepSearch, tree: GrepTree, files: Iterator<WalkEntry
     if (next.done === true) return true
     const entry = next.value
     if (tree.filter !== undefined && !tree.filter(entry.relative)) continue
-    const fd = openWalkedFile(entry, search.guard)
-    if (fd !== undefined) job.add(fd, tree.labelPrefix + entry.relative)
+    job.add(entry, tree.labelPrefix + entry.relative)
   }
 }

@@ -1,20 +1,23 @@
 /**
- * @module A Grep worker thread: searches batches of files already opened by the main thread
- * and replies with what its scanners recorded. It never closes a descriptor: the main thread
- * does, once the batch is answered or the worker is gone, so a descriptor number is never
- * closed twice nor reused under a read. A pattern that backtracks for too long is stopped by
- * terminating this thread (see grep-pool.ts).
+ * @module A Grep worker thread: opens, reads and searches batches of files walked by the main
+ * thread, and replies with what its scanners recorded. A pattern that backtracks for too long
+ * is stopped by terminating this thread (see grep-pool.ts); Node closes the files a worker
+ * opened when it exits.
  */
+import { closeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
+import { openWalkedFile } from '../glob/file-walker.js'
 import { BatchRecorder } from './batch-recorder.js'
 import { ChunkReader, type ChunkConsumer } from './chunk-reader.js'
 import { createFileScanner, type FileScanner } from './file-scanners.js'
 import { compilePattern } from './grep-pattern.js'
-import type { BatchRequest, SearchSpec, WorkerData, WorkerReply } from './worker-protocol.js'
+import type { BatchFile, BatchRequest, SearchSpec, WorkerData, WorkerReply } from './worker-protocol.js'
 
 const port = parentPort
 if (port === null) throw new Error('grep-worker.ts runs as a worker thread')
 const beat = new Int32Array((workerData as WorkerData).beat)
+const BEAT = 0
+const RUNNING = 1
 
 interface Prepared {
   readonly key: number
@@ -43,25 +46,33 @@ function prepare(spec: SearchSpec): Prepared {
 function beating(scanner: FileScanner): ChunkConsumer {
   return {
     chunk(bytes, final) {
-      Atomics.add(beat, 0, 1)
+      Atomics.add(beat, BEAT, 1)
       return scanner.chunk(bytes, final)
     },
   }
 }
 
+function searchFile(request: BatchRequest, file: BatchFile, scanner: FileScanner, consumer: ChunkConsumer): void {
+  const fd = openWalkedFile(file, request.guard)
+  if (fd === undefined) return
+  try {
+    scanner.start('', file.label)
+    reader.read(fd, consumer)
+  } catch {
+    // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
+  } finally {
+    closeSync(fd)
+  }
+}
+
 function searchBatch(request: BatchRequest): WorkerReply {
-  Atomics.store(beat, 1, request.id)
-  Atomics.add(beat, 0, 1)
+  Atomics.store(beat, RUNNING, request.id)
+  Atomics.add(beat, BEAT, 1)
   const { scanner, recorder } = prepare(request.spec)
   recorder.reset(request.room, request.stopAtCap)
   const consumer = beating(scanner)
-  for (let index = 0; index < request.fds.length && !recorder.stopped; index++) {
-    scanner.start('', request.labels[index] as string)
-    try {
-      reader.read(request.fds[index] as number, consumer)
-    } catch {
-      // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
-    }
+  for (let index = 0; index < request.files.length && !recorder.stopped; index++) {
+    searchFile(request, request.files[index] as BatchFile, scanner, consumer)
   }
   return { kind: 'done', id: request.id, batch: recorder.finish() }
 }

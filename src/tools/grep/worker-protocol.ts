@@ -1,5 +1,6 @@
 /** @module The messages between Grep's searches (main thread) and its worker threads. */
 import type { RecordedBatch } from './batch-recorder.js'
+import type { PathGuard } from '../workspace.js'
 import type { OutputMode } from './grep-output.js'
 
 /** What to look for, the same for every batch of one search. */
@@ -14,15 +15,27 @@ export interface SearchSpec {
   readonly after: number
 }
 
-/** Files opened (and later closed) by the main thread; the worker only reads them. */
+/**
+ * Files to search, found by the walk of the main thread, each opened by the worker as
+ * openWalkedFile opens a walked file. A pinned file's path leads through a descriptor of its
+ * directory that the main thread holds open until the batch is answered or its worker gone.
+ */
 export interface BatchRequest {
   readonly id: number
   readonly spec: SearchSpec
+  readonly guard: PathGuard
   /** How many entries the output still had room for when the batch was sent. */
   readonly room: number
   readonly stopAtCap: boolean
-  readonly fds: readonly number[]
-  readonly labels: readonly string[]
+  readonly files: readonly BatchFile[]
+}
+
+export interface BatchFile {
+  readonly label: string
+  readonly openPath: string
+  readonly absolute: string
+  readonly pinned: boolean
+  readonly link: boolean
 }
 
 export type WorkerReply =
