@@ -65,7 +65,7 @@ class SearchJob {
   readonly maxPending: number
   readonly #pending: Pending[] = []
   #files: BatchFile[] = []
-  /** The walk's directory path (`/proc/self/fd/<n>/`) to the path through this batch's own descriptor of it. */
+  /** A directory's path to the path through this batch's own descriptor of it (`/proc/self/fd/<n>/`). */
   #held = new Map<string, string>()
   #batchFiles = FIRST_BATCH_FILES
   #cancelled: Promise<void> | undefined
@@ -86,7 +86,7 @@ class SearchJob {
 
   /** Adds a walked file; one that cannot be reached any more (its directory is gone) is skipped. */
   add(entry: Omit<BatchFile, 'label'>, label: string): void {
-    const openPath = entry.pinned ? this.#heldPath(entry.openPath) : entry.openPath
+    const openPath = entry.pinned ? this.#heldPath(entry) : entry.openPath
     if (openPath === undefined) return
     this.#files.push({ label, openPath, absolute: entry.absolute, pinned: entry.pinned, link: entry.link })
     if (this.#files.length >= this.#batchFiles) this.flush()
@@ -94,21 +94,22 @@ class SearchJob {
 
   /**
    * The walk closes a directory's descriptor when it moves on, before a worker opens the
-   * files in it: so the batch holds a descriptor of its own, opened through the walk's.
+   * files in it: so the batch holds a descriptor of its own, opened through the walk's. (Keyed
+   * by the directory's path: the walk reuses descriptor numbers for the next directories.)
    */
-  #heldPath(openPath: string): string | undefined {
-    const slash = openPath.lastIndexOf('/') + 1
-    const directory = openPath.slice(0, slash)
+  #heldPath(entry: Omit<BatchFile, 'label'>): string | undefined {
+    const nameAt = entry.openPath.lastIndexOf('/') + 1
+    const directory = entry.absolute.slice(0, entry.absolute.length - (entry.openPath.length - nameAt))
     let held = this.#held.get(directory)
     if (held === undefined) {
       try {
-        held = `${PROC_FD}${openSync(directory, DIRECTORY_FLAGS)}/`
+        held = `${PROC_FD}${openSync(entry.openPath.slice(0, nameAt), DIRECTORY_FLAGS)}/`
       } catch {
         return undefined
       }
       this.#held.set(directory, held)
     }
-    return held + openPath.slice(slash)
+    return held + entry.openPath.slice(nameAt)
   }
 
   /** Sends the files added so far as a batch. */
