@@ -10,6 +10,7 @@ import { ruleCommandSplitter } from './permissions/command-splitter.js'
 import { loadPolicy } from './permissions/policy.js'
 import { createRuntime, type Runtime } from './sessions/runtime.js'
 import type { CloseOptions } from './sessions/shutdown.js'
+import { closeGrepPool } from './tools/grep/grep-pool.js'
 import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
@@ -67,7 +68,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
         closing ??= app
           .close()
           .then(() => runtime.close(options))
-          .finally(() => mcp.stop())
+          .finally(() => Promise.all([mcp.stop(), closeGrepPool()]))
         return closing
       },
     }

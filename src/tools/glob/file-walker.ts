@@ -211,7 +211,7 @@ function isFileBehindLink(link: string): boolean {
  * descriptor without following a link, so it is where the walk found it. Otherwise the
  * descriptor's real path is checked.
  */
-export function openWalkedFile(entry: WalkEntry, guard: PathGuard): number | undefined {
+export function openWalkedFile(entry: Pick<WalkEntry, 'absolute' | 'openPath' | 'pinned' | 'link'>, guard: PathGuard): number | undefined {
   const trusted = entry.pinned && !entry.link
   let fd: number
   try {

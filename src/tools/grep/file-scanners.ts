@@ -6,11 +6,18 @@
  * the text decoded.
  */
 import type { ChunkConsumer } from './chunk-reader.js'
-import { ContentPrinter } from './content-printer.js'
+import { ContentPrinter, type OutputSink } from './content-printer.js'
 import type { CompiledPattern } from './grep-pattern.js'
-import type { GrepOutput, OutputMode } from './grep-output.js'
+import type { OutputMode } from './grep-output.js'
 import { countMatchingLines, forEachLiteralLine, forEachMatchingLine, hasMatchingLine } from './line-matcher.js'
 import { ByteSource, StringSource } from './line-source.js'
+
+/** Where the scanners write: content lines (OutputSink) and the entries of the other modes. */
+export interface ScanSink extends OutputSink {
+  /** A file's entry in files_with_matches or count mode; false once the search must stop. */
+  fileEntry(text: string, matchingLines: number): boolean
+  readonly stopped: boolean
+}
 
 export interface ScanOptions {
   readonly pattern: CompiledPattern
@@ -18,7 +25,7 @@ export interface ScanOptions {
   readonly lineNumbers: boolean
   readonly before: number
   readonly after: number
-  readonly output: GrepOutput
+  readonly output: ScanSink
 }
 
 export interface FileScanner extends ChunkConsumer {
@@ -65,7 +72,7 @@ class FirstMatchScanner implements FileScanner {
 
   chunk(bytes: Buffer): boolean {
     if (!hasMatch(bytes, this.#options.pattern)) return true
-    if (this.#options.output.line(this.#prefix + this.#relative)) this.#options.output.files++
+    this.#options.output.fileEntry(this.#prefix + this.#relative, 1)
     return false
   }
 }
@@ -89,10 +96,7 @@ class CountScanner implements FileScanner {
   chunk(bytes: Buffer, final: boolean): boolean {
     const { pattern, output } = this.#options
     this.#count += countMatches(bytes, pattern)
-    if (final && this.#count > 0 && output.line(`${this.#prefix + this.#relative}:${this.#count}`)) {
-      output.files++
-      output.matchingLines += this.#count
-    }
+    if (final && this.#count > 0) output.fileEntry(`${this.#prefix + this.#relative}:${this.#count}`, this.#count)
     return true
   }
 }
@@ -104,7 +108,6 @@ class ContentScanner implements FileScanner {
   #relative = ''
   /** The printer is reset for a file only once a chunk of it needs printing. */
   #started = false
-  #matched = false
   #going = true
 
   constructor(options: ScanOptions) {
@@ -116,12 +119,11 @@ class ContentScanner implements FileScanner {
     this.#prefix = prefix
     this.#relative = relative
     this.#started = false
-    this.#matched = false
     this.#going = true
   }
 
   chunk(bytes: Buffer, final: boolean): boolean {
-    const { pattern, before, output } = this.#options
+    const { pattern, before } = this.#options
     // A literal's absence is cheap to prove; then only the lines are counted, unless context depends on them.
     const absent = pattern.literal !== undefined && pattern.literal.find(bytes, 0) === -1
     if (absent && (!this.#started || this.#printer.idle) && (final || before === 0)) {
@@ -130,7 +132,6 @@ class ContentScanner implements FileScanner {
       this.#scan(bytes, this.#startedPrinter())
       this.#going = this.#going && this.#printer.endChunk(final)
     }
-    if (final && this.#matched) output.files++
     return this.#going
   }
 
@@ -152,8 +153,6 @@ class ContentScanner implements FileScanner {
   }
 
   readonly #onLine = (lineStart: number, lineEnd: number): boolean => {
-    this.#matched = true
-    this.#options.output.matchingLines++
     this.#going = this.#printer.match(lineStart, lineEnd)
     return this.#going
   }

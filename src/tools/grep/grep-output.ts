@@ -7,7 +7,8 @@
  * otherwise keep that whole text alive until the search ends (V8 sliced strings), which
  * made content mode spend most of its time in the garbage collector.
  */
-import type { OutputSink } from './content-printer.js'
+import type { RecordedBatch } from './batch-recorder.js'
+import { ENTRY_FILE, ENTRY_SEPARATOR } from './batch-recorder.js'
 
 export type OutputMode = 'content' | 'files_with_matches' | 'count'
 
@@ -30,6 +31,14 @@ class ByteWriter {
     this.#buffer[this.#length++] = NEWLINE
   }
 
+  /** Appends bytes that already end with a newline. */
+  writeBytes(bytes: Uint8Array): void {
+    const needed = this.#length + bytes.length
+    if (needed > this.#buffer.length) this.#grow(needed)
+    this.#buffer.set(bytes, this.#length)
+    this.#length = needed
+  }
+
   /** The text written, without the final newline. */
   toString(): string {
     return this.#buffer.toString('utf8', 0, Math.max(0, this.#length - 1))
@@ -42,7 +51,7 @@ class ByteWriter {
   }
 }
 
-export class GrepOutput implements OutputSink {
+export class GrepOutput {
   readonly cap: number
   readonly stopAtCap: boolean
   /** Entries kept (separators not counted). */
@@ -87,6 +96,49 @@ export class GrepOutput implements OutputSink {
 
   separator(): void {
     if (this.kept < this.cap) this.#writer.writeLine('--')
+  }
+
+  /**
+   * Adds what a worker recorded for a batch of files, exactly as if its scanners had written
+   * here: a batch that fits below the cap is copied whole, one that reaches it entry by entry.
+   */
+  merge(batch: RecordedBatch): void {
+    if (this.kept + batch.lines < this.cap) this.#appendWhole(batch)
+    else this.#replay(batch)
+    this.leftOut += batch.leftOut
+    this.files += batch.leftOutFiles
+    this.matchingLines += batch.leftOutMatchingLines
+    if (batch.stopped) this.more = true
+  }
+
+  #appendWhole(batch: RecordedBatch): void {
+    const { kinds, ends, counts } = batch
+    // A file's first group is preceded by `--` only when something was printed before it.
+    const skipFirst = kinds[0] === ENTRY_SEPARATOR && !this.printedAny
+    this.#writer.writeBytes(skipFirst ? batch.bytes.subarray(ends[0]) : batch.bytes)
+    this.kept += batch.lines
+    for (let index = 0; index < kinds.length; index++) {
+      if (kinds[index] !== ENTRY_FILE) continue
+      this.files++
+      this.matchingLines += counts[index] as number
+    }
+  }
+
+  #replay(batch: RecordedBatch): void {
+    const { kinds, ends, counts, bytes } = batch
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+    for (let index = 0, start = 0; index < kinds.length; start = ends[index++] as number) {
+      const kind = kinds[index]
+      if (kind === ENTRY_SEPARATOR) {
+        if (this.printedAny) this.separator()
+        continue
+      }
+      // Each entry ends with its newline.
+      if (!this.line(text.toString('utf8', start, (ends[index] as number) - 1))) return
+      if (kind !== ENTRY_FILE) continue
+      this.files++
+      this.matchingLines += counts[index] as number
+    }
   }
 }
 

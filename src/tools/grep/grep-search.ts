@@ -1,21 +1,31 @@
 /**
- * @module The search behind Grep: files in path order, read synchronously in time slices
- * (see TimeSlicer) through one reused buffer, each file opened so that only a file inside
- * the guard is ever read (see openWalkedFile). Binary files are skipped; a large file is
- * searched in chunks of whole lines (see ChunkReader).
+ * @module The search behind Grep. The main thread walks the files in path order, in time
+ * slices (see TimeSlicer); the worker threads of the pool open, read and match batches of
+ * them (see grep-pool.ts) while the walk goes on, each file opened so that only a file inside
+ * the guard is ever read (see openWalkedFile). Their results are added to the output in path order,
+ * so the output is the same as one thread searching file after file.
  */
-import { closeSync, openSync } from 'node:fs'
-import { openWalkedFile, walkFiles, type WalkEntry } from '../glob/file-walker.js'
+import { closeSync, constants, openSync } from 'node:fs'
+import { walkFiles, type WalkEntry } from '../glob/file-walker.js'
 import { TimeSlicer } from '../glob/time-slicer.js'
-import { FileToolError, GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
-import { runBounded } from './bounded-matching.js'
-import { ChunkReader, type ChunkConsumer } from './chunk-reader.js'
-import { createFileScanner, type FileScanner, type ScanOptions } from './file-scanners.js'
+import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
+import type { RecordedBatch } from './batch-recorder.js'
 import type { FileFilter } from './grep-pattern.js'
+import type { GrepOutput, OutputMode } from './grep-output.js'
+import { grepPool, type GrepPool } from './grep-pool.js'
+import type { BatchFile, SearchSpec } from './worker-protocol.js'
 
-export interface GrepSearch extends ScanOptions {
+export interface GrepSearch {
   readonly guard: PathGuard
   readonly signal: AbortSignal
+  /** Already checked to compile. */
+  readonly pattern: string
+  readonly ignoreCase: boolean
+  readonly mode: OutputMode
+  readonly lineNumbers: boolean
+  readonly before: number
+  readonly after: number
+  readonly output: GrepOutput
 }
 
 export interface GrepTree {
@@ -26,91 +36,193 @@ export interface GrepTree {
   readonly labelPrefix: string
 }
 
-function searchDescriptor(reader: ChunkReader, fd: number, scanner: ChunkConsumer): void {
-  try {
-    reader.read(fd, scanner)
-  } catch (error) {
-    // A pattern stopped for taking too long fails the call.
-    if (error instanceof FileToolError) throw error
-    // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
-  } finally {
-    closeSync(fd)
+/** Files in the first batch of a search; each next one doubles, up to MAX_BATCH_FILES. */
+const FIRST_BATCH_FILES = 16
+const MAX_BATCH_FILES = 512
+const PROC_FD = '/proc/self/fd/'
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY
+
+interface Pending {
+  readonly done: Promise<RecordedBatch>
+  /** Descriptors of the batch's directories, held open for the worker. */
+  readonly held: readonly number[]
+  /** Set once the worker has answered. */
+  batch: RecordedBatch | undefined
+}
+
+let nextKey = 0
+
+/**
+ * One search's batches: sent to the pool as they fill, merged into the output in the order
+ * they were sent. The descriptors of a batch are closed here once its worker has answered
+ * or is gone, never while a worker may still read them.
+ */
+class SearchJob {
+  readonly #search: GrepSearch
+  readonly #pool: GrepPool
+  readonly #spec: SearchSpec
+  /** Batches sent and not yet merged; more than this and the walk waits. */
+  readonly maxPending: number
+  readonly #pending: Pending[] = []
+  #files: BatchFile[] = []
+  /** A directory's path to the path through this batch's own descriptor of it (`/proc/self/fd/<n>/`). */
+  #held = new Map<string, string>()
+  #batchFiles = FIRST_BATCH_FILES
+  #cancelled: Promise<void> | undefined
+  readonly #onAbort = (): void => void this.#cancel(this.#search.signal.reason)
+
+  constructor(search: GrepSearch, pool: GrepPool) {
+    this.#search = search
+    this.#pool = pool
+    this.maxPending = pool.size * 2 + 2
+    const { pattern, ignoreCase, mode, lineNumbers, before, after } = search
+    this.#spec = { key: ++nextKey, pattern, ignoreCase, mode, lineNumbers, before, after }
+    search.signal.addEventListener('abort', this.#onAbort, { once: true })
+  }
+
+  get full(): boolean {
+    return this.#pending.length >= this.maxPending
+  }
+
+  /** Adds a walked file; one that cannot be reached any more (its directory is gone) is skipped. */
+  add(entry: Omit<BatchFile, 'label'>, label: string): void {
+    const openPath = entry.pinned ? this.#heldPath(entry) : entry.openPath
+    if (openPath === undefined) return
+    this.#files.push({ label, openPath, absolute: entry.absolute, pinned: entry.pinned, link: entry.link })
+    if (this.#files.length >= this.#batchFiles) this.flush()
+  }
+
+  /**
+   * The walk closes a directory's descriptor when it moves on, before a worker opens the
+   * files in it: so the batch holds a descriptor of its own, opened through the walk's. (Keyed
+   * by the directory's path: the walk reuses descriptor numbers for the next directories.)
+   */
+  #heldPath(entry: Omit<BatchFile, 'label'>): string | undefined {
+    const nameAt = entry.openPath.lastIndexOf('/') + 1
+    const directory = entry.absolute.slice(0, entry.absolute.length - (entry.openPath.length - nameAt))
+    let held = this.#held.get(directory)
+    if (held === undefined) {
+      try {
+        held = `${PROC_FD}${openSync(entry.openPath.slice(0, nameAt), DIRECTORY_FLAGS)}/`
+      } catch {
+        return undefined
+      }
+      this.#held.set(directory, held)
+    }
+    return held + entry.openPath.slice(nameAt)
+  }
+
+  /** Sends the files added so far as a batch. */
+  flush(): void {
+    if (this.#files.length === 0) return
+    const { output, guard } = this.#search
+    const request = { spec: this.#spec, guard, room: output.cap - output.kept, stopAtCap: output.stopAtCap, files: this.#files }
+    const done = this.#pool.run(request)
+    const pending: Pending = { done, held: this.#heldDescriptors(), batch: undefined }
+    // Awaited in order by settle(); until then a rejection must not count as unhandled.
+    done.then(
+      (batch) => (pending.batch = batch),
+      () => undefined,
+    )
+    this.#pending.push(pending)
+    this.#files = []
+    this.#batchFiles = Math.min(MAX_BATCH_FILES, this.#batchFiles * 2)
+  }
+
+  #heldDescriptors(): number[] {
+    const held = [...this.#held.values()].map((path) => Number(path.slice(PROC_FD.length, -1)))
+    this.#held = new Map()
+    return held
+  }
+
+  /** Merges the batches answered so far, in order, without waiting. */
+  mergeAnswered(): void {
+    for (let head = this.#pending[0]; head?.batch !== undefined; head = this.#pending[0]) {
+      this.#pending.shift()
+      closeAll(head.held)
+      if (!this.#search.output.stopped) this.#search.output.merge(head.batch)
+    }
+  }
+
+  /** Merges answered batches in order until at most `keep` are pending. */
+  async settle(keep: number): Promise<void> {
+    while (this.#pending.length > keep) {
+      const head = this.#pending[0] as Pending
+      head.batch = await head.done
+      this.mergeAnswered()
+    }
+  }
+
+  /** Stops what still runs of this search and closes every descriptor it holds. */
+  async close(): Promise<void> {
+    this.#search.signal.removeEventListener('abort', this.#onAbort)
+    if (this.#pending.length > 0) await this.#cancel(new Error('Grep search ended'))
+    for (const pending of this.#pending.splice(0)) closeAll(pending.held)
+    closeAll(this.#heldDescriptors())
+  }
+
+  #cancel(reason: unknown): Promise<void> {
+    this.#cancelled ??= this.#pool.cancel(this.#spec.key, reason)
+    return this.#cancelled
   }
 }
 
+function closeAll(fds: readonly number[]): void {
+  for (const fd of fds) closeSync(fd)
+}
+
 /**
- * Searches one named file through a descriptor checked to be inside the guard, in time
- * slices of whole chunks (a file of gigabytes must not hold the event loop), each bounded.
+ * Searches one named file, checked here to be inside the guard (an error names it otherwise);
+ * the worker checks the descriptor it opens again, whatever was swapped in meanwhile.
  */
 export async function grepFile(search: GrepSearch, absolute: string, label: string): Promise<void> {
   const fd = openSync(absolute, GUARDED_READ_FLAGS)
   try {
     const realPath = realPathOfDescriptorSync(fd, absolute)
     if (!isAllowed(search.guard, realPath)) throw outsideError(search.guard, absolute, realPath)
-    const scanner = createFileScanner(search)
-    scanner.start('', label)
-    const steps = new ChunkReader().steps(fd, scanner)
-    const slicer = new TimeSlicer(search.signal)
-    while (!runBounded(search.pattern.source, () => stepUntilDue(steps, slicer))) await slicer.yield()
   } finally {
     closeSync(fd)
   }
-}
-
-/** Reads chunks until the slice is spent; true once the file is done. An unreadable file is done (grep -s). */
-function stepUntilDue(steps: Generator<void, boolean, undefined>, slicer: TimeSlicer): boolean {
+  const job = new SearchJob(search, grepPool())
   try {
-    while (steps.next().done !== true) if (slicer.due) return false
-  } catch (error) {
-    if (error instanceof FileToolError) throw error
-  }
-  return true
-}
-
-/** Searches every file of the tree in path order, until the output says stop; each time slice is bounded. */
-export async function grepTree(search: GrepSearch, tree: GrepTree): Promise<void> {
-  const slice: TreeSlice = {
-    search,
-    tree,
-    files: walkFiles({ root: tree.root, guard: search.guard, ignoreBase: tree.ignoreBase }),
-    reader: new ChunkReader(),
-    scanner: createFileScanner(search),
-    slicer: new TimeSlicer(search.signal),
-    openFd: undefined,
-  }
-  try {
-    while (!runBounded(search.pattern.source, () => searchSlice(slice))) await slice.slicer.yield()
+    job.add({ openPath: absolute, absolute, pinned: false, link: true }, label)
+    job.flush()
+    await job.settle(0)
   } finally {
-    // Set only when a stopped slice skipped the close.
-    if (slice.openFd !== undefined) closeSync(slice.openFd)
+    await job.close()
   }
 }
 
-interface TreeSlice {
-  readonly search: GrepSearch
-  readonly tree: GrepTree
-  readonly files: Iterator<WalkEntry>
-  readonly reader: ChunkReader
-  readonly scanner: FileScanner
-  readonly slicer: TimeSlicer
-  openFd: number | undefined
+/** Searches every file of the tree, until the output says stop. */
+export async function grepTree(search: GrepSearch, tree: GrepTree): Promise<void> {
+  const files = walkFiles({ root: tree.root, guard: search.guard, ignoreBase: tree.ignoreBase })
+  const job = new SearchJob(search, grepPool())
+  const slicer = new TimeSlicer(search.signal)
+  try {
+    for (;;) {
+      const walked = walkSlice(search, tree, files, job, slicer)
+      // Workers search what was found while this thread waits or walks on.
+      job.flush()
+      job.mergeAnswered()
+      if (walked || search.output.stopped) break
+      if (job.full) await job.settle(job.maxPending - 1)
+      await slicer.yield()
+    }
+    await job.settle(0)
+  } finally {
+    files.return(undefined)
+    await job.close()
+  }
 }
 
-/** Searches files until the slice is spent; true once the tree is done or the output says stop. */
-function searchSlice(slice: TreeSlice): boolean {
-  const { search, tree } = slice
-  for (let next = slice.files.next(); next.done !== true; next = slice.files.next()) {
+/** Walks until the slice is spent or enough batches wait; true once the tree is walked. */
+function walkSlice(search: GrepSearch, tree: GrepTree, files: Iterator<WalkEntry>, job: SearchJob, slicer: TimeSlicer): boolean {
+  for (;;) {
+    if (slicer.due || job.full) return false
+    const next = files.next()
+    if (next.done === true) return true
     const entry = next.value
     if (tree.filter !== undefined && !tree.filter(entry.relative)) continue
-    const fd = openWalkedFile(entry, search.guard)
-    if (fd !== undefined) {
-      slice.openFd = fd
-      slice.scanner.start(tree.labelPrefix, entry.relative)
-      searchDescriptor(slice.reader, fd, slice.scanner)
-      slice.openFd = undefined
-    }
-    if (search.output.stopped) return true
-    if (slice.slicer.due) return false
+    job.add(entry, tree.labelPrefix + entry.relative)
   }
-  return true
 }

@@ -59,9 +59,13 @@ function searchOf(input: GrepInput, ctx: ToolCallContext, guard: GrepSearch['gua
   const mode = input.output_mode ?? 'files_with_matches'
   const content = mode === 'content'
   const cap = input.head_limit ?? DEFAULT_GREP_CAPS[mode]
+  const ignoreCase = input['-i'] === true
+  // Compiled here too, so that a bad pattern fails before any file is opened.
+  compilePattern(input.pattern, ignoreCase)
   return {
     guard,
-    pattern: compilePattern(input.pattern, input['-i'] === true),
+    pattern: input.pattern,
+    ignoreCase,
     mode,
     lineNumbers: input['-n'] ?? true,
     before: content ? (input['-B'] ?? input['-C'] ?? 0) : 0,

@@ -1,0 +1,52 @@
+/** @module The messages between Grep's searches (main thread) and its worker threads. */
+import type { RecordedBatch } from './batch-recorder.js'
+import type { PathGuard } from '../workspace.js'
+import type { OutputMode } from './grep-output.js'
+
+/** What to look for, the same for every batch of one search. */
+export interface SearchSpec {
+  /** Identifies the search, so that a worker compiles its pattern once. */
+  readonly key: number
+  readonly pattern: string
+  readonly ignoreCase: boolean
+  readonly mode: OutputMode
+  readonly lineNumbers: boolean
+  readonly before: number
+  readonly after: number
+}
+
+/**
+ * Files to search, found by the walk of the main thread, each opened by the worker as
+ * openWalkedFile opens a walked file. A pinned file's path leads through a descriptor of its
+ * directory that the main thread holds open until the batch is answered or its worker gone.
+ */
+export interface BatchRequest {
+  readonly id: number
+  readonly spec: SearchSpec
+  readonly guard: PathGuard
+  /** How many entries the output still had room for when the batch was sent. */
+  readonly room: number
+  readonly stopAtCap: boolean
+  readonly files: readonly BatchFile[]
+}
+
+export interface BatchFile {
+  readonly label: string
+  readonly openPath: string
+  readonly absolute: string
+  readonly pinned: boolean
+  readonly link: boolean
+}
+
+export type WorkerReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'done'; readonly id: number; readonly batch: RecordedBatch }
+  | { readonly kind: 'failed'; readonly id: number; readonly message: string }
+
+export interface WorkerData {
+  /**
+   * An Int32Array's memory: [0] the worker adds 1 at every chunk it reads, so the pool can see
+   * it progress; [1] the id of the batch it is running.
+   */
+  readonly beat: SharedArrayBuffer
+}

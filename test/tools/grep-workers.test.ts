@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { TurnContext } from '../../src/contracts/ports.js'
+import type { ToolExecutionResult } from '../../src/contracts/result.js'
+import { createExecutor } from '../../src/executor/executor.js'
+import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import { closeGrepPool, GrepPool, grepPool } from '../../src/tools/grep/grep-pool.js'
+import { createGrepTool } from '../../src/tools/grep/index.js'
+import type { SearchSpec } from '../../src/tools/grep/worker-protocol.js'
+import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { InMemoryFileStateStore } from '../../src/tools/services.js'
+import { workspaceWith } from '../support/permission-tools.js'
+
+const SLOW = '(a+)+$'
+const SLOW_LINE = `${'a'.repeat(40)}b\n`
+
+async function harness(files: Readonly<Record<string, string>>) {
+  const { root, workspace } = await workspaceWith('grep-workers', files)
+  const executor = createExecutor({
+    registry: new InMemoryToolRegistry([createGrepTool()]),
+    artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
+    services: { fileState: new InMemoryFileStateStore() },
+  })
+  let next = 0
+  const grep = (input: Record<string, unknown>, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
+    executor.execute({ id: `g${++next}`, name: 'Grep', input }, { sessionId: 's1', workspace, ...turn })
+  return { workspace, grep }
+}
+
+/** The longest time between two ticks of a 5 ms interval while `work` runs. */
+async function longestTickGap<T>(work: () => Promise<T>): Promise<{ result: T; gap: number }> {
+  let last = performance.now()
+  let gap = 0
+  const ticker = setInterval(() => {
+    const now = performance.now()
+    gap = Math.max(gap, now - last)
+    last = now
+  }, 5)
+  try {
+    return { result: await work(), gap }
+  } finally {
+    clearInterval(ticker)
+  }
+}
+
+afterAll(async () => {
+  await closeGrepPool()
+})
+
+describe('Grep in worker threads', () => {
+  it('R26 stops a catastrophic pattern in its worker while the event loop and another Grep go on', async () => {
+    const { grep } = await harness({ 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    await grep({ pattern: 'warm' })
+    const { result, gap } = await longestTickGap(async () => {
+      const slow = grep({ pattern: SLOW, path: 'slow.txt' })
+      let slowSettledFirst = false
+      void slow.finally(() => (slowSettledFirst = true))
+      // Started after the slow one, on another worker: it answers while the slow one runs.
+      const sane = await grep({ pattern: 'fine' })
+      return { sane, slowSettledFirst, slow: await slow }
+    })
+    expect(result.sane.modelContent).toBe('Found 1 file\nok.txt')
+    expect(result.slowSettledFirst).toBe(false)
+    expect(result.slow).toMatchObject({ status: 'failed', isError: true })
+    expect(String(result.slow.modelContent)).toContain('backtracks catastrophically')
+    // Not a speed target: the event loop was never held, where it used to be held for the whole 2 s.
+    expect(gap).toBeLessThan(500)
+  }, 20_000)
+
+  it('terminates the worker of an aborted search, and the next search runs', async () => {
+    const { grep } = await harness({ 'slow.txt': SLOW_LINE.repeat(4), 'ok.txt': 'fine\n' })
+    const controller = new AbortController()
+    const aborted = grep({ pattern: SLOW }, { signal: controller.signal })
+    setTimeout(() => controller.abort(new Error('stopped by the client')), 200)
+    const result = await aborted
+    expect(result.status).not.toBe('succeeded')
+    // Ended by the abort, not by the 2 s limit.
+    expect(String(result.modelContent)).not.toContain('backtracks catastrophically')
+    expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
+  }, 20_000)
+
+  it('keeps results identical to GNU grep across trees and patterns, batches and workers', async () => {
+    // Same file names in sibling directories, and more files than the first batches hold.
+    const fileArb = fc.array(fc.constantFrom('foo bar', 'bar baz 42', 'x marks', 'nothing', 'a.c abc', 'foo', '', 'zzz 7'), { minLength: 0, maxLength: 6 })
+    const treeArb = fc.array(fc.tuple(fc.constantFrom('a', 'b', 'a/c', 'b/c', 'd'), fc.constantFrom('f1.txt', 'f2.txt', 'g.txt'), fileArb), { minLength: 1, maxLength: 40 })
+    const patternArb = fc.constantFrom('foo', 'ba[rz]', '^x', 'o+ b', 'a.c', '[0-9]+$', 'zzz', 'o')
+    await fc.assert(
+      fc.asyncProperty(treeArb, patternArb, async (entries, pattern) => {
+        const files: Record<string, string> = {}
+        for (const [dir, name, lines] of entries) files[`${dir}/${name}`] = lines.map((line) => `${line}\n`).join('')
+        const { workspace, grep } = await harness(files)
+        const gnu = (args: readonly string[]): string[] => {
+          try {
+            return execFileSync('grep', ['-rE', ...args, pattern, '.'], { cwd: workspace }).toString().split('\n').filter((line) => line !== '')
+          } catch {
+            return []
+          }
+        }
+        const clean = (lines: readonly string[]) => lines.map((line) => line.replace(/^\.\//, '')).sort()
+        const content = String((await grep({ pattern, output_mode: 'content' })).modelContent)
+        const expected = clean(gnu(['-n']))
+        expect(content === 'No matches found' ? [] : content.split('\n')).toEqual(expected)
+        const listed = String((await grep({ pattern })).modelContent).split('\n').slice(1)
+        expect(listed).toEqual(clean(gnu(['-l'])))
+        const counts = String((await grep({ pattern, output_mode: 'count' })).modelContent).split('\n\n')[0] as string
+        expect(expected.length === 0 ? [] : counts.split('\n')).toEqual(clean(gnu(['-c'])).filter((line) => !line.endsWith(':0')))
+      }),
+      { numRuns: 25 },
+    )
+  }, 60_000)
+})
+
+describe('GrepPool', () => {
+  const spec = (key: number, pattern: string): SearchSpec => ({ key, pattern, ignoreCase: false, mode: 'content', lineNumbers: true, before: 0, after: 0 })
+
+  it('replaces a worker it had to stop, and hands the other batches it held to the next', async () => {
+    const { workspace } = await workspaceWith('grep-pool', { 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    const pool = new GrepPool({ size: 1, limitMs: 500 })
+    const guard = { roots: [workspace], workspace }
+    const file = (name: string) => ({ label: name, openPath: path.join(workspace, name), absolute: path.join(workspace, name), pinned: false, link: false })
+    try {
+      // One worker: the second batch waits behind the stuck one, in the same thread.
+      const stuck = pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, files: [file('slow.txt')] })
+      const behind = pool.run({ spec: spec(2, 'fine'), guard, room: 10, stopAtCap: false, files: [file('ok.txt')] })
+      await expect(stuck).rejects.toMatchObject({ code: 'TOOL_ERR_PATTERN_TOO_SLOW' })
+      const batch = await behind
+      expect(Buffer.from(batch.bytes).toString()).toBe('ok.txt:1:fine\n')
+      expect(pool.threads).toBe(1)
+    } finally {
+      await pool.close()
+    }
+    expect(pool.threads).toBe(0)
+  }, 20_000)
+
+  it('is shared by the calls of the process and closes with it', async () => {
+    const { grep } = await harness({ 'ok.txt': 'fine\n' })
+    await grep({ pattern: 'fine' })
+    expect(grepPool().threads).toBeGreaterThan(0)
+    await closeGrepPool()
+    expect(grepPool().threads).toBe(0)
+    expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
+  })
+})
