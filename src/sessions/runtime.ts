@@ -15,6 +15,7 @@ import { createRulePermissionService, EMPTY_RULES } from '../permissions/rule-pe
 import { createConfigHookRunner } from '../hooks/config-hook-runner.js'
 import { withSessionGrants } from '../permissions/session-grants.js'
 import { openDatabase } from '../storage/database.js'
+import { DatabaseHealth } from '../storage/database-health.js'
 import { lockDataDir, type DataDirLock } from '../storage/data-dir-lock.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
@@ -57,6 +58,8 @@ export interface Runtime {
   readonly sessions: SessionService
   readonly schedules: ScheduleService
   readonly dataDir: string
+  /** Damage the database showed since the start (see database-health.ts). */
+  readonly database: DatabaseHealth
   recover(): RecoveryReport
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
@@ -126,6 +129,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     sessions,
     schedules,
     dataDir: options.dataDir,
+    database: new DatabaseHealth(db),
     recover: () => recoverUnfinished(ctx, schedules),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (options = {}) => {
