@@ -3,7 +3,7 @@
  * exits 2 naming the directory and the holder's PID before it reads or writes anything
  * there, so the first one's calls run once; the lock goes with the process, kill -9 included.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pino } from 'pino'
@@ -16,8 +16,6 @@ import { runKey, runsByCall } from '../support/crash-tools.js'
 import { runRefusedMain } from '../support/main-process.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
-// Long enough for both refused starts (a Node process each) to run while it does.
-const SLEEP_MS = 6_000
 const dirs: string[] = []
 const children: CrashChild[] = []
 
@@ -57,6 +55,7 @@ afterAll(async () => {
 describe('two servers on one data directory (issue 12)', () => {
   let dataDir = ''
   let markerDir = ''
+  let releaseFile = ''
   let first: CrashChild
   let refused: Awaited<ReturnType<typeof runRefusedMain>>
   let refusedOnItsPort: Awaited<ReturnType<typeof runRefusedMain>>
@@ -67,17 +66,20 @@ describe('two servers on one data directory (issue 12)', () => {
   beforeAll(async () => {
     dataDir = tempDir('toolexec-lock-data-')
     markerDir = tempDir('toolexec-lock-runs-')
+    releaseFile = path.join(tempDir('toolexec-lock-release-'), 'release')
     first = await spawnCrashServer(dataDir, markerDir)
     children.push(first)
-    sleepSchedule = await post(first, 'lk', [{ id: 'slow', name: 'Sleep', input: { ms: SLEEP_MS } }])
+    // It runs until the refused starts are over, however long they take.
+    sleepSchedule = await post(first, 'lk', [{ id: 'slow', name: 'WaitForFile', input: { path: releaseFile } }])
     queuedSchedule = await post(first, 'lk', [{ id: 'after', name: 'Read', input: { file_path: 'after.txt' } }])
-    await until(async () => (statusOf(await schedule(first, sleepSchedule), 'slow') === 'running' ? true : undefined), 'the Sleep to run')
+    await until(async () => (statusOf(await schedule(first, sleepSchedule), 'slow') === 'running' ? true : undefined), 'the first call to run')
     expect((await schedule(first, queuedSchedule)).status).toBe('queued')
     const before = await lastEventId(first, 'lk')
     // Given the first server's port, the start would fail there too: the lock comes first.
     ;[refused, refusedOnItsPort] = await Promise.all([runRefusedMain(dataDir), runRefusedMain(dataDir, { PORT: new URL(first.url).port })])
     eventsWhileRefused = { before, after: await lastEventId(first, 'lk') }
     expect(statusOf(await schedule(first, sleepSchedule), 'slow')).toBe('running')
+    writeFileSync(releaseFile, '')
   }, 60_000)
 
   it('the second start exits 2 with one line naming the data directory and the PID of the server holding it', () => {
@@ -97,14 +99,14 @@ describe('two servers on one data directory (issue 12)', () => {
     expect(runs.get(runKey('lk', 'after'))).toEqual([first.process.pid])
   })
 
-  it('the refused starts recorded nothing: no event was added while the Sleep still ran', () => {
+  it('the refused starts recorded nothing: no event was added while the first call still ran', () => {
     expect(eventsWhileRefused.before).toBeGreaterThan(0)
     expect(eventsWhileRefused.after).toBe(eventsWhileRefused.before)
   })
 
   it('after kill -9 of the holder, the next server gets the directory at once and recovers its call', async () => {
     const interruptedSchedule = await post(first, 'lk', [{ id: 'killed', name: 'Sleep', input: { ms: 10_000 } }])
-    await until(async () => (statusOf(await schedule(first, interruptedSchedule), 'killed') === 'running' ? true : undefined), 'the second Sleep to run')
+    await until(async () => (statusOf(await schedule(first, interruptedSchedule), 'killed') === 'running' ? true : undefined), 'the Sleep to run')
     await first.kill()
     const next = await spawnCrashServer(dataDir, markerDir)
     children.push(next)
