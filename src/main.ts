@@ -1,6 +1,7 @@
 /** @module `npm start`: configuration from the environment and flags, then the server. */
 import os from 'node:os'
 import { ConfigError, loadConfig } from './config.js'
+import { StartupError } from './contracts/errors.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
 import { builtinTools } from './tools/builtin.js'
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   try {
     server = await startServer(config, { tools: builtinTools() })
   } catch (error) {
-    if (error instanceof PolicyError || isConfigCode(error)) {
+    if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) {
       process.stderr.write(`toolexec: ${error.message}\n`)
       process.exit(2)
     }

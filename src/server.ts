@@ -42,9 +42,11 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   const mcp = new McpManager(toolConfig.mcpServers, { logger, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
+  let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
     const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    opened = runtime
     const app = await buildApp({
       runtime,
       logger,
@@ -73,6 +75,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       },
     }
   } catch (error) {
+    // A start that fails after the runtime opened (the port taken, say) gives the data directory back.
+    await opened?.close()
     await mcp.stop()
     throw error
   }

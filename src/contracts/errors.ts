@@ -42,6 +42,11 @@ export const ERROR_CATALOGUE = {
   API_ERR_RULE_NOT_FOUND: 'Permission rule %s not found',
   API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',
   API_ERR_TOOL_NOT_DELETABLE: 'Tool %s is not a client-defined HTTP tool and cannot be deleted',
+  API_ERR_STORAGE_CORRUPT: 'The database is damaged (%s): stop the server and restore toolexec.db from a backup',
+  STORE_ERR_DATA_DIR_LOCKED: 'Data directory %s is in use by another toolexec server (PID %s); stop it or start with another --data-dir',
+  STORE_ERR_DB_DAMAGED: 'Database %s is damaged: %s; restore it from a backup or move it away',
+  STORE_ERR_DB_FOREIGN: 'Database %s is not a toolexec database: %s; start with another --data-dir',
+  STORE_ERR_DB_NEWER: 'Database %s was written by a newer toolexec (schema version %s; this build knows up to %s); upgrade toolexec to open it',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',
   TOOL_ERR_MCP_UNAVAILABLE: 'MCP server "%s" is unavailable: %s',
   TOOL_ERR_MCP_CONNECTION_LOST: 'MCP server "%s" closed the connection during %s; it will be restarted on the next call%s',
@@ -62,6 +67,14 @@ export class ToolexecError extends Error {
     this.name = 'ToolexecError'
     this.code = code
     this.context = options?.context
+  }
+}
+
+/** A start refused for a reason the operator must fix: `npm start` prints its one-line message and exits 2. */
+export class StartupError extends ToolexecError {
+  constructor(code: ErrorCode, args: readonly unknown[] = [], options?: { cause?: unknown }) {
+    super(code, args, options)
+    this.name = 'StartupError'
   }
 }
 

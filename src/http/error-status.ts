@@ -2,8 +2,9 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorCode } from '../contracts/errors.js'
+import { ToolexecError, type ErrorCode } from '../contracts/errors.js'
 import type { ErrorReply } from '../contracts/api.js'
+import { isDatabaseCorruption } from '../storage/database-check.js'
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_VALIDATION: 400,
@@ -29,6 +30,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_PERMISSION_DECIDED: 409,
   API_ERR_TOOL_NOT_DELETABLE: 409,
   API_ERR_RANGE: 416,
+  // Not 503: retrying will not help, the database needs its operator.
+  API_ERR_STORAGE_CORRUPT: 500,
   API_ERR_SHUTTING_DOWN: 503,
 }
 
@@ -52,17 +55,25 @@ export function errorBody(error: CodedError, status: number): ErrorReply {
   if (error.validation !== undefined) {
     return { error: { code: 'API_ERR_VALIDATION', message: error.message, details: error.validation } }
   }
-  if (status >= 500) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
+  if (status >= 500 && !hasStatus(error.code)) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
   const code = typeof error.code === 'string' ? error.code : `HTTP_${status}`
   const body: ErrorReply = { error: { code, message: error.message } }
   if (error.context !== undefined) body.error.details = error.context
   return body
 }
 
+const hasStatus = (code: unknown): boolean => typeof code === 'string' && STATUS[code as ErrorCode] !== undefined
+
+/** SQLite's own error for a damaged file, as the catalogue's code. */
+function asCodedError(error: FastifyError): CodedError {
+  return isDatabaseCorruption(error) ? new ToolexecError('API_ERR_STORAGE_CORRUPT', [error.message], { cause: error }) : error
+}
+
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = statusOf(error)
+  const coded = asCodedError(error)
+  const status = statusOf(coded)
   if (status >= 500) request.log.error({ err: error }, 'request failed')
-  void reply.code(status).type('application/json').send(errorBody(error, status))
+  void reply.code(status).type('application/json').send(errorBody(coded, status))
 }
 
 /** Errors the HTTP parser meets before any route (headers too large, a malformed request), in the same body shape. */

@@ -15,6 +15,8 @@ import { createRulePermissionService, EMPTY_RULES } from '../permissions/rule-pe
 import { createConfigHookRunner } from '../hooks/config-hook-runner.js'
 import { withSessionGrants } from '../permissions/session-grants.js'
 import { openDatabase } from '../storage/database.js'
+import { DatabaseHealth } from '../storage/database-health.js'
+import { lockDataDir, type DataDirLock } from '../storage/data-dir-lock.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
@@ -56,6 +58,8 @@ export interface Runtime {
   readonly sessions: SessionService
   readonly schedules: ScheduleService
   readonly dataDir: string
+  /** Damage the database showed since the start (see database-health.ts). */
+  readonly database: DatabaseHealth
   recover(): RecoveryReport
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
@@ -63,7 +67,18 @@ export interface Runtime {
   close(options?: CloseOptions): Promise<void>
 }
 
+/** Takes the data directory's lock before anything is read or written there; a refused start leaves it as it was. */
 export function createRuntime(options: RuntimeOptions): Runtime {
+  const lock = lockDataDir(options.dataDir)
+  try {
+    return composeRuntime(options, lock)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+}
+
+function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   const db = openDatabase(path.join(options.dataDir, 'toolexec.db'))
   const checkpointer = startWalCheckpointer(db)
   const store = new SqliteStore(db)
@@ -114,6 +129,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     sessions,
     schedules,
     dataDir: options.dataDir,
+    database: new DatabaseHealth(db),
     recover: () => recoverUnfinished(ctx, schedules),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (options = {}) => {
@@ -122,6 +138,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       journal.close()
       checkpointer.stop()
       db.close()
+      // Released with the database closed, not after the kills below: close() need not be awaited to reopen the directory.
+      lock.release()
       await stopRunningWork(ctx.live, backgroundTasks)
     },
   }

@@ -4,6 +4,9 @@
  * documents, and every reply must have a documented status and a body that validates against
  * that status's schema.
  */
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
 import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
@@ -36,6 +39,20 @@ function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
 const api = apiOf(() => secured, { authorization: `Bearer ${TOKEN}` })
 const anonymous = apiOf(() => secured, {})
 const rebound = apiOf(() => loopbackOnly, { host: `${REBOUND_HOST}:80` })
+
+function sqliteErrorOfGarbageFile(dir: string): unknown {
+  const file = path.join(dir, 'garbage.db')
+  writeFileSync(file, Buffer.alloc(4_096, 'garbage '))
+  const db = new Database(file)
+  try {
+    db.prepare('SELECT * FROM sqlite_master').all()
+  } catch (error) {
+    return error
+  } finally {
+    db.close()
+  }
+  throw new Error('a garbage file was read as a database')
+}
 
 async function expectStatus(reply: Promise<Reply>, status: number): Promise<Reply> {
   const settled = await reply
@@ -81,8 +98,18 @@ afterAll(async () => {
 })
 
 describe('every operation of openapi.yaml against a running server', () => {
-  it('health answers without a token', async () => {
+  it('health answers without a token, 503 once the database showed damage', async () => {
     await expectStatus(anonymous('GET', '/healthz'), 200)
+    const damaged = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN } })
+    try {
+      // The real flow (a damaged page read by a route) is test/http/database-damage.test.ts; here, SQLite's own error for a non-database.
+      damaged.runtime.database.note(sqliteErrorOfGarbageFile(damaged.dataDir))
+      const reply = await send(damaged.url, 'GET', '/healthz')
+      contract.check(contract.operationOf('GET', '/healthz'), reply)
+      expect([reply.status, (reply.body as { error: { code: string } }).error.code]).toEqual([503, 'API_ERR_STORAGE_CORRUPT'])
+    } finally {
+      await damaged.close()
+    }
   })
 
   it('sessions: created, refused when the id is taken or the body malformed, read, listed a page at a time', async () => {

@@ -4,7 +4,8 @@
  * was interrupted and never re-run has exactly the markers of its first life.
  */
 import { randomUUID } from 'node:crypto'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { Type } from '@sinclair/typebox'
 import path from 'node:path'
 import type { ToolCallContext } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
@@ -32,9 +33,29 @@ export function countRuns(entry: ToolEntry, markerDir: string): ToolEntry {
   }
 }
 
-/** Read (parallel, no approval), Edit (serial, asks in mode `default`), Sleep (parallel, slow), all counted. */
+/** Runs until the file at `path` exists (a test says when), then succeeds; stops when aborted. */
+export const waitForFileTool: ToolEntry = {
+  ...sleepTool('WaitForFile'),
+  description: 'Waits until the file at path exists',
+  inputSchema: Type.Object({ path: Type.String() }),
+  handler: (input, ctx) =>
+    new Promise((resolve, reject) => {
+      const file = (input as { path: string }).path
+      const timer = setInterval(() => {
+        if (!existsSync(file)) return
+        clearInterval(timer)
+        resolve(`found ${file}`)
+      }, 20)
+      ctx.signal.addEventListener('abort', () => {
+        clearInterval(timer)
+        reject(ctx.signal.reason)
+      })
+    }),
+}
+
+/** Read (parallel, no approval), Edit (serial, asks in mode `default`), Sleep (parallel, slow), WaitForFile, all counted. */
 export function crashTools(markerDir: string): ToolEntry[] {
-  return [readTool, editTool, sleepTool()].map((entry) => countRuns(entry, markerDir))
+  return [readTool, editTool, sleepTool(), waitForFileTool].map((entry) => countRuns(entry, markerDir))
 }
 
 export function runKey(sessionId: string, callId: string): string {

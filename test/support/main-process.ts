@@ -38,3 +38,26 @@ export async function startMain(dataDir: string, shutdownGraceMs: number): Promi
   child.stderr?.resume()
   return { url, child, exited }
 }
+
+export interface RefusedStart {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs src/main.ts on `dataDir` where it is expected to refuse to start; one that starts anyway is killed after `timeoutMs`. */
+export async function runRefusedMain(dataDir: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<RefusedStart> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)))
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}

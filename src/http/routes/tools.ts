@@ -2,10 +2,11 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolInfoSchema } from '../../contracts/api.js'
+import { ToolexecError } from '../../contracts/errors.js'
 import { HttpToolDefinitionSchema } from '../../contracts/tool-config.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { toolView } from '../../sessions/views.js'
-import { errors, inline } from '../schema.js'
+import { ERROR, errors, inline } from '../schema.js'
 
 const ToolNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
 const TOOL_INFO = inline(ToolInfoSchema)
@@ -60,7 +61,20 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
 
   app.get(
     '/healthz',
-    { schema: { operationId: 'health', summary: 'Liveness', tags: ['health'], security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
+    {
+      schema: {
+        operationId: 'health',
+        summary: 'Liveness, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage',
+        tags: ['health'],
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: ERROR },
+      },
+    },
+    async (_request, reply) => {
+      const damage = runtime.database.damage()
+      if (damage === undefined) return { status: 'ok' as const }
+      const error = new ToolexecError('API_ERR_STORAGE_CORRUPT', [damage])
+      return reply.code(503).send({ error: { code: error.code, message: error.message } })
+    },
   )
 }
