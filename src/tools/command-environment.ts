@@ -17,7 +17,8 @@ declare module '../contracts/ports.js' {
 }
 
 /** Variables a command may see without being named in the config. */
-export const INHERITED_VARIABLES: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR']
+// SHLVL: bash given a socket as stdin (an MCP server's, a hook's) and no SHLVL takes itself for a remote shell and reads ~/.bashrc.
+export const INHERITED_VARIABLES: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR', 'SHLVL']
 const INHERITED_PATTERN = /^LC_[A-Z_]+$/
 const RESERVED_PREFIX = 'TOOLEXEC_'
 /** A token this long is matched inside other values too (`Bearer <token>`); a shorter one only whole. */
