@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from './sessions/runtime.js'
 import type { CloseOptions } from './sessions/shutdown.js'
 import { closeGrepPool } from './tools/grep/grep-pool.js'
 import { createHttpTool } from './tools/http-tool/index.js'
+import { CommandEnvironment } from './tools/command-environment.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
 
@@ -39,13 +40,14 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   // Both are checked before anything starts: a malformed file is refused with the reason.
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
   const toolConfig = parseToolConfig(config.fileConfig, configFile)
-  const mcp = new McpManager(toolConfig.mcpServers, { logger, ...parts.mcp })
+  const commandEnvironment = new CommandEnvironment(process.env, toolConfig.environment, config.token)
+  const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy, commandEnvironment })
     opened = runtime
     const app = await buildApp({
       runtime,

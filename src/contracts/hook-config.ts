@@ -9,6 +9,9 @@ export const CommandHookSchema = Type.Object(
     /** Claude Code's name for the limit, in seconds. */
     timeout: Type.Optional(Type.Number({ minimum: 0.001, maximum: 3600 })),
     failClosed: Type.Optional(Type.Boolean()),
+    /** Fixed variables and names passed through, on top of the global ones (src/tools/command-environment.ts). */
+    env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    passEnv: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 )

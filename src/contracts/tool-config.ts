@@ -40,12 +40,23 @@ export const McpServerConfigSchema = Type.Object(
     type: Type.Optional(Type.Literal('stdio')),
     command: Type.String({ minLength: 1 }),
     args: Type.Optional(Type.Array(Type.String())),
-    env: Type.Optional(Type.Record(Type.String(), Type.String())),
+    env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Fixed variables for this server, on top of the global ones' })),
+    passEnv: Type.Optional(Type.Array(Type.String(), { description: "Names of the server's own variables this server also gets" })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
   },
   { $id: 'McpServerConfig', additionalProperties: false },
 )
 export type McpServerConfig = Static<typeof McpServerConfigSchema>
+
+/**
+ * The config file's top-level `env` and `passEnv`: what every Bash command, command hook and
+ * MCP server gets besides the allow-listed variables (src/tools/command-environment.ts).
+ */
+export const EnvironmentConfigSchema = Type.Object({
+  env: Type.Optional(Type.Record(Type.String(), Type.String())),
+  passEnv: Type.Optional(Type.Array(Type.String())),
+})
+export type EnvironmentConfig = Static<typeof EnvironmentConfigSchema>
 
 /** One configured MCP server with its name (the key in `mcpServers`). */
 export interface McpServerEntry extends McpServerConfig {

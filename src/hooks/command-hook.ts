@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import type { CommandHookConfig } from '../contracts/hook-config.js'
 import type { HookEventName, HookOutput, HookPayload } from '../contracts/ports.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
 import { hookInput } from './hook-input.js'
 import { blockingOutput, normalizeHookOutput } from './hook-output.js'
 
@@ -34,8 +35,16 @@ export function hookTimeoutMs(config: { timeoutMs?: number | undefined; timeout?
   return config.timeoutMs ?? (config.timeout === undefined ? DEFAULT_HOOK_TIMEOUT_MS : Math.round(config.timeout * 1000))
 }
 
-export async function runCommandHook(config: CommandHookConfig, event: HookEventName, payload: HookPayload, signal: AbortSignal): Promise<HookOutput | undefined> {
-  const exit = await runProcess(config.command, JSON.stringify(hookInput(payload)), payload.workspace, hookTimeoutMs(config), signal)
+export async function runCommandHook(
+  config: CommandHookConfig,
+  event: HookEventName,
+  payload: HookPayload,
+  signal: AbortSignal,
+  environment: CommandEnvironment = defaultCommandEnvironment(),
+): Promise<HookOutput | undefined> {
+  const cwd = payload.workspace
+  const env = { ...environment.build({ env: config.env, passEnv: config.passEnv }), CLAUDE_PROJECT_DIR: cwd ?? '' }
+  const exit = await runProcess(config.command, JSON.stringify(hookInput(payload)), cwd, env, hookTimeoutMs(config), signal)
   if (exit.code === 2) return blockingOutput(event, exit.stderr.trim() || `Blocked by hook: ${config.command}`)
   if (exit.code !== 0) throw new HookError(`Hook exited with code ${String(exit.code)}: ${exit.stderr.trim().slice(0, 500)}`)
   return parseStdout(event, exit.stdout)
@@ -52,9 +61,10 @@ function parseStdout(event: HookEventName, stdout: string): HookOutput | undefin
   }
 }
 
-function runProcess(command: string, stdin: string, cwd: string | undefined, timeoutMs: number, signal: AbortSignal): Promise<Exit> {
+function runProcess(command: string, stdin: string, cwd: string | undefined, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<Exit> {
   return new Promise<Exit>((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CLAUDE_PROJECT_DIR: cwd ?? '' } })
+    // stdin is a socket: without --norc bash would take itself for a remote shell and read ~/.bashrc.
+    const child = spawn('bash', ['--norc', '-c', command], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env })
     let stdout = ''
     let stderr = ''
     const kill = (): void => {

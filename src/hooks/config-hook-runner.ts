@@ -5,6 +5,7 @@
  */
 import type { HookDefinition, HooksConfig } from '../contracts/hook-config.js'
 import type { HookEventName, HookOutput, HookRunner } from '../contracts/ports.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
 import { runCommandHook } from './command-hook.js'
 import { createFunctionHookRunner, type FunctionHook } from './function-hook-runner.js'
 import { runHttpHook } from './http-hook.js'
@@ -16,10 +17,10 @@ export function hookName(definition: HookDefinition): string {
   return `${definition.type}: ${target.length > 80 ? `${target.slice(0, 77)}...` : target}`
 }
 
-function toFunctionHook(event: HookEventName, matcher: string | undefined, definition: HookDefinition): FunctionHook {
+function toFunctionHook(event: HookEventName, matcher: string | undefined, definition: HookDefinition, environment: CommandEnvironment): FunctionHook {
   const name = hookName(definition)
   const run = (payload: Parameters<FunctionHook['run']>[0], signal: AbortSignal): Promise<HookOutput | undefined> =>
-    definition.type === 'command' ? runCommandHook(definition, event, payload, signal) : runHttpHook(definition, event, payload, signal)
+    definition.type === 'command' ? runCommandHook(definition, event, payload, signal, environment) : runHttpHook(definition, event, payload, signal)
   if (definition.failClosed !== true || event !== 'PreToolUse') return { event, matcher, name, run }
   return {
     event,
@@ -36,16 +37,17 @@ function toFunctionHook(event: HookEventName, matcher: string | undefined, defin
   }
 }
 
-export function configHooks(config: HooksConfig): FunctionHook[] {
+export function configHooks(config: HooksConfig, environment: CommandEnvironment = defaultCommandEnvironment()): FunctionHook[] {
   const hooks: FunctionHook[] = []
   for (const event of EVENTS) {
     for (const group of config[event] ?? []) {
-      for (const definition of group.hooks) hooks.push(toFunctionHook(event, group.matcher, definition))
+      for (const definition of group.hooks) hooks.push(toFunctionHook(event, group.matcher, definition, environment))
     }
   }
   return hooks
 }
 
-export function createConfigHookRunner(config: HooksConfig, extra: readonly FunctionHook[] = []): HookRunner {
-  return createFunctionHookRunner([...configHooks(config), ...extra])
+/** `environment`: what command hooks get to see of the server's environment (command-environment.ts). */
+export function createConfigHookRunner(config: HooksConfig, extra: readonly FunctionHook[] = [], environment?: CommandEnvironment): HookRunner {
+  return createFunctionHookRunner([...configHooks(config, environment), ...extra])
 }

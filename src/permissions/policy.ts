@@ -11,6 +11,7 @@ import type { ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { HooksConfigSchema, type HooksConfig } from '../contracts/hook-config.js'
 import { PermissionsConfigSchema, type PermissionsConfig } from '../contracts/permission-config.js'
+import { environmentSettingsProblem } from '../tools/command-environment.js'
 import { compileRule, type CommandSplitter, type CompiledRule, type RuleKind } from './rule-matcher.js'
 import { EMPTY_RULES, type RuleSet, type RuleSource } from './rule-permission-service.js'
 
@@ -77,6 +78,10 @@ export function loadPolicy(fileConfig: Record<string, unknown>, file: string, sp
   const hooks = checked<HooksConfig>(HooksConfigSchema, sectionOf(fileConfig, 'hooks', file), `${file}: hooks`)
   for (const [event, groups] of Object.entries(hooks)) {
     for (const group of groups ?? []) {
+      for (const hook of group.hooks) {
+        const problem = hook.type === 'command' ? environmentSettingsProblem(hook) : undefined
+        if (problem !== undefined && hook.type === 'command') throw new PolicyError(`${file}: hooks.${event} command "${hook.command}": ${problem}`)
+      }
       try {
         if (group.matcher !== undefined && !/^[A-Za-z0-9_\-|*]*$/.test(group.matcher)) new RegExp(group.matcher)
       } catch (error) {

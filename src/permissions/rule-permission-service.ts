@@ -1,13 +1,18 @@
 /**
  * @module The permission service with rules: deny rules, then the files that steer the agent
- * (always ask, in every mode), then plan mode's blanket denial, then ask rules, then paths
- * outside the workspace (ask, naming the path), then allow rules, then the permission mode.
- * The first match wins; in dontAsk mode what would ask is denied.
+ * or git (always ask, in every mode, protected-paths.ts), then plan mode's blanket denial,
+ * then ask rules, then paths outside the workspace (ask, naming the path), then allow rules,
+ * then the permission mode. A read-only git command that would run unasked asks when the
+ * repository's config names programs (git-config-programs.ts). The first match wins; in
+ * dontAsk mode what would ask is denied.
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 import { isWithin, realLocation } from '../tools/workspace.js'
+import { classifyBashCommand } from './bash-classifier.js'
 import { pathsOfCommand } from './bash-paths.js'
+import { gitConfigProgramsProblem } from './git-config-programs.js'
+import { isProtectedRelative, protectedBashWrite } from './protected-paths.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
@@ -24,9 +29,6 @@ export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
 /** The rules in force for a workspace: the server's, the workspace's own and its grants. */
 export type RuleSource = (workspace: string) => readonly RuleSet[]
 
-/** Lower case: on a case-insensitive file system (macOS by default) `claude.md` is CLAUDE.md. */
-const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['agents.md', 'claude.md'])
-const CONFIG_FILE = '.toolexec/config.json'
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
@@ -47,9 +49,9 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       const denied = first('deny')
       if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
       const located = await pathTarget(request)
-      const steering = steeringTarget(request, located)
+      const steering = steeringTarget(request, located) ?? (await steeringByBash(request))
       if (steering !== undefined) {
-        return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
+        return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: steeringReason(steering), suggestedRule }
       }
       const asked = first('ask')
       const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined
@@ -76,6 +78,14 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
         return { behavior: 'allow', ruleId: allowed.source, reason, leadsTo: outside?.leadsTo }
       }
       const verdict = evaluateMode(query)
+      if (verdict.behavior === 'allow' && verdict.ruleId === 'mode.readOnly') {
+        const programs = await gitProgramsOfReadOnly(request)
+        if (programs !== undefined) {
+          const reason = `${programs}: a read-only git command needs approval here`
+          if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'git.config', reason }
+          return { behavior: 'ask', ruleId: 'git.config', riskLevel: 'high', reason, suggestedRule }
+        }
+      }
       return verdict.behavior === 'ask' ? { ...verdict, suggestedRule } : verdict
     },
   }
@@ -133,10 +143,29 @@ async function pathTarget(request: RuleRequest): Promise<PathTarget | undefined>
 function steeringFile(toolName: string, workspace: string, full: string): string | undefined {
   if (!WRITE_TOOLS.has(toolName)) return undefined
   const relative = relativeInside(workspace, full)
-  if (relative === undefined) return undefined
-  const name = relative.split(path.sep).join('/').toLowerCase()
-  if (INSTRUCTION_FILES.has(path.posix.basename(name)) || name === CONFIG_FILE) return relative
-  return undefined
+  return relative !== undefined && relative !== '' && isProtectedRelative(relative) ? relative : undefined
+}
+
+function steeringReason(steering: string): string {
+  const controlsGit = /(?:^|[\\/\s])\.git(?:$|[\\/\s])/i.test(steering)
+  return `${steering} ${controlsGit ? 'controls what git runs' : 'steers the agent'}: writing it always needs approval`
+}
+
+function bashCommand(request: RuleRequest): string | undefined {
+  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
+  return typeof command === 'string' ? command : undefined
+}
+
+/** A Bash command that is not read-only and may write a steering file or into `.git/`. */
+async function steeringByBash(request: RuleRequest): Promise<string | undefined> {
+  const command = bashCommand(request)
+  if (command === undefined || classifyBashCommand(command).readOnly) return undefined
+  return protectedBashWrite(command, request.workspace)
+}
+
+async function gitProgramsOfReadOnly(request: RuleRequest): Promise<string | undefined> {
+  const command = bashCommand(request)
+  return command === undefined ? undefined : gitConfigProgramsProblem(command, request.workspace)
 }
 
 /** A steering file by its name or by what the name really is: a symlink to AGENTS.md writes AGENTS.md. */

@@ -56,12 +56,9 @@ function skipEnv(words: readonly ShellWord[], from: number): number | string | u
       const problem = assignmentProblem(word)
       if (problem !== undefined) return problem
       index++
-    } else if (text === '-i' || text === '-' || text === '--ignore-environment') {
-      index++
-    } else if (text === '-u' || text === '--unset') {
-      index += 2
-    } else if (text !== undefined && /^(?:-u.|--unset=)/.test(text)) {
-      index++
+    } else if (text === '-i' || text === '-' || text === '--ignore-environment' || text === '-u' || text === '--unset' || (text !== undefined && /^(?:-u.|--unset=)/.test(text))) {
+      // The environment a read-only command runs with keeps git from starting programs.
+      return `env ${text} changes the environment the command runs with`
     } else if (text === '--') {
       return index + 1
     } else {

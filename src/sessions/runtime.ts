@@ -21,6 +21,7 @@ import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
 import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
+import type { CommandEnvironment } from '../tools/command-environment.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { WebFetchSettings } from '../tools/services.js'
@@ -45,6 +46,8 @@ export interface RuntimeOptions {
   readonly model?: ModelClient | undefined
   readonly memoryDir?: string | undefined
   readonly webFetch?: Partial<WebFetchSettings> | undefined
+  /** What commands, command hooks and MCP servers see of the server's environment; by default the allow-list alone. */
+  readonly commandEnvironment?: CommandEnvironment | undefined
   /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
   readonly policy?: Policy | undefined
 }
@@ -91,7 +94,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   clientTools.restore()
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
-  const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch)
+  const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment)
   const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
   const executor = createExecutor({
     registry,
@@ -99,7 +102,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     services,
     backgroundTasks,
     broker,
-    hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks)),
+    hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks, [], options.commandEnvironment)),
     artifacts: recordArtifacts(artifactFiles, store),
     model: options.model,
     logger: options.logger,

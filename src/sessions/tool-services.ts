@@ -4,6 +4,7 @@
  * executor; what is kept in memory goes when its session is deleted.
  */
 import { mkdirSync } from 'node:fs'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
 import type { PermissionMode, PermissionQuery, PermissionService } from '../contracts/ports.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
@@ -48,6 +49,7 @@ export function withLiveMode(base: PermissionService, session: SessionControl): 
 
 export interface ServerToolServices extends BuiltinServices {
   readonly shellTasks: ShellTaskStore
+  readonly commandEnvironment: CommandEnvironment
   /** Forgets what the tools keep in memory for a deleted session: a new session of that id starts with none of it. */
   forgetSession(sessionId: string): void
 }
@@ -57,6 +59,7 @@ export function serverToolServices(
   backgroundTasks: BackgroundTaskRegistry,
   memoryDir: string,
   webFetch: Partial<WebFetchSettings> = {},
+  commandEnvironment: CommandEnvironment = defaultCommandEnvironment(),
 ): ServerToolServices {
   mkdirSync(memoryDir, { recursive: true })
   const shellTasks = new ShellTaskStore()
@@ -65,6 +68,7 @@ export function serverToolServices(
   return {
     memoryDir,
     shellTasks,
+    commandEnvironment,
     fileState,
     todos: sqliteTodos(store),
     session,

@@ -9,21 +9,27 @@ import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { ToolexecError } from '../contracts/errors.js'
 import {
+  EnvironmentConfigSchema,
   HttpToolDefinitionSchema,
   MCP_SERVER_NAME_PATTERN,
   McpServerConfigSchema,
+  type EnvironmentConfig,
   type HttpToolDefinition,
   type McpServerEntry,
 } from '../contracts/tool-config.js'
+import { environmentSettingsProblem } from './command-environment.js'
 import { httpToolProblem } from './http-tool/index.js'
 
 export interface ToolConfig {
   readonly httpTools: HttpToolDefinition[]
   readonly mcpServers: McpServerEntry[]
+  /** The top-level `env` and `passEnv`, for every command, hook and MCP server. */
+  readonly environment: EnvironmentConfig
 }
 
 const checkHttpTool = TypeCompiler.Compile(HttpToolDefinitionSchema)
 const checkMcpServer = TypeCompiler.Compile(McpServerConfigSchema)
+const checkEnvironment = TypeCompiler.Compile(EnvironmentConfigSchema)
 const SERVER_NAME = new RegExp(MCP_SERVER_NAME_PATTERN)
 const NO_FILE = '(inline config)'
 
@@ -36,7 +42,16 @@ export function parseToolConfig(fileConfig: Readonly<Record<string, unknown>>, f
   return {
     httpTools: parseHttpTools(fileConfig['tools'], file),
     mcpServers: parseMcpServers(fileConfig['mcpServers'], file),
+    environment: parseEnvironment(fileConfig, file),
   }
+}
+
+function parseEnvironment(fileConfig: Readonly<Record<string, unknown>>, file: string): EnvironmentConfig {
+  const candidate = Object.fromEntries(Object.entries({ env: fileConfig['env'], passEnv: fileConfig['passEnv'] }).filter(([, value]) => value !== undefined))
+  const environment = checked(checkEnvironment, candidate, file, 'env/passEnv')
+  const problem = environmentSettingsProblem(environment)
+  if (problem !== undefined) throw configError(file, 'env/passEnv', problem)
+  return environment
 }
 
 function parseHttpTools(section: unknown, file: string): HttpToolDefinition[] {
@@ -73,7 +88,10 @@ function parseMcpServers(section: unknown, file: string): McpServerEntry[] {
     if (!SERVER_NAME.test(name)) {
       throw configError(file, entry, 'a server name is 1 to 64 letters, digits, `_` or `-`, without `__` (tools are named mcp__<server>__<tool>)')
     }
-    return { ...checked(checkMcpServer, candidate, file, entry), name }
+    const server = checked(checkMcpServer, candidate, file, entry)
+    const problem = environmentSettingsProblem(server)
+    if (problem !== undefined) throw configError(file, entry, problem)
+    return { ...server, name }
   })
 }
 

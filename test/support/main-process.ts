@@ -13,7 +13,8 @@ export interface MainChild {
 }
 
 /** Starts the server on a free port with `dataDir` as data dir and workspace; the URL comes from its "listening" log line. */
-export async function startMain(dataDir: string, shutdownGraceMs: number): Promise<MainChild> {
+/** `extraEnv` is added to the server's environment (a token, a config file, secrets a test looks for). */
+export async function startMain(dataDir: string, shutdownGraceMs: number, extraEnv: Record<string, string> = {}): Promise<MainChild> {
   const env = {
     ...process.env,
     NODE_OPTIONS: '',
@@ -22,6 +23,7 @@ export async function startMain(dataDir: string, shutdownGraceMs: number): Promi
     TOOLEXEC_WORKSPACE: dataDir,
     TOOLEXEC_SHUTDOWN_GRACE_MS: String(shutdownGraceMs),
     LOG_LEVEL: 'info',
+    ...extraEnv,
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

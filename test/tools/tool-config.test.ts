@@ -32,7 +32,7 @@ describe('the tools and mcpServers sections of the config file', () => {
   })
 
   it('reads nothing from a config without the sections', () => {
-    expect(parseToolConfig({ other: 1 }, FILE)).toEqual({ httpTools: [], mcpServers: [] })
+    expect(parseToolConfig({ other: 1 }, FILE)).toEqual({ httpTools: [], mcpServers: [], environment: {} })
   })
 
   it.each([

@@ -5,6 +5,7 @@
  * left running get a short window to finish writing, as they had while they held a pipe.
  */
 import { PROGRESS_TAIL_BYTES } from './captured-output.js'
+import { defaultCommandEnvironment } from '../command-environment.js'
 import type { CommandOutput } from './command-output.js'
 import { exitCodeOf, killProcessTree, signalGroup, spawnShell, type ShellProcess } from './process-tree.js'
 
@@ -82,7 +83,7 @@ export class RunningCommand {
   constructor(options: RunCommandOptions) {
     this.#output = options.output
     try {
-      this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env, options.output.fd)
+      this.#shell = spawnShell(options.command, options.cwd, options.env ?? defaultCommandEnvironment().build(), options.output.fd)
     } finally {
       options.output.releaseFd()
     }

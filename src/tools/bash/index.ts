@@ -15,6 +15,8 @@ import type { Serialization } from '../../contracts/result.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { buildBashOutputDisplay } from '../../executor/bash-output-display.js'
 import { classifyBashCommand } from '../../permissions/bash-classifier.js'
+import { neutralGitEnvironment } from '../../permissions/git-neutral-config.js'
+import { defaultCommandEnvironment } from '../command-environment.js'
 import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
@@ -66,6 +68,17 @@ async function workspaceOf(ctx: ToolCallContext): Promise<string | ToolBusinessF
   return workspace
 }
 
+/**
+ * The allow-listed environment (command-environment.ts); for a command the classifier calls
+ * read-only, with git's program-starting config neutralised (git-neutral-config.ts). That
+ * holds however the call was allowed: the overrides are harmless, and a read-only command
+ * has nothing to gain from a pager, a hook or fsmonitor.
+ */
+function commandEnv(command: string, ctx: ToolCallContext): Record<string, string> {
+  const env = (ctx.services.commandEnvironment ?? defaultCommandEnvironment()).build()
+  return classifyBashCommand(command).readOnly ? neutralGitEnvironment(env) : env
+}
+
 async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput> {
   const timeoutMs = commandTimeoutMs(input.timeout)
   const output = await CommandOutput.create({
@@ -74,7 +87,7 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
   })
   let exit: CommandExit
   try {
-    const running = startCommand({ command: input.command, cwd, output, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
+    const running = startCommand({ command: input.command, cwd, output, env: commandEnv(input.command, ctx), timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
     exit = await running.exited
   } catch (error) {
     await output.discard()
@@ -100,6 +113,7 @@ async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: st
     command: input.command,
     description: input.description,
     cwd,
+    env: commandEnv(input.command, ctx),
     artifacts: ctx.artifacts,
   })
   backgroundTasks.track(task, false)

@@ -9,6 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { Logger } from 'pino'
 import { hasCode, ToolexecError } from '../../contracts/errors.js'
 import type { McpServerEntry } from '../../contracts/tool-config.js'
+import type { CommandEnvironment } from '../command-environment.js'
 import { StderrTail } from './stderr-tail.js'
 
 /** Longer than any deadline we set, so that the SDK never times a request out before we do. */
@@ -21,6 +22,7 @@ export interface McpConnectionOptions {
   /** After a call timed out: how long a ping may take before the server counts as hung. */
   readonly livenessTimeoutMs: number
   readonly logger?: Logger | undefined
+  readonly environment: CommandEnvironment
 }
 
 /** What a tools/call returns, as far as we read it. */
@@ -109,8 +111,8 @@ export class McpConnection {
   }
 
   async #start(): Promise<LiveServer> {
-    const { command, args, env } = this.config
-    const transport = new StdioClientTransport({ command, args: args ?? [], env: env ?? {}, stderr: 'pipe' })
+    const { command, args, env, passEnv } = this.config
+    const transport = new StdioClientTransport({ command, args: args ?? [], env: this.#options.environment.build({ env, passEnv }), stderr: 'pipe' })
     const stderr = new StderrTail(transport.stderr)
     const client = new Client(CLIENT_INFO, { capabilities: {} })
     const live: LiveServer = { client, transport, stderr, pid: null, closed: false }

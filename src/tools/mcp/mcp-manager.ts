@@ -11,6 +11,7 @@
 import type { Logger } from 'pino'
 import type { McpServerEntry } from '../../contracts/tool-config.js'
 import type { ToolEntry } from '../../contracts/tool-entry.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../command-environment.js'
 import { McpConnection } from './mcp-connection.js'
 import { createMcpTool } from './mcp-tool.js'
 
@@ -23,6 +24,8 @@ export interface McpManagerOptions {
   readonly connectTimeoutMs?: number | undefined
   /** After a call timed out, how long a ping may take before the server is killed as hung. */
   readonly livenessTimeoutMs?: number | undefined
+  /** What the servers get to see of this server's environment (command-environment.ts). */
+  readonly environment?: CommandEnvironment | undefined
 }
 
 export interface McpServerStatus {
@@ -42,6 +45,7 @@ export class McpManager {
       connectTimeoutMs: options.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS,
       livenessTimeoutMs: options.livenessTimeoutMs ?? MCP_LIVENESS_TIMEOUT_MS,
       logger: options.logger,
+      environment: options.environment ?? defaultCommandEnvironment(),
     }
     this.#connections = servers.map((server) => new McpConnection(server, connectionOptions))
     this.#logger = options.logger

@@ -1,0 +1,46 @@
+/** One Bash call through a real server's HTTP API: it ran (with its output), or it asked (and was denied). */
+import { expect } from 'vitest'
+import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { PermissionMode } from '../../src/contracts/ports.js'
+import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
+
+export type BashOutcome =
+  | { readonly kind: 'ran'; readonly output: string; readonly exitCode: number | null; readonly ruleId?: string | undefined }
+  | { readonly kind: 'asked'; readonly reason: string }
+
+export type JsonFetch = <T>(method: string, route: string, body?: unknown) => Promise<{ status: number; body: T }>
+
+let sessions = 0
+
+/** Opens a session on `workspace` in `mode`; returns its id. */
+export async function openSession(json: JsonFetch, workspace: string, mode: PermissionMode): Promise<string> {
+  const id = `bash-calls-${process.pid}-${++sessions}`
+  const reply = await json('POST', '/sessions', { id, workspace, permissionMode: mode })
+  expect(reply.status).toBe(201)
+  return id
+}
+
+/** Runs `input` as one Bash call; a call that asks is denied, so that it ends. */
+export async function bashCall(json: JsonFetch, sessionId: string, input: Record<string, unknown>): Promise<BashOutcome> {
+  const accepted = await json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'c1', name: 'Bash', input }] })
+  expect(accepted.status).toBe(202)
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    const pending = await json<{ requests: PermissionRequestRecord[] }>('GET', `/permissions?sessionId=${sessionId}&status=pending`)
+    const request = pending.body.requests[0]
+    if (request !== undefined) {
+      await json('POST', `/permissions/${request.id}`, { decision: 'deny' })
+      await json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
+      return { kind: 'asked', reason: request.reason }
+    }
+    const schedule = await json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}`)
+    const call = schedule.body.calls[0]
+    if (schedule.body.status === 'completed' && call?.result !== undefined) {
+      const output = call.result.output as BashCommandOutput | undefined
+      if (output === undefined) throw new Error(`the call ended without output: ${JSON.stringify(call.result)}`)
+      return { kind: 'ran', output: output.output, exitCode: output.exitCode }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error('the Bash call neither ran nor asked')
+}
