@@ -43,7 +43,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    const scheduleBacklog = { perSession: config.maxQueuedSchedulesPerSession, total: config.maxQueuedSchedules }
+    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy, scheduleBacklog })
     const app = await buildApp({
       runtime,
       logger,
@@ -51,6 +52,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       corsOrigins: config.corsOrigins,
       heartbeatMs: parts.heartbeatMs,
       streamLimits: parts.streamLimits,
+      requestTimeoutMs: config.requestTimeoutMs,
     })
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
