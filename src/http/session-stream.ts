@@ -27,7 +27,6 @@ export interface StreamLimits {
 
 // Room for the events of a call with the largest input a request body allows, with margin.
 const DEFAULT_MAX_QUEUED_CHARS = 64 * 1024 * 1024
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000, maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS }
 
 /**
  * A replay page also ends at this much event data: large events (a Write's content) would
@@ -35,6 +34,13 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueue
  * and hold the event loop as long as reading and joining it takes.
  */
 const REPLAY_PAGE_CHARS = 1024 * 1024
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  replayPage: 5_000,
+  replayPageChars: REPLAY_PAGE_CHARS,
+  maxQueuedFrames: 10_000,
+  maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS,
+}
 
 /** Every stream of the process takes its turn here unless given a pacer of its own. */
 const SHARED_PACER = new ReplayPacer()
