@@ -52,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // handleClientError). It ends when the request has arrived: an SSE stream or a ?wait=
     // poll, whose request is complete at once, runs as long as it needs.
     requestTimeout: requestTimeoutMs,
-    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: checkingIntervalOf(requestTimeoutMs) },
+    http: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: checkingIntervalOf(requestTimeoutMs) },
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     // Path ids may be 200 characters, percent-encoded up to three times longer.
