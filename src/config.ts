@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 
 export interface ServerConfig {
   readonly host: string
@@ -19,6 +20,12 @@ export interface ServerConfig {
   readonly logLevel: string
   /** How long SIGTERM or SIGINT lets running calls finish before stopping them. */
   readonly shutdownGraceMs: number
+  /** Schedules one session may have waiting to start; more are refused with 429. */
+  readonly maxQueuedSchedulesPerSession: number
+  /** Schedules all sessions together may have waiting to start; more are refused with 429. */
+  readonly maxQueuedSchedules: number
+  /** How long a request may take to arrive, headers and body, before it is answered 408 and closed. */
+  readonly requestTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -35,6 +42,9 @@ const FLAGS = {
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
   'log-level': { env: 'LOG_LEVEL' },
   'shutdown-grace-ms': { env: 'TOOLEXEC_SHUTDOWN_GRACE_MS' },
+  'max-queued-schedules-per-session': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION' },
+  'max-queued-schedules': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES' },
+  'request-timeout-ms': { env: 'TOOLEXEC_REQUEST_TIMEOUT_MS' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -64,6 +74,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
     logLevel: parseLogLevel(pick('log-level') ?? 'info'),
     shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms') ?? String(DEFAULT_SHUTDOWN_GRACE_MS)),
+    maxQueuedSchedulesPerSession: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', pick('max-queued-schedules-per-session'), DEFAULT_BACKLOG_BOUNDS.perSession),
+    maxQueuedSchedules: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES', pick('max-queued-schedules'), DEFAULT_BACKLOG_BOUNDS.total),
+    requestTimeoutMs: parseRequestTimeoutMs(pick('request-timeout-ms') ?? String(DEFAULT_REQUEST_TIMEOUT_MS)),
   }
 }
 
@@ -85,6 +98,28 @@ function parseGraceMs(value: string): number {
   const ms = Number(value)
   if (!/^\d+$/.test(value) || ms > MAX_SHUTDOWN_GRACE_MS) {
     throw new ConfigError(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got "${value}"`)
+  }
+  return ms
+}
+
+const MAX_QUEUED_SCHEDULES = 1_000_000
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const count = Number(value)
+  if (!/^\d+$/.test(value) || count < 1 || count > MAX_QUEUED_SCHEDULES) throw new ConfigError(`${name} must be a whole number from 1 to ${MAX_QUEUED_SCHEDULES}, got "${value}"`)
+  return count
+}
+
+/** Time enough for a 10 MiB body on a slow link; a client dripping one byte at a time holds nothing longer. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+const MIN_REQUEST_TIMEOUT_MS = 100
+const MAX_REQUEST_TIMEOUT_MS = 3_600_000
+
+function parseRequestTimeoutMs(value: string): number {
+  const ms = Number(value)
+  if (!/^\d+$/.test(value) || ms < MIN_REQUEST_TIMEOUT_MS || ms > MAX_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(`TOOLEXEC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from ${MIN_REQUEST_TIMEOUT_MS} to ${MAX_REQUEST_TIMEOUT_MS}, got "${value}"`)
   }
   return ms
 }

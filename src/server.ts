@@ -47,7 +47,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy, commandEnvironment })
+    const scheduleBacklog = { perSession: config.maxQueuedSchedulesPerSession, total: config.maxQueuedSchedules }
+    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy, commandEnvironment, scheduleBacklog })
     opened = runtime
     const app = await buildApp({
       runtime,
@@ -56,6 +57,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       corsOrigins: config.corsOrigins,
       heartbeatMs: parts.heartbeatMs,
       streamLimits: parts.streamLimits,
+      requestTimeoutMs: config.requestTimeoutMs,
     })
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')

@@ -43,6 +43,9 @@ describe('loadConfig', () => {
       corsOrigins: [],
       logLevel: 'info',
       shutdownGraceMs: 5_000,
+      maxQueuedSchedulesPerSession: 100,
+      maxQueuedSchedules: 5_000,
+      requestTimeoutMs: 30_000,
     })
   })
 
@@ -60,6 +63,9 @@ describe('loadConfig', () => {
         TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
         LOG_LEVEL: 'debug',
         TOOLEXEC_SHUTDOWN_GRACE_MS: '0',
+        TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '7',
+        TOOLEXEC_MAX_QUEUED_SCHEDULES: '70',
+        TOOLEXEC_REQUEST_TIMEOUT_MS: '2500',
       },
       CWD,
     )
@@ -74,6 +80,9 @@ describe('loadConfig', () => {
       corsOrigins: ['http://a.example', 'http://b.example'],
       logLevel: 'debug',
       shutdownGraceMs: 0,
+      maxQueuedSchedulesPerSession: 7,
+      maxQueuedSchedules: 70,
+      requestTimeoutMs: 2_500,
     })
   })
 
@@ -86,6 +95,9 @@ describe('loadConfig', () => {
     ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
     ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
     ['--shutdown-grace-ms', 'TOOLEXEC_SHUTDOWN_GRACE_MS', '100', '200', 'shutdownGraceMs', 200],
+    ['--max-queued-schedules-per-session', 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', '10', '20', 'maxQueuedSchedulesPerSession', 20],
+    ['--max-queued-schedules', 'TOOLEXEC_MAX_QUEUED_SCHEDULES', '10', '20', 'maxQueuedSchedules', 20],
+    ['--request-timeout-ms', 'TOOLEXEC_REQUEST_TIMEOUT_MS', '1000', '2000', 'requestTimeoutMs', 2000],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -126,6 +138,23 @@ describe('loadConfig', () => {
     const error = refusal([], { TOOLEXEC_SHUTDOWN_GRACE_MS: value })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000, got "${value}"`)
+  })
+
+  it.each([
+    ['TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', '0'],
+    ['TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', '1.5'],
+    ['TOOLEXEC_MAX_QUEUED_SCHEDULES', '-1'],
+    ['TOOLEXEC_MAX_QUEUED_SCHEDULES', '1000001'],
+  ])('refuses %s=%s', (variable, value) => {
+    const error = refusal([], { [variable]: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`${variable} must be a whole number from 1 to 1000000, got "${value}"`)
+  })
+
+  it.each(['99', '30s', '3600001'])('refuses TOOLEXEC_REQUEST_TIMEOUT_MS=%s', (value) => {
+    const error = refusal([], { TOOLEXEC_REQUEST_TIMEOUT_MS: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

@@ -20,7 +20,8 @@ function storedPages(): string[] {
   const store = new SqliteStore(db)
   const pages: string[] = []
   for (let after = 0; ; ) {
-    const events = store.eventsAfter(sessionId as string, after, benchStreamLimits().replayPage)
+    const limits = benchStreamLimits()
+    const events = store.eventsAfter(sessionId as string, after, limits.replayPage, limits.replayPageChars)
     if (events.length === 0) break
     pages.push(events.map(frameOf).join(''))
     after = events[events.length - 1]?.seq ?? after

@@ -21,6 +21,8 @@ export interface ChildOptions {
   readonly args?: readonly string[]
   /** A directory for `node --cpu-prof` output; no profile when undefined. */
   readonly cpuProfileDir?: string | undefined
+  /** Added to the child's environment. */
+  readonly env?: Record<string, string> | undefined
 }
 
 export function childScript(name: string): string {
@@ -29,7 +31,7 @@ export function childScript(name: string): string {
 
 export async function startChild(script: string, options: ChildOptions = {}): Promise<ChildTarget> {
   const profile = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir]
-  const child = fork(script, [...(options.args ?? [])], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(script, [...(options.args ?? [])], { execArgv: ['--import', 'tsx', ...profile], env: { ...process.env, ...options.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const url = await firstMessage<{ url: string }>(child, 'url')
   return {
     url: url.url,

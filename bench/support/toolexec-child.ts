@@ -1,12 +1,13 @@
 /**
  * The real toolexec server (startServer) on a data dir given as argv[2], with the no-op
- * tool registered. Its stop report counts the stored rows, so the bench can prove every
+ * tool registered (and the built-in tools too when BENCH_BUILTIN_TOOLS=1). Its stop report counts the stored rows, so the bench can prove every
  * call it timed was persisted with a terminal record.
  */
 import { statSync } from 'node:fs'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import { startServer } from '../../src/server.js'
+import { builtinTools } from '../../src/tools/builtin.js'
 import { noopTool } from './noop-tool.js'
 import { benchStreamLimits, serveAsChild } from './child-process.js'
 import { timeStoreMethods } from './store-timing.js'
@@ -14,7 +15,7 @@ import { timeStoreMethods } from './store-timing.js'
 const dataDir = process.argv[2]
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir>')
 const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent'], {})
-const server = await startServer(config, { tools: [noopTool], logger: pino({ level: 'silent' }), streamLimits: benchStreamLimits() })
+const server = await startServer(config, { tools: process.env.BENCH_BUILTIN_TOOLS === '1' ? [...builtinTools(), noopTool] : [noopTool], logger: pino({ level: 'silent' }), streamLimits: benchStreamLimits() })
 // What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.
 for (const pragma of (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim() !== '')) server.runtime.ctx.store.db.pragma(pragma)
 

@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   API_ERR_ARTIFACT_NOT_FOUND: 'Artifact %s not found in session %s',
   API_ERR_RANGE: 'Range %s cannot be satisfied for %s bytes',
   API_ERR_SHUTTING_DOWN: 'The server is shutting down',
+  API_ERR_REQUEST_TIMEOUT: 'The request did not arrive whole (headers and body) within the request timeout (TOOLEXEC_REQUEST_TIMEOUT_MS); nothing of it was processed',
+  API_ERR_TOO_MANY_SCHEDULES: 'Too many schedules waiting to start: %s. Nothing was stored; retry in %s s',
   API_ERR_INTERNAL: 'Internal error',
   API_ERR_RULE_NOT_FOUND: 'Permission rule %s not found',
   API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',

@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { ToolexecError } from '../contracts/errors.js'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { handleClientError, handleError } from './error-status.js'
@@ -33,12 +34,25 @@ export interface AppOptions {
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
   readonly version?: string | undefined
+  /** How long a request may take to arrive, headers and body (DEFAULT_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs?: number | undefined
+}
+
+/** Node checks the timeouts every this often; a request is cut between the timeout and the timeout plus this. */
+function checkingIntervalOf(requestTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(25, Math.floor(requestTimeoutMs / 10)))
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request must arrive whole, headers and body, within the timeout (408, see
+    // handleClientError). It ends when the request has arrived: an SSE stream or a ?wait=
+    // poll, whose request is complete at once, runs as long as it needs.
+    requestTimeout: requestTimeoutMs,
+    http: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: checkingIntervalOf(requestTimeoutMs) },
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     // Path ids may be 200 characters, percent-encoded up to three times longer.

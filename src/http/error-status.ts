@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ToolexecError, type ErrorCode } from '../contracts/errors.js'
+import { ERROR_CATALOGUE, ToolexecError, type ErrorCode } from '../contracts/errors.js'
 import type { ErrorReply } from '../contracts/api.js'
 import { isDatabaseCorruption } from '../storage/database-check.js'
 
@@ -30,6 +30,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_PERMISSION_DECIDED: 409,
   API_ERR_TOOL_NOT_DELETABLE: 409,
   API_ERR_RANGE: 416,
+  API_ERR_TOO_MANY_SCHEDULES: 429,
   // Not 503: retrying will not help, the database needs its operator.
   API_ERR_STORAGE_CORRUPT: 500,
   API_ERR_SHUTTING_DOWN: 503,
@@ -73,15 +74,29 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   const coded = asCodedError(error)
   const status = statusOf(coded)
   if (status >= 500) request.log.error({ err: error }, 'request failed')
+  const retryAfter = retryAfterOf(coded)
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter))
   void reply.code(status).type('application/json').send(errorBody(coded, status))
+}
+
+/** A refusal that passes with time (a full backlog) says when to try again, in seconds. */
+function retryAfterOf(error: CodedError): number | undefined {
+  const context = error.context
+  if (typeof context !== 'object' || context === null || !('retryAfterSeconds' in context)) return undefined
+  const seconds = context.retryAfterSeconds
+  return typeof seconds === 'number' ? seconds : undefined
 }
 
 /** Errors the HTTP parser meets before any route (headers too large, a malformed request), in the same body shape. */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : timedOut ? 408 : 400
   const reason = STATUS_CODES[status] ?? 'Client Error'
-  const body = JSON.stringify({ error: { code: error.code ?? `HTTP_${status}`, message: reason } } satisfies ErrorReply)
+  const reply: ErrorReply = timedOut
+    ? { error: { code: 'API_ERR_REQUEST_TIMEOUT', message: ERROR_CATALOGUE.API_ERR_REQUEST_TIMEOUT } }
+    : { error: { code: error.code ?? `HTTP_${status}`, message: reason } }
+  const body = JSON.stringify(reply)
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`)
   }

@@ -1,6 +1,7 @@
 /**
  * @module One client's SSE stream of a session: stored events after its last id are
- * replayed in joined writes, then live events follow with nothing lost or doubled at the
+ * replayed in pages bounded by count and size, each one joined write, taking turns on the
+ * event loop with every other replaying client (ReplayPacer), then live events follow with nothing lost or doubled at the
  * seam (the bus subscription starts before the first read, and every frame is sent only
  * if its seq is past the last one sent). A client that falls too far behind is disconnected
  * (what waited for it is dropped) and resumes by id. Frames that announce progress may wait
@@ -11,10 +12,13 @@ import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'
 import type { EventBus } from '../sessions/event-bus.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import { ReplayPacer, type PageOutcome, type Replayer } from './replay-pacer.js'
 
 export interface StreamLimits {
-  /** Events read per replay page (a page also ends at 8 MiB of event data); each page goes out as one write. */
+  /** Events read per replay page (a page also ends at `replayPageChars`); each page goes out as one write. */
   readonly replayPage: number
+  /** Characters of event data that end a replay page however few its events (at least one event makes a page). */
+  readonly replayPageChars?: number
   /** Frames buffered for a slow client before it is closed. */
   readonly maxQueuedFrames: number
   /** Characters of event data buffered for a slow client before it is closed, however few the frames. */
@@ -23,13 +27,23 @@ export interface StreamLimits {
 
 // Room for the events of a call with the largest input a request body allows, with margin.
 const DEFAULT_MAX_QUEUED_CHARS = 64 * 1024 * 1024
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { replayPage: 5_000, maxQueuedFrames: 10_000, maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS }
 
 /**
  * A replay page also ends at this much event data: large events (a Write's content) would
- * otherwise make one page, and the one string written for it, as large as memory allows.
+ * otherwise make one page, and the one string written for it, as large as memory allows,
+ * and hold the event loop as long as reading and joining it takes.
  */
-const REPLAY_PAGE_CHARS = 8 * 1024 * 1024
+const REPLAY_PAGE_CHARS = 1024 * 1024
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  replayPage: 5_000,
+  replayPageChars: REPLAY_PAGE_CHARS,
+  maxQueuedFrames: 10_000,
+  maxQueuedChars: DEFAULT_MAX_QUEUED_CHARS,
+}
+
+/** Every stream of the process takes its turn here unless given a pacer of its own. */
+const SHARED_PACER = new ReplayPacer()
 
 function charsOf(events: readonly StoredEvent[]): number {
   let chars = 0
@@ -57,6 +71,7 @@ export function frameOf(event: StoredEvent): string {
 export class SessionStream {
   readonly #raw: ServerResponse
   readonly #limits: StreamLimits
+  readonly #pacer: ReplayPacer
   #lastSent: number
   #replaying = true
   #queue: StoredEvent[] = []
@@ -68,10 +83,15 @@ export class SessionStream {
   #closed = false
   #unsubscribe: () => void = () => {}
 
-  constructor(raw: ServerResponse, afterSeq: number, limits: StreamLimits = DEFAULT_STREAM_LIMITS) {
+  constructor(raw: ServerResponse, afterSeq: number, limits: StreamLimits = DEFAULT_STREAM_LIMITS, pacer: ReplayPacer = SHARED_PACER) {
     this.#raw = raw
     this.#lastSent = afterSeq
     this.#limits = limits
+    this.#pacer = pacer
+  }
+
+  get #pageChars(): number {
+    return this.#limits.replayPageChars ?? REPLAY_PAGE_CHARS
   }
 
   get closed(): boolean {
@@ -103,17 +123,28 @@ export class SessionStream {
     else if (!this.#raw.writableEnded) this.#raw.end()
   }
 
-  async #replay(sessionId: string, store: SqliteStore): Promise<void> {
-    const readPage = (): StoredEvent[] => store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, REPLAY_PAGE_CHARS)
-    let page = readPage()
-    while (!this.#closed && page.length > 0) {
-      this.#writeFrames(page)
-      this.#dropSent()
-      if (page.length < this.#limits.replayPage && charsOf(page) < REPLAY_PAGE_CHARS) return
-      // Read the next page while the socket drains this one.
-      page = readPage()
-      if (this.#waitingForDrain) await this.#drained()
-    }
+  /** Resolves once every stored event after the resume point was sent, or the stream closed. */
+  #replay(sessionId: string, store: SqliteStore): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const readPage = (): StoredEvent[] => store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, this.#pageChars)
+      const replayer: Replayer = {
+        replayPage: () => {
+          const outcome = this.#closed ? 'done' : this.#sendPage(readPage())
+          if (outcome === 'done') resolve()
+          else if (outcome === 'parked') void this.#drained().then(() => (this.#closed ? resolve() : this.#pacer.ready(replayer)))
+          return outcome
+        },
+      }
+      this.#pacer.ready(replayer)
+    })
+  }
+
+  /** Writes one page in one write: the last one when it is short of either bound. */
+  #sendPage(page: readonly StoredEvent[]): PageOutcome {
+    this.#writeFrames(page)
+    this.#dropSent()
+    if (this.#closed || (page.length < this.#limits.replayPage && charsOf(page) < this.#pageChars)) return 'done'
+    return this.#waitingForDrain ? 'parked' : 'more'
   }
 
   #onLive(event: StoredEvent): void {

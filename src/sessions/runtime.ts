@@ -32,6 +32,7 @@ import { EventJournal } from './event-journal.js'
 import { recoverUnfinished, type RecoveryReport } from './recovery.js'
 import { LiveSessions, type RuntimeContext } from './runtime-context.js'
 import { ScheduleService } from './schedule-service.js'
+import type { BacklogBounds } from './schedule-backlog.js'
 import { SessionPermissionBroker } from './session-broker.js'
 import { SessionService } from './session-service.js'
 import { drainRunningCalls, stopRunningWork, type CloseOptions } from './shutdown.js'
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
   readonly commandEnvironment?: CommandEnvironment | undefined
   /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
   readonly policy?: Policy | undefined
+  /** Bounds on schedules waiting to start (defaults: DEFAULT_BACKLOG_BOUNDS). */
+  readonly scheduleBacklog?: BacklogBounds | undefined
 }
 
 export interface Runtime {
@@ -123,7 +126,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     live: new LiveSessions(),
   }
   const sessions = new SessionService(ctx)
-  const schedules = new ScheduleService(ctx, sessions)
+  const schedules = new ScheduleService(ctx, sessions, options.scheduleBacklog)
   return {
     ctx,
     registry,

@@ -17,6 +17,7 @@ import { timeOrderedUuid } from './time-ordered-id.js'
 import { ScheduleWaiters } from './schedule-waiters.js'
 import { isShutdownFailure } from './event-journal.js'
 import { pruneDependencies, runAccepted, type AcceptedSchedule } from './schedule-runner.js'
+import { ScheduleBacklog, type BacklogBounds, type BacklogRelease } from './schedule-backlog.js'
 
 interface OpenSchedule {
   readonly schedule: AcceptedSchedule
@@ -29,11 +30,13 @@ export class ScheduleService {
   readonly #ctx: RuntimeContext
   readonly #sessions: SessionService
   readonly #open = new Map<string, OpenSchedule>()
+  readonly #backlog: ScheduleBacklog
   readonly waiters = new ScheduleWaiters()
 
-  constructor(ctx: RuntimeContext, sessions: SessionService) {
+  constructor(ctx: RuntimeContext, sessions: SessionService, backlog?: BacklogBounds) {
     this.#ctx = ctx
     this.#sessions = sessions
+    this.#backlog = new ScheduleBacklog(backlog)
   }
 
   /**
@@ -53,17 +56,24 @@ export class ScheduleService {
     const scheduleId = `sch_${timeOrderedUuid()}`
     const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
     let session = proposed
-    await this.#ctx.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
-      // Another request of this tick may have created the session since it was looked up.
-      const stored = tx.getSession(proposed.id)
-      if (stored === undefined) tx.insertSession(proposed)
-      session = stored ?? proposed
-      tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
-      calls.forEach((call, position) => insertNewCall(tx, { ...call, sessionId: session.id, scheduleId, position }))
-    })
+    // Last of the checks and before anything is written: a refused schedule leaves no trace.
+    const started = this.#backlog.admit(proposed.id)
+    try {
+      await this.#ctx.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
+        // Another request of this tick may have created the session since it was looked up.
+        const stored = tx.getSession(proposed.id)
+        if (stored === undefined) tx.insertSession(proposed)
+        session = stored ?? proposed
+        tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
+        calls.forEach((call, position) => insertNewCall(tx, { ...call, sessionId: session.id, scheduleId, position }))
+      })
+    } catch (error) {
+      started()
+      throw error
+    }
     const schedule: AcceptedSchedule = { id: scheduleId, session, turnId, calls, signal: this.#ctx.live.get(session.id).controller.signal }
-    if (open) this.#startOpen(schedule)
-    else this.#enqueue(schedule, () => runAccepted(this.#ctx, schedule, calls))
+    if (open) this.#startOpen(schedule, started)
+    else this.#enqueue(schedule, started, () => runAccepted(this.#ctx, schedule, calls))
     return this.#acceptedReply(schedule, open ? 'open' : 'queued', groups, calls)
   }
 
@@ -128,10 +138,11 @@ export class ScheduleService {
 
   /** Used by recovery: runs stored, unfinished calls of an accepted schedule. */
   resume(schedule: AcceptedSchedule, calls: readonly ToolCall[], earlier: readonly ToolExecutionResult[]): void {
-    this.#enqueue(schedule, () => runAccepted(this.#ctx, schedule, calls, earlier))
+    // Accepted before the restart: it counts towards the bounds but is never refused.
+    this.#enqueue(schedule, this.#backlog.take(schedule.session.id), () => runAccepted(this.#ctx, schedule, calls, earlier))
   }
 
-  #startOpen(schedule: AcceptedSchedule): void {
+  #startOpen(schedule: AcceptedSchedule, started: BacklogRelease): void {
     let close: () => void = () => {}
     const closed = new Promise<void>((resolve) => {
       close = resolve
@@ -142,7 +153,7 @@ export class ScheduleService {
     void closed.then(() => signal.removeEventListener('abort', close))
     const open: OpenSchedule = { schedule, dispatched: new Map(), closed, close }
     this.#open.set(schedule.id, open)
-    this.#enqueue(schedule, async () => {
+    this.#enqueue(schedule, started, async () => {
       await closed
       const early = await Promise.all(open.dispatched.values())
       const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
@@ -150,10 +161,12 @@ export class ScheduleService {
     })
   }
 
-  #enqueue(schedule: AcceptedSchedule, task: () => Promise<void>): void {
+  /** Queues the schedule behind the session's others; `started` gives back its place in the backlog when it starts. */
+  #enqueue(schedule: AcceptedSchedule, started: BacklogRelease, task: () => Promise<void>): void {
     const live = this.#ctx.live.get(schedule.session.id)
     void live
       .enqueue(async () => {
+        started()
         live.running++
         try {
           await task()
@@ -166,7 +179,10 @@ export class ScheduleService {
         const level = isShutdownFailure(error) ? 'debug' : 'error'
         this.#ctx.logger[level]({ err: error, scheduleId: schedule.id }, 'schedule.failed')
       })
-      .finally(() => this.waiters.release(schedule.id))
+      .finally(() => {
+        started()
+        this.waiters.release(schedule.id)
+      })
   }
 
   #requireOpen(scheduleId: string): OpenSchedule {

@@ -80,7 +80,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept the tool calls of one model reply; an unknown session is created with defaults */
+        /**
+         * Accept the tool calls of one model reply; an unknown session is created with defaults
+         * @description Schedules of a session run one after another. The schedules waiting to start are bounded, per session (TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION, default 100) and for the whole server (TOOLEXEC_MAX_QUEUED_SCHEDULES, default 5000): over a bound the reply is 429 `API_ERR_TOO_MANY_SCHEDULES` with `Retry-After` (seconds), and nothing of the schedule is stored.
+         */
         post: operations["createSchedule"];
         delete?: never;
         options?: never;
@@ -1154,6 +1157,15 @@ export interface operations {
             };
             /** @description Unsupported Media Type: a body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

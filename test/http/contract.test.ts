@@ -89,7 +89,7 @@ function operationsWith(predicate: (operation: Operation) => boolean): Operation
 
 beforeAll(async () => {
   // The real built-in tools, so that records carry the results and displays they really make.
-  secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN }, tools: [...builtinTools(), dumpTool, sleepTool()] })
+  secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '1' }, tools: [...builtinTools(), dumpTool, sleepTool()] })
   loopbackOnly = await startTestServer()
 })
 
@@ -254,11 +254,16 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('DELETE', '/tools/Read'), 409)
   })
 
-  it('a busy session: deleting it is refused until it is aborted, then it is gone', async () => {
-    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-busy', calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: 60_000 } }] } }), 202)
+  it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {
+    const sleep = (id: string): RequestOptions => ({ body: { sessionId: 'contract-busy', calls: [{ id, name: 'Sleep', input: { ms: 60_000 } }] } })
+    const accepted = await expectStatus(api('POST', '/schedules', sleep('sleep-1')), 202)
+    // The first runs; one more may wait (the bound is 1 on this server); the next is refused.
+    const waiting = await expectStatus(api('POST', '/schedules', sleep('sleep-2')), 202)
+    await expectStatus(api('POST', '/schedules', sleep('sleep-3')), 429)
     await expectStatus(api('DELETE', '/sessions/contract-busy'), 409)
     await expectStatus(api('POST', '/sessions/contract-busy/abort'), 200)
     expect((await finished((accepted.body as ScheduleAcceptedReply).scheduleId)).status).toBe('cancelled')
+    expect((await finished((waiting.body as ScheduleAcceptedReply).scheduleId)).status).toBe('cancelled')
     await expectStatus(api('DELETE', '/sessions/contract-busy'), 204)
     await expectStatus(api('DELETE', '/sessions/contract-busy'), 404)
     await expectStatus(api('POST', '/sessions/contract-busy/abort'), 404)

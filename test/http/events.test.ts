@@ -185,7 +185,7 @@ describe('a replay of large events', () => {
   it('goes out in pages bounded by data as well as by count: every event once, in order, byte for byte', async () => {
     const sessionId = fresh('large')
     await s.json('POST', '/sessions', { id: sessionId })
-    // Events of 3 MB each, as a large Write's would be: several pages of 8 MiB.
+    // Events of 3 MB each, as a large Write's would be: past a page's data bound, each one a page.
     const journal = s.runtime.ctx.journal
     for (let i = 0; i < 7; i++) await journal.append({ type: 'ModelNetworkStatus', sessionId, status: 'ok', detail: `${i}`.repeat(3_000_000) } as never)
     const stream = await watch(sessionId)

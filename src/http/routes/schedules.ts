@@ -15,9 +15,14 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       schema: {
         operationId: 'createSchedule',
         summary: 'Accept the tool calls of one model reply; an unknown session is created with defaults',
+        description: [
+          'Schedules of a session run one after another. The schedules waiting to start are bounded, per session',
+          '(TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION, default 100) and for the whole server (TOOLEXEC_MAX_QUEUED_SCHEDULES, default 5000):',
+          'over a bound the reply is 429 `API_ERR_TOO_MANY_SCHEDULES` with `Retry-After` (seconds), and nothing of the schedule is stored.',
+        ].join(' '),
         tags: ['schedules'],
         body: inline(CreateScheduleBodySchema),
-        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409) },
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409, 429) },
       },
     },
     async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body)),
