@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
 
 export interface ServerConfig {
   readonly host: string
@@ -19,6 +20,10 @@ export interface ServerConfig {
   readonly logLevel: string
   /** How long SIGTERM or SIGINT lets running calls finish before stopping them. */
   readonly shutdownGraceMs: number
+  /** How many bytes of artifacts one call may keep. */
+  readonly artifactCallCapBytes: number
+  /** How many bytes of artifacts one session may keep. */
+  readonly artifactSessionCapBytes: number
 }
 
 export class ConfigError extends Error {
@@ -35,6 +40,8 @@ const FLAGS = {
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
   'log-level': { env: 'LOG_LEVEL' },
   'shutdown-grace-ms': { env: 'TOOLEXEC_SHUTDOWN_GRACE_MS' },
+  'artifact-call-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES' },
+  'artifact-session-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -64,6 +71,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
     logLevel: parseLogLevel(pick('log-level') ?? 'info'),
     shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms') ?? String(DEFAULT_SHUTDOWN_GRACE_MS)),
+    artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes') ?? String(DEFAULT_ARTIFACT_CALL_CAP_BYTES)),
+    artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes') ?? String(DEFAULT_ARTIFACT_SESSION_CAP_BYTES)),
   }
 }
 
@@ -87,6 +96,12 @@ function parseGraceMs(value: string): number {
     throw new ConfigError(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got "${value}"`)
   }
   return ms
+}
+
+function parseBytes(name: string, value: string): number {
+  const bytes = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes)) throw new ConfigError(`${name} must be a whole number of bytes, got "${value}"`)
+  return bytes
 }
 
 function parseLogLevel(value: string): string {

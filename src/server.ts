@@ -13,6 +13,7 @@ import type { CloseOptions } from './sessions/shutdown.js'
 import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
+import type { StorageSpaceOptions } from './storage/storage-space.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -22,6 +23,8 @@ export interface ServerParts {
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
   readonly mcp?: McpManagerOptions | undefined
+  /** How the data directory's free space is told (tests give their own). */
+  readonly storageSpace?: StorageSpaceOptions | undefined
 }
 
 export interface RunningServer {
@@ -43,7 +46,17 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    const runtime = createRuntime({
+      dataDir: config.dataDir,
+      workspace: config.workspace,
+      tools,
+      logger,
+      hooks: parts.hooks,
+      permissions: parts.permissions,
+      policy,
+      artifactCaps: { perCallBytes: config.artifactCallCapBytes, perSessionBytes: config.artifactSessionCapBytes },
+      storageSpace: parts.storageSpace,
+    })
     const app = await buildApp({
       runtime,
       logger,

@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       corsOrigins: [],
       logLevel: 'info',
       shutdownGraceMs: 5_000,
+      artifactCallCapBytes: 1024 ** 3,
+      artifactSessionCapBytes: 4 * 1024 ** 3,
     })
   })
 
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
         TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
         LOG_LEVEL: 'debug',
         TOOLEXEC_SHUTDOWN_GRACE_MS: '0',
+        TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: '1000',
+        TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES: '0',
       },
       CWD,
     )
@@ -74,6 +78,8 @@ describe('loadConfig', () => {
       corsOrigins: ['http://a.example', 'http://b.example'],
       logLevel: 'debug',
       shutdownGraceMs: 0,
+      artifactCallCapBytes: 1000,
+      artifactSessionCapBytes: 0,
     })
   })
 
@@ -86,6 +92,8 @@ describe('loadConfig', () => {
     ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
     ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
     ['--shutdown-grace-ms', 'TOOLEXEC_SHUTDOWN_GRACE_MS', '100', '200', 'shutdownGraceMs', 200],
+    ['--artifact-call-cap-bytes', 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', '100', '200', 'artifactCallCapBytes', 200],
+    ['--artifact-session-cap-bytes', 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', '100', '200', 'artifactSessionCapBytes', 200],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -126,6 +134,12 @@ describe('loadConfig', () => {
     const error = refusal([], { TOOLEXEC_SHUTDOWN_GRACE_MS: value })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000, got "${value}"`)
+  })
+
+  it.each(['-1', '1.5', '1G', '99999999999999999'])('refuses an artifact cap of %s bytes', (value) => {
+    const error = refusal([], { TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_ARTIFACT_CALL_CAP_BYTES must be a whole number of bytes, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

@@ -13,6 +13,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { handleClientError, handleError } from './error-status.js'
+import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
 import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
@@ -50,7 +51,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   // Replies are built from the contracts; JSON.stringify keeps every field as stored.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
-  app.setErrorHandler(handleError)
+  app.setErrorHandler(buildStorageAwareErrorHandler(options.runtime.ctx.storage))
   registerJsonBodyParser(app)
   app.setNotFoundHandler((request) => {
     throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])

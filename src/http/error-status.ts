@@ -30,7 +30,11 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_TOOL_NOT_DELETABLE: 409,
   API_ERR_RANGE: 416,
   API_ERR_SHUTTING_DOWN: 503,
+  API_ERR_STORAGE_FULL: 507,
 }
+
+/** 5xx codes whose message is the client's to read (it names what to free), not an internal detail. */
+const TOLD_5XX: ReadonlySet<string> = new Set<ErrorCode>(['API_ERR_STORAGE_FULL'])
 
 interface CodedError {
   readonly code?: unknown
@@ -52,7 +56,7 @@ export function errorBody(error: CodedError, status: number): ErrorReply {
   if (error.validation !== undefined) {
     return { error: { code: 'API_ERR_VALIDATION', message: error.message, details: error.validation } }
   }
-  if (status >= 500) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
+  if (status >= 500 && !(typeof error.code === 'string' && TOLD_5XX.has(error.code))) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
   const code = typeof error.code === 'string' ? error.code : `HTTP_${status}`
   const body: ErrorReply = { error: { code, message: error.message } }
   if (error.context !== undefined) body.error.details = error.context

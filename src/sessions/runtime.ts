@@ -15,9 +15,11 @@ import { createRulePermissionService, EMPTY_RULES } from '../permissions/rule-pe
 import { createConfigHookRunner } from '../hooks/config-hook-runner.js'
 import { withSessionGrants } from '../permissions/session-grants.js'
 import { openDatabase } from '../storage/database.js'
+import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps } from '../storage/capped-artifact-store.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
+import { StorageSpace, type StorageSpaceOptions } from '../storage/storage-space.js'
 import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
@@ -45,7 +47,13 @@ export interface RuntimeOptions {
   readonly webFetch?: Partial<WebFetchSettings> | undefined
   /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
   readonly policy?: Policy | undefined
+  /** How much artifacts may hold, per call and per session. */
+  readonly artifactCaps?: ArtifactCaps | undefined
+  /** How the data directory's free space is told (tests give their own). */
+  readonly storageSpace?: StorageSpaceOptions | undefined
 }
+
+const DEFAULT_ARTIFACT_CAPS: ArtifactCaps = { perCallBytes: DEFAULT_ARTIFACT_CALL_CAP_BYTES, perSessionBytes: DEFAULT_ARTIFACT_SESSION_CAP_BYTES }
 
 export interface Runtime {
   readonly ctx: RuntimeContext
@@ -68,7 +76,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const checkpointer = startWalCheckpointer(db)
   const store = new SqliteStore(db)
   const bus = new EventBus()
-  const journal = new EventJournal(store, bus, () => checkpointer.writeGate())
+  const storage = new StorageSpace(options.dataDir, options.storageSpace)
+  const journal = new EventJournal(store, bus, () => checkpointer.writeGate(), storage)
   const broker = new SessionPermissionBroker(store, journal)
   const registry = new InMemoryToolRegistry(options.tools)
   const clientTools = new ClientTools(registry, store, options.logger)
@@ -85,7 +94,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     backgroundTasks,
     broker,
     hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks)),
-    artifacts: recordArtifacts(artifactFiles, store),
+    artifacts: recordArtifacts(capArtifacts(artifactFiles, options.artifactCaps ?? DEFAULT_ARTIFACT_CAPS, artifactUsage(store)), store),
     model: options.model,
     logger: options.logger,
     memoryDir,
@@ -93,6 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const ctx: RuntimeContext = {
     store,
     journal,
+    storage,
     bus,
     executor,
     broker,
@@ -119,11 +129,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     close: async (options = {}) => {
       journal.holdStarts()
       if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
+      const lost = journal.keptCount
       journal.close()
+      // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.
+      if (lost > 0) ctx.logger.error({ dataDir: storage.dataDir, writes: lost }, 'storage full: results not written before shutdown')
       checkpointer.stop()
       db.close()
       await stopRunningWork(ctx.live, backgroundTasks)
     },
+  }
+}
+
+function artifactUsage(store: SqliteStore): { callBytes(sessionId: string, callId: string): number; sessionBytes(sessionId: string): number } {
+  return {
+    callBytes: (sessionId, callId) => store.artifactBytesOfCall(sessionId, callId),
+    sessionBytes: (sessionId) => store.artifactBytesOfSession(sessionId),
   }
 }
 
