@@ -19,6 +19,7 @@ import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
+import { ensureReserve, releaseReserve, RESERVE_BYTES } from '../storage/storage-reserve.js'
 import { StorageSpace, type StorageSpaceOptions } from '../storage/storage-space.js'
 import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
@@ -77,6 +78,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const store = new SqliteStore(db)
   const bus = new EventBus()
   const storage = new StorageSpace(options.dataDir, options.storageSpace)
+  const reserveBytes = options.storageSpace?.reserveBytes ?? RESERVE_BYTES
+  if (reserveBytes > 0 && !ensureReserve(options.dataDir, reserveBytes)) options.logger.warn({ dataDir: options.dataDir }, 'no room for the space reserve: a stop on a full disk may lose results')
   const journal = new EventJournal(store, bus, () => checkpointer.writeGate(), storage)
   const broker = new SessionPermissionBroker(store, journal)
   const registry = new InMemoryToolRegistry(options.tools)
@@ -129,6 +132,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     close: async (options = {}) => {
       journal.holdStarts()
       if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
+      // The reserve's space lets what a full disk kept in memory be written before the database closes.
+      if (journal.keptCount > 0 && releaseReserve(storage.dataDir)) journal.flush()
       const lost = journal.keptCount
       journal.close()
       // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.

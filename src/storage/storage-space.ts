@@ -27,6 +27,8 @@ export interface StorageSpaceOptions {
   readonly minFreeBytes?: number
   /** Free bytes of the data directory's file system (statfs by default; tests give their own). */
   readonly freeBytes?: (dir: string) => number
+  /** Size of the space reserve kept for a stop on a full disk (storage-reserve.ts); 0 for none. */
+  readonly reserveBytes?: number
 }
 
 function statfsFreeBytes(dir: string): number {
