@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
+import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
 
 export interface ServerConfig {
   readonly host: string
@@ -26,6 +27,10 @@ export interface ServerConfig {
   readonly maxQueuedSchedules: number
   /** How long a request may take to arrive, headers and body, before it is answered 408 and closed. */
   readonly requestTimeoutMs: number
+  /** How many bytes of artifacts one call may keep. */
+  readonly artifactCallCapBytes: number
+  /** How many bytes of artifacts one session may keep. */
+  readonly artifactSessionCapBytes: number
 }
 
 export class ConfigError extends Error {
@@ -45,6 +50,8 @@ const FLAGS = {
   'max-queued-schedules-per-session': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION' },
   'max-queued-schedules': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES' },
   'request-timeout-ms': { env: 'TOOLEXEC_REQUEST_TIMEOUT_MS' },
+  'artifact-call-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES' },
+  'artifact-session-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -77,6 +84,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     maxQueuedSchedulesPerSession: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', pick('max-queued-schedules-per-session'), DEFAULT_BACKLOG_BOUNDS.perSession),
     maxQueuedSchedules: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES', pick('max-queued-schedules'), DEFAULT_BACKLOG_BOUNDS.total),
     requestTimeoutMs: parseRequestTimeoutMs(pick('request-timeout-ms') ?? String(DEFAULT_REQUEST_TIMEOUT_MS)),
+    artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes') ?? String(DEFAULT_ARTIFACT_CALL_CAP_BYTES)),
+    artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes') ?? String(DEFAULT_ARTIFACT_SESSION_CAP_BYTES)),
   }
 }
 
@@ -122,6 +131,12 @@ function parseRequestTimeoutMs(value: string): number {
     throw new ConfigError(`TOOLEXEC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from ${MIN_REQUEST_TIMEOUT_MS} to ${MAX_REQUEST_TIMEOUT_MS}, got "${value}"`)
   }
   return ms
+}
+
+function parseBytes(name: string, value: string): number {
+  const bytes = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes)) throw new ConfigError(`${name} must be a whole number of bytes, got "${value}"`)
+  return bytes
 }
 
 function parseLogLevel(value: string): string {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js'
 import { StartupError } from './contracts/errors.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
+import { isStorageFull } from './storage/storage-space.js'
 import { builtinTools } from './tools/builtin.js'
 
 async function main(): Promise<void> {
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) {
       process.stderr.write(`toolexec: ${error.message}\n`)
+      process.exit(2)
+    }
+    if (isStorageFull(error)) {
+      process.stderr.write(`toolexec: no space left in the data directory ${config.dataDir} (${(error as { code: string }).code}): free space there and start again\n`)
       process.exit(2)
     }
     throw error

@@ -15,6 +15,7 @@ import { closeGrepPool } from './tools/grep/grep-pool.js'
 import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
+import type { StorageSpaceOptions } from './storage/storage-space.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -24,6 +25,8 @@ export interface ServerParts {
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
   readonly mcp?: McpManagerOptions | undefined
+  /** How the data directory's free space is told (tests give their own). */
+  readonly storageSpace?: StorageSpaceOptions | undefined
 }
 
 export interface RunningServer {
@@ -47,8 +50,19 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const scheduleBacklog = { perSession: config.maxQueuedSchedulesPerSession, total: config.maxQueuedSchedules }
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy, commandEnvironment, scheduleBacklog })
+    const runtime = createRuntime({
+      dataDir: config.dataDir,
+      workspace: config.workspace,
+      tools,
+      logger,
+      hooks: parts.hooks,
+      permissions: parts.permissions,
+      policy,
+      commandEnvironment,
+      scheduleBacklog: { perSession: config.maxQueuedSchedulesPerSession, total: config.maxQueuedSchedules },
+      artifactCaps: { perCallBytes: config.artifactCallCapBytes, perSessionBytes: config.artifactSessionCapBytes },
+      storageSpace: parts.storageSpace,
+    })
     opened = runtime
     const app = await buildApp({
       runtime,

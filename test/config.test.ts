@@ -46,6 +46,8 @@ describe('loadConfig', () => {
       maxQueuedSchedulesPerSession: 100,
       maxQueuedSchedules: 5_000,
       requestTimeoutMs: 30_000,
+      artifactCallCapBytes: 1024 ** 3,
+      artifactSessionCapBytes: 4 * 1024 ** 3,
     })
   })
 
@@ -66,6 +68,8 @@ describe('loadConfig', () => {
         TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '7',
         TOOLEXEC_MAX_QUEUED_SCHEDULES: '70',
         TOOLEXEC_REQUEST_TIMEOUT_MS: '2500',
+        TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: '1000',
+        TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES: '0',
       },
       CWD,
     )
@@ -83,6 +87,8 @@ describe('loadConfig', () => {
       maxQueuedSchedulesPerSession: 7,
       maxQueuedSchedules: 70,
       requestTimeoutMs: 2_500,
+      artifactCallCapBytes: 1000,
+      artifactSessionCapBytes: 0,
     })
   })
 
@@ -98,6 +104,8 @@ describe('loadConfig', () => {
     ['--max-queued-schedules-per-session', 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', '10', '20', 'maxQueuedSchedulesPerSession', 20],
     ['--max-queued-schedules', 'TOOLEXEC_MAX_QUEUED_SCHEDULES', '10', '20', 'maxQueuedSchedules', 20],
     ['--request-timeout-ms', 'TOOLEXEC_REQUEST_TIMEOUT_MS', '1000', '2000', 'requestTimeoutMs', 2000],
+    ['--artifact-call-cap-bytes', 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', '100', '200', 'artifactCallCapBytes', 200],
+    ['--artifact-session-cap-bytes', 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', '100', '200', 'artifactSessionCapBytes', 200],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -155,6 +163,12 @@ describe('loadConfig', () => {
     const error = refusal([], { TOOLEXEC_REQUEST_TIMEOUT_MS: value })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`TOOLEXEC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000, got "${value}"`)
+  })
+
+  it.each(['-1', '1.5', '1G', '99999999999999999'])('refuses an artifact cap of %s bytes', (value) => {
+    const error = refusal([], { TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_ARTIFACT_CALL_CAP_BYTES must be a whole number of bytes, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

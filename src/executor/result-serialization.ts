@@ -66,6 +66,13 @@ export function formatTruncationNotice(args: TruncationNoticeArgs): string {
   )
 }
 
+/** Why the full output was not saved, told before A3's notice (which stays last) when both fit the budget. */
+export function withUnsavedReason(artifactError: string | undefined, notice: string, budgetBytes: number): string {
+  if (artifactError === undefined) return notice
+  const told = `\n\n[Full output not saved: ${artifactError}]${notice}`
+  return utf8ByteLength(told) <= budgetBytes ? told : notice
+}
+
 /** Cuts `text` by whole code points so that it plus `notice` fits `budgetBytes`, then appends it. */
 export function truncateWithNotice(text: string, budgetBytes: number, direction: CutDirection, notice: string): string {
   const room = Math.max(0, budgetBytes - utf8ByteLength(notice))
@@ -159,7 +166,7 @@ async function serializeText(input: SerializeInput, text: string): Promise<Seria
       return { modelContent: envelope, fullText: text, serialization, artifact: ref }
     }
   }
-  const notice = formatTruncationNotice({ originalBytes, budgetBytes, strategy: budget.strategy, artifactPath: ref?.path })
+  const notice = withUnsavedReason(error, formatTruncationNotice({ originalBytes, budgetBytes, strategy: budget.strategy, artifactPath: ref?.path }), budgetBytes)
   const modelText = truncateWithNotice(text, budgetBytes, budget.previewDirection, notice)
   const serialization: Serialization = {
     truncated: true,

@@ -14,6 +14,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { handleClientError, handleError } from './error-status.js'
+import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
 import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
@@ -64,9 +65,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   // Replies are built from the contracts; JSON.stringify keeps every field as stored.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  const handleStorageAwareError = buildStorageAwareErrorHandler(options.runtime.ctx.storage)
   app.setErrorHandler((error: FastifyError, request, reply) => {
     options.runtime.database.note(error)
-    handleError(error, request, reply)
+    handleStorageAwareError(error, request, reply)
   })
   registerJsonBodyParser(app)
   app.setNotFoundHandler((request) => {

@@ -4,11 +4,18 @@
  * sees it. Appends from one tick share a transaction (the hot path); a guarded append also
  * shares it, behind a savepoint of its own, so that a change that throws (a rejected request)
  * fails alone. appendNow writes at once, after whatever is queued.
+ *
+ * A commit that fails for want of space (full disk) loses nothing that already happened:
+ * results, ends and decisions stay queued, in order, and are written when space returns
+ * (retried with backoff, and at every later commit). What would start new work (a start, a
+ * permission request, a guarded request) is refused with API_ERR_STORAGE_FULL instead, and
+ * progress is dropped.
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { StoredEvent } from '../contracts/store.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import { isStorageFull, type StorageSpace } from '../storage/storage-space.js'
 import type { EventBus } from './event-bus.js'
 
 export type StateChange = (store: SqliteStore, at: string) => void
@@ -24,7 +31,14 @@ interface Pending {
   readonly guarded: boolean
   readonly resolve: (stored: StoredEvent) => void
   readonly reject: (error: unknown) => void
+  /** Called when a failed commit keeps it in memory, to be written when space returns. */
+  readonly kept?: (() => void) | undefined
 }
+
+/** Events that would begin something new: on a full disk they are refused, not kept. */
+const REFUSED_WHEN_FULL: ReadonlySet<ExecutorEvent['type']> = new Set(['ToolCallStarted', 'PermissionRequested', 'ToolCallProgress'])
+const FIRST_RETRY_MS = 100
+const MAX_RETRY_MS = 5_000
 
 type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
 type Written = StoredEvent | undefined
@@ -40,11 +54,17 @@ export class EventJournal {
   #holdingStarts = false
   /** Starts held while the server stops: never written, rejected at close. */
   #heldStarts: Pending[] = []
+  readonly #space: StorageSpace | undefined
+  /** How many items at the head of the queue a failed commit kept (want of space). */
+  #keptCount = 0
+  #retryMs = FIRST_RETRY_MS
+  #retryTimer: NodeJS.Timeout | undefined = undefined
 
-  constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate) {
+  constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate, space?: StorageSpace) {
     this.#store = store
     this.#bus = bus
     this.#gate = gate
+    this.#space = space
   }
 
   append(event: ExecutorEvent, change?: StateChange): Promise<StoredEvent> {
@@ -58,6 +78,53 @@ export class EventJournal {
    */
   appendGuarded(event: ExecutorEvent, change: StateChange): Promise<StoredEvent> {
     return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, guarded: true, resolve, reject }))
+  }
+
+  /**
+   * Like append, but resolves as soon as the event is either written or kept in memory by a
+   * commit that failed for want of space (it is then written when space returns), so that
+   * what waits on it, a schedule's end, is not held by a full disk.
+   */
+  appendEnsured(event: ExecutorEvent, change?: StateChange): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.#enqueue({ event, change, guarded: false, resolve: () => resolve(), reject, kept: resolve }))
+  }
+
+  /**
+   * Writes `change` now, in its own transaction; when there is no space for it, keeps it
+   * to be written in order with the queue when space returns. For changes that end or stop
+   * work (an abort, a close), which must take effect on a full disk too.
+   */
+  writeOrKeep(change: StateChange): void {
+    try {
+      this.#store.transaction(() => change(this.#store, new Date().toISOString()))
+    } catch (error) {
+      if (!isStorageFull(error)) throw error
+      this.#space?.markFull()
+      this.stage(change)
+    }
+  }
+
+  /** Items a failed commit kept in memory, not yet written. */
+  get keptCount(): number {
+    return this.#keptCount
+  }
+
+  /** Keys `sessionId callId` of the results kept in memory, not yet written. */
+  keptResults(): Set<string> {
+    const keys = new Set<string>()
+    for (const item of this.#queue.slice(0, this.#keptCount)) {
+      if (item.event?.type === 'ToolCallResult') keys.add(`${item.event.sessionId} ${item.event.callId}`)
+    }
+    return keys
+  }
+
+  /** Schedules of the session whose end is kept in memory, not yet written. */
+  keptScheduleEnds(sessionId: string): Set<string> {
+    const ids = new Set<string>()
+    for (const item of this.#queue.slice(0, this.#keptCount)) {
+      if (item.event?.type === 'ScheduleCompleted' && item.event.sessionId === sessionId) ids.add(item.event.scheduleId)
+    }
+    return ids
   }
 
   /**
@@ -106,6 +173,8 @@ export class EventJournal {
   appendNow(event: ExecutorEvent, change?: StateChange): StoredEvent {
     if (this.#closed) throw shuttingDown()
     this.flush()
+    // Written before what a failed commit kept, it would come before it in the session's order.
+    if (this.#keptCount > 0) throw this.#fullError()
     let stored: StoredEvent
     try {
       stored = this.#store.transaction(() => this.#writeEvent(event, change, new Date().toISOString()))
@@ -121,6 +190,10 @@ export class EventJournal {
   close(): void {
     this.flush()
     this.#closed = true
+    clearTimeout(this.#retryTimer)
+    const kept = this.#queue.splice(0)
+    this.#keptCount = 0
+    for (const item of kept) item.reject(this.#fullError())
     for (const item of this.#heldStarts.splice(0)) item.reject(shuttingDown())
   }
 
@@ -137,9 +210,12 @@ export class EventJournal {
       })
     } catch (error) {
       this.#forgetSeqs(sessionsOf(queued))
-      for (const item of queued) item.reject(error)
+      if (isStorageFull(error)) this.#keep(queued, error)
+      else for (const item of queued) item.reject(error)
       return
     }
+    this.#keptCount = 0
+    this.#retryMs = FIRST_RETRY_MS
     for (let i = 0; i < outcomes.length; i++) {
       const outcome = outcomes[i] as Attempt<Written>
       const item = queued[i] as Pending
@@ -151,9 +227,16 @@ export class EventJournal {
     }
   }
 
-  /** Forgets the session's sequence (its events were deleted); a new session of that id starts at 1. */
+  /**
+   * Forgets the session's sequence (its events were deleted), and what a failed commit kept
+   * of it; a new session of that id starts at 1.
+   */
   forget(sessionId: string): void {
     this.#lastSeq.delete(sessionId)
+    const kept = this.#queue.slice(0, this.#keptCount)
+    const remaining = kept.filter((item) => item.event?.sessionId !== sessionId)
+    this.#queue.splice(0, kept.length, ...remaining)
+    this.#keptCount = remaining.length
   }
 
   lastSeq(sessionId: string): number {
@@ -163,6 +246,39 @@ export class EventJournal {
       this.#lastSeq.set(sessionId, seq)
     }
     return seq
+  }
+
+  /**
+   * After a commit failed for want of space: what already happened stays at the head of the
+   * queue, in order, for the next commit (a retry, or any later append); what would begin
+   * something new is refused.
+   */
+  #keep(queued: readonly Pending[], cause: unknown): void {
+    this.#space?.markFull()
+    const kept: Pending[] = []
+    for (const item of queued) {
+      if (item.guarded || (item.event !== undefined && REFUSED_WHEN_FULL.has(item.event.type))) item.reject(this.#fullError(cause))
+      else kept.push(item)
+    }
+    this.#queue = [...kept, ...this.#queue]
+    this.#keptCount = kept.length
+    for (const item of kept) item.kept?.()
+    if (kept.length > 0) this.#scheduleRetry()
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== undefined || this.#closed) return
+    const delay = this.#retryMs
+    this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2)
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined
+      this.flush()
+    }, delay)
+    this.#retryTimer.unref()
+  }
+
+  #fullError(cause?: unknown): ToolexecError {
+    return this.#space?.error(cause) ?? new ToolexecError('API_ERR_STORAGE_FULL', ['(unknown)'], { cause })
   }
 
   #takeQueue(): Pending[] {

@@ -5,6 +5,7 @@ import type { PermissionBroker, PermissionMode, TurnContext } from '../contracts
 import type { SessionRecord } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { StorageSpace } from '../storage/storage-space.js'
 import type { EventBus } from './event-bus.js'
 import { isShutdownFailure, type EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-projection.js'
@@ -13,6 +14,8 @@ import type { SessionPermissionBroker } from './session-broker.js'
 export interface RuntimeContext {
   readonly store: SqliteStore
   readonly journal: EventJournal
+  /** Whether the data directory has room for new work. */
+  readonly storage: StorageSpace
   readonly bus: EventBus
   readonly executor: Executor
   readonly broker: SessionPermissionBroker
@@ -80,8 +83,9 @@ const UNAWAITED: ReadonlySet<ExecutorEvent['type']> = new Set(['BatchStarted', '
 
 export function journalSink(journal: EventJournal, logger: Logger): (event: ExecutorEvent) => Promise<unknown> | undefined {
   return function journalEvent(event) {
+    // Awaited events do not hold the call on a full disk once they are kept to be written later.
+    if (!UNAWAITED.has(event.type)) return journal.appendEnsured(event, stateChangeFor(event))
     const written = journal.append(event, stateChangeFor(event))
-    if (!UNAWAITED.has(event.type)) return written
     written.catch((error: unknown) => {
       const level = isShutdownFailure(error) ? 'debug' : 'error'
       logger[level]({ err: error, sessionId: event.sessionId, type: event.type }, 'journal.append_failed')

@@ -15,11 +15,14 @@ import { createRulePermissionService, EMPTY_RULES } from '../permissions/rule-pe
 import { createConfigHookRunner } from '../hooks/config-hook-runner.js'
 import { withSessionGrants } from '../permissions/session-grants.js'
 import { openDatabase } from '../storage/database.js'
+import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps } from '../storage/capped-artifact-store.js'
 import { DatabaseHealth } from '../storage/database-health.js'
 import { lockDataDir, type DataDirLock } from '../storage/data-dir-lock.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
+import { ensureReserve, releaseReserve, RESERVE_BYTES } from '../storage/storage-reserve.js'
+import { StorageSpace, type StorageSpaceOptions } from '../storage/storage-space.js'
 import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import type { CommandEnvironment } from '../tools/command-environment.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
@@ -53,7 +56,13 @@ export interface RuntimeOptions {
   readonly policy?: Policy | undefined
   /** Bounds on schedules waiting to start (defaults: DEFAULT_BACKLOG_BOUNDS). */
   readonly scheduleBacklog?: BacklogBounds | undefined
+  /** How much artifacts may hold, per call and per session. */
+  readonly artifactCaps?: ArtifactCaps | undefined
+  /** How the data directory's free space is told (tests give their own). */
+  readonly storageSpace?: StorageSpaceOptions | undefined
 }
+
+const DEFAULT_ARTIFACT_CAPS: ArtifactCaps = { perCallBytes: DEFAULT_ARTIFACT_CALL_CAP_BYTES, perSessionBytes: DEFAULT_ARTIFACT_SESSION_CAP_BYTES }
 
 export interface Runtime {
   readonly ctx: RuntimeContext
@@ -89,7 +98,10 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   const checkpointer = startWalCheckpointer(db)
   const store = new SqliteStore(db)
   const bus = new EventBus()
-  const journal = new EventJournal(store, bus, () => checkpointer.writeGate())
+  const storage = new StorageSpace(options.dataDir, options.storageSpace)
+  const reserveBytes = options.storageSpace?.reserveBytes ?? RESERVE_BYTES
+  if (reserveBytes > 0 && !ensureReserve(options.dataDir, reserveBytes)) options.logger.warn({ dataDir: options.dataDir }, 'no room for the space reserve: a stop on a full disk may lose results')
+  const journal = new EventJournal(store, bus, () => checkpointer.writeGate(), storage)
   const broker = new SessionPermissionBroker(store, journal)
   const registry = new InMemoryToolRegistry(options.tools)
   const clientTools = new ClientTools(registry, store, options.logger)
@@ -106,7 +118,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     backgroundTasks,
     broker,
     hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks, [], options.commandEnvironment)),
-    artifacts: recordArtifacts(artifactFiles, store),
+    artifacts: recordArtifacts(capArtifacts(artifactFiles, options.artifactCaps ?? DEFAULT_ARTIFACT_CAPS, artifactUsage(store)), store),
     model: options.model,
     logger: options.logger,
     memoryDir,
@@ -114,6 +126,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   const ctx: RuntimeContext = {
     store,
     journal,
+    storage,
     bus,
     executor,
     broker,
@@ -141,13 +154,25 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     close: async (options = {}) => {
       journal.holdStarts()
       if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
+      // The reserve's space lets what a full disk kept in memory be written before the database closes.
+      if (journal.keptCount > 0 && releaseReserve(storage.dataDir)) journal.flush()
+      const lost = journal.keptCount
       journal.close()
+      // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.
+      if (lost > 0) ctx.logger.error({ dataDir: storage.dataDir, writes: lost }, 'storage full: results not written before shutdown')
       checkpointer.stop()
       db.close()
       // Released with the database closed, not after the kills below: close() need not be awaited to reopen the directory.
       lock.release()
       await stopRunningWork(ctx.live, backgroundTasks)
     },
+  }
+}
+
+function artifactUsage(store: SqliteStore): { callBytes(sessionId: string, callId: string): number; sessionBytes(sessionId: string): number } {
+  return {
+    callBytes: (sessionId, callId) => store.artifactBytesOfCall(sessionId, callId),
+    sessionBytes: (sessionId) => store.artifactBytesOfSession(sessionId),
   }
 }
 

@@ -28,7 +28,8 @@ export async function runAccepted(
   const outcome = await ctx.executor.executeSchedule(pruneDependencies(calls), turn, earlier.some(stopsTurn))
   const status = schedule.signal.aborted ? 'cancelled' : earlier.some(stopsTurn) ? 'stopped' : outcome.status
   const event = { type: 'ScheduleCompleted' as const, sessionId: schedule.session.id, scheduleId: schedule.id, status }
-  await ctx.journal.append(event, stateChangeFor(event))
+  // On a full disk the end is kept and written when space returns; the session moves on.
+  await ctx.journal.appendEnsured(event, stateChangeFor(event))
 }
 
 /** Dependencies on calls outside this set have already ended, so they no longer constrain the plan. */

@@ -101,9 +101,10 @@ export class ScheduleService {
     const { schedule } = open
     const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
     const groups = this.#ctx.executor.plan(pruneDependencies(rest))
-    this.#ctx.store.transaction(() => {
-      this.#ctx.store.setScheduleGroups(scheduleId, groups)
-      this.#ctx.store.setScheduleStatus(scheduleId, 'queued', null)
+    // An abort closes open schedules: on a full disk too, with the record written when space returns.
+    this.#ctx.journal.writeOrKeep((store) => {
+      store.setScheduleGroups(scheduleId, groups)
+      store.setScheduleStatus(scheduleId, 'queued', null)
     })
     this.#open.delete(scheduleId)
     open.close()

@@ -28,7 +28,9 @@ export async function deleteSession(ctx: RuntimeContext, sessionId: string): Pro
 
 function workGoingOn(ctx: RuntimeContext, sessionId: string): string | undefined {
   if ((ctx.live.peek(sessionId)?.running ?? 0) > 0) return 'a schedule is running'
-  if (ctx.store.hasUnfinishedSchedule(sessionId)) return 'a schedule has not ended'
+  // A schedule whose end a full disk keeps in memory has ended: its rows go with the session.
+  const ending = ctx.journal.keptScheduleEnds(sessionId)
+  if (ctx.store.unfinishedScheduleIds(sessionId).some((id) => !ending.has(id))) return 'a schedule has not ended'
   if (ctx.executor.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
   return undefined
 }

@@ -68,7 +68,8 @@ export class SessionService {
    */
   abort(id: string): { sessionId: string; aborted: boolean } {
     this.get(id)
-    this.#ctx.store.markSchedulesAborted(id, new Date().toISOString())
+    // On a full disk the abort still happens; its record is written when space returns.
+    this.#ctx.journal.writeOrKeep((store, at) => store.markSchedulesAborted(id, at))
     const live = this.#ctx.live.get(id)
     const previous = live.controller
     live.controller = new AbortController()

@@ -31,11 +31,19 @@ const DRAIN_POLL_MS = 25
  */
 export async function drainRunningCalls(journal: EventJournal, store: SqliteStore, graceMs: number): Promise<void> {
   const deadline = performance.now() + graceMs
-  while (performance.now() < deadline && store.runningCallCount() > 0) {
+  while (performance.now() < deadline && stillRunning(journal, store)) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
   }
   // The last result may still be queued for the next commit.
   journal.flush()
+}
+
+/** A call whose result a full disk keeps in memory has finished: it is not waited for. */
+function stillRunning(journal: EventJournal, store: SqliteStore): boolean {
+  const running = store.runningCalls()
+  if (running.length === 0) return false
+  const kept = journal.keptResults()
+  return running.some((call) => !kept.has(`${call.sessionId} ${call.id}`))
 }
 
 export async function stopRunningWork(live: LiveSessions, backgroundTasks: BackgroundTaskRegistry): Promise<void> {

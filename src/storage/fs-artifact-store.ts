@@ -184,11 +184,13 @@ class FsArtifactReservation implements ArtifactReservation {
     if (this.#done) throw new Error('artifact reservation is already settled')
     this.#done = true
     this.closeFd()
+    let copyPath: string | undefined
     try {
       const size = (await stat(this.path)).size
       if (size < content.bytes) throw new Error(`the reserved file holds ${size} bytes, not ${content.bytes}`)
       const ref = this.#finish(content.bytes, content.sha256 ?? (await sha256Of(this.path, content.bytes)))
       if (content.copy === true) {
+        copyPath = ref.path
         await pipeline(prefixOf(this.path, content.bytes), createWriteStream(ref.path, { flags: 'wx' }))
         await rm(this.path, { force: true })
       } else {
@@ -197,7 +199,9 @@ class FsArtifactReservation implements ArtifactReservation {
       }
       return ref
     } catch (error) {
+      // A copy cut short (a full disk) is removed with the rest: an artifact is whole or absent.
       await rm(this.path, { force: true })
+      if (copyPath !== undefined) await rm(copyPath, { force: true })
       throw error
     }
   }

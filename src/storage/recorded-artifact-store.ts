@@ -1,4 +1,5 @@
 /** @module An artifact store that also records each artifact's row, so the API can serve it. */
+import { rmSync } from 'node:fs'
 import type { ArtifactRef, ArtifactReservation, ArtifactStore, ArtifactStream } from '../contracts/ports.js'
 import type { SqliteStore } from './sqlite-store.js'
 
@@ -27,7 +28,13 @@ function recordedReservation(reservation: ArtifactReservation, record: Record): 
 
 export function recordArtifacts(inner: ArtifactStore, store: SqliteStore): ArtifactStore {
   const record: Record = (ref) => {
-    store.insertArtifact(ref, new Date().toISOString())
+    try {
+      store.insertArtifact(ref, new Date().toISOString())
+    } catch (error) {
+      // No row, no artifact: a file nobody can serve or delete is not left behind (a full disk).
+      rmSync(ref.path, { force: true })
+      throw error
+    }
     return ref
   }
   const open = inner.open?.bind(inner)

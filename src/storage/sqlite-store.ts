@@ -119,6 +119,11 @@ export class SqliteStore {
     return this.#s.runningCallCount.pluck().get() as number
   }
 
+  /** Calls whose handler has started and that have no result yet, by key. */
+  runningCalls(): { sessionId: string; id: string }[] {
+    return this.#s.runningCalls.all() as { sessionId: string; id: string }[]
+  }
+
   unfinishedSchedules(): ScheduleRecord[] {
     return (this.#s.unfinishedSchedules.all() as RawRow[]).map(toScheduleRecord)
   }
@@ -292,6 +297,20 @@ export class SqliteStore {
 
   hasUnfinishedSchedule(sessionId: string): boolean {
     return this.#s.hasUnfinishedSchedule.get(sessionId) !== undefined
+  }
+
+  unfinishedScheduleIds(sessionId: string): string[] {
+    return this.#s.unfinishedScheduleIdsOfSession.pluck().all(sessionId) as string[]
+  }
+
+  /** Bytes of the call's recorded artifacts. */
+  artifactBytesOfCall(sessionId: string, callId: string): number {
+    return this.#s.artifactBytesOfCall.pluck().get(sessionId, callId) as number
+  }
+
+  /** Bytes of the session's recorded artifacts. */
+  artifactBytesOfSession(sessionId: string): number {
+    return this.#s.artifactBytesOfSession.pluck().get(sessionId) as number
   }
 
   /**

@@ -23,6 +23,8 @@ const SQL = {
   unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
   runningCallCount: `SELECT count(*) FROM tool_calls WHERE status = 'running'
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
+  runningCalls: `SELECT session_id AS sessionId, id FROM tool_calls WHERE status = 'running'
+      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   insertCall:
     "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
   markCallRunning:
@@ -64,6 +66,9 @@ const SQL = {
   deleteClientTool: 'DELETE FROM client_http_tools WHERE name = ?',
   clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
   hasUnfinishedSchedule: 'SELECT 1 FROM schedules WHERE session_id = ? AND completed_at IS NULL LIMIT 1',
+  unfinishedScheduleIdsOfSession: 'SELECT id FROM schedules WHERE session_id = ? AND completed_at IS NULL',
+  artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ?',
+  artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ? AND call_id = ?',
   artifactPathsOfSession: 'SELECT path FROM artifacts WHERE session_id = ?',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',

@@ -173,10 +173,19 @@ describe('serializeOutput: budget (R32, R35)', () => {
 
   it('R32 falls back to truncation when the artifact write throws, and the call still succeeds', async () => {
     const result = await serializeOutput(input(makeEntry(budget(200, 'artifact')), AB300, await brokenStore()))
+    // The reason does not fit within 200 bytes beside the notice: the notice alone is kept.
     expect(result.modelContent).toBe('a'.repeat(102) + NOTICE_300_200_ARTIFACT)
     expect(result.serialization).toEqual({ truncated: true, originalBytes: 300, actualBytes: 200, strategy: 'truncate' })
     expect(result.artifact).toBeUndefined()
     expect(result.artifactError).toMatch(/ENOTDIR|EEXIST|not a directory/i)
+  })
+
+  it('R32 says why the full output was not saved, before the notice, when the budget has room for it', async () => {
+    const content = 'y'.repeat(3000)
+    const result = await serializeOutput(input(makeEntry(budget(1000, 'artifact')), content, await brokenStore()))
+    const notice = `\n\n[Full output not saved: ${result.artifactError}]\n\n[Tool output truncated by resultBudget: originalBytes=3000, maxModelBytes=1000, strategy=artifact]`
+    expect(result.modelContent).toBe('y'.repeat(1000 - utf8ByteLength(notice)) + notice)
+    expect(result.serialization).toMatchObject({ truncated: true, strategy: 'truncate', actualBytes: 1000 })
   })
 
   it('R32 truncates when the strategy is artifact but no store is configured', async () => {

@@ -26,6 +26,8 @@ type Api = (method: string, url: string, options?: RequestOptions) => Promise<Re
 const contract = Contract.load()
 let secured: TestServer
 let loopbackOnly: TestServer
+/** A server told its data directory has no free space (test/http/full-disk.test.ts fills a real one). */
+let noSpace: TestServer
 
 /** Sends the request and checks the reply against the operation it reached. */
 function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
@@ -39,6 +41,7 @@ function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
 const api = apiOf(() => secured, { authorization: `Bearer ${TOKEN}` })
 const anonymous = apiOf(() => secured, {})
 const rebound = apiOf(() => loopbackOnly, { host: `${REBOUND_HOST}:80` })
+const full = apiOf(() => noSpace, {})
 
 function sqliteErrorOfGarbageFile(dir: string): unknown {
   const file = path.join(dir, 'garbage.db')
@@ -91,10 +94,11 @@ beforeAll(async () => {
   // The real built-in tools, so that records carry the results and displays they really make.
   secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '1' }, tools: [...builtinTools(), dumpTool, sleepTool()] })
   loopbackOnly = await startTestServer()
+  noSpace = await startTestServer({ storageSpace: { freeBytes: () => 0 } })
 })
 
 afterAll(async () => {
-  await Promise.all([secured?.close(), loopbackOnly?.close()])
+  await Promise.all([secured?.close(), loopbackOnly?.close(), noSpace?.close()])
 })
 
 describe('every operation of openapi.yaml against a running server', () => {
@@ -252,6 +256,29 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('DELETE', '/tools/ticket_lookup'), 204)
     await expectStatus(api('DELETE', '/tools/ticket_lookup'), 404)
     await expectStatus(api('DELETE', '/tools/Read'), 409)
+  })
+
+  it('new work is refused with 507 API_ERR_STORAGE_FULL, naming the data directory, while it has no room; reads still answer', async () => {
+    const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/ticket' }
+    const refused = [
+      full('POST', '/sessions', { body: { id: 'full-a' } }),
+      full('POST', '/schedules', { body: { sessionId: 'full-a', calls: [{ id: 'full-1', name: 'Read', input: { file_path: 'a.txt' } }] } }),
+      full('POST', '/schedules/sch_any/calls', { body: { id: 'full-2', name: 'Read', input: { file_path: 'a.txt' } } }),
+      full('POST', '/permissions/perm_any', { body: { decision: 'allow' } }),
+      full('POST', '/tools', { body: tool }),
+    ]
+    for (const reply of await Promise.all(refused)) {
+      expect(reply.status).toBe(507)
+      expect(reply.body).toEqual({
+        error: {
+          code: 'API_ERR_STORAGE_FULL',
+          message: `No space left in the data directory ${noSpace.dataDir}: new work is refused until space is freed there`,
+          details: { dataDir: noSpace.dataDir },
+        },
+      })
+    }
+    await expectStatus(full('GET', '/sessions'), 200)
+    expect(noSpace.runtime.ctx.store.rowCounts()).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
   })
 
   it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {

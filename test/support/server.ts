@@ -25,6 +25,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'toolexec-test-'))
   const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: 'silent', ...options.env })
   const server = await startServer(config, {
+    // No 8 MiB space reserve per test server unless a test asks for one.
+    storageSpace: { reserveBytes: 0 },
     ...options,
     tools: options.tools ?? DEFAULT_TEST_TOOLS,
     logger: options.logger ?? pino({ level: 'silent' }),

@@ -385,7 +385,7 @@ describe('Bash: the streaming artifact behind large output', () => {
     expect(output.omitted?.bytes).toBe(output.totalBytes - Buffer.byteLength(output.omitted?.head ?? '') - Buffer.byteLength(output.omitted?.tail ?? ''))
     expect(output.output).toContain(`\n\n... [${output.omitted?.bytes} bytes omitted] ...\n\n`)
     const text = String(result.modelContent)
-    expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). The full output was not saved.`)
+    expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). The full output was not saved (the artifact store cannot stream output).`)
     expect(text.endsWith('300000\nExit code 0\n</persisted-output>')).toBe(true)
   })
 })

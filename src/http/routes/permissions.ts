@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
 
 export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
@@ -16,8 +17,9 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
         tags: ['permissions'],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
         body: inline(PermissionAnswerBodySchema),
-        response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 404, 409) },
+        response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 404, 409, 507) },
       },
+      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
     },
     async (request) => runtime.sessions.answerPermission(request.params.id, request.body),
   )

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AddCallBodySchema, CreateScheduleBodySchema, ScheduleAcceptedReplySchema, ScheduleReplySchema } from '../../contracts/api.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
 
 const ScheduleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
@@ -22,8 +23,9 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         ].join(' '),
         tags: ['schedules'],
         body: inline(CreateScheduleBodySchema),
-        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409, 429) },
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409, 429, 507) },
       },
+      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
     },
     async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body)),
   )
@@ -37,8 +39,9 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         tags: ['schedules'],
         params: ScheduleParams,
         body: inline(AddCallBodySchema),
-        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 404, 409) },
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 404, 409, 507) },
       },
+      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
     },
     async (request, reply) => reply.code(202).send(await runtime.schedules.addCall(request.params.id, request.body)),
   )

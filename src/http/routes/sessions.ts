@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
@@ -15,8 +16,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         summary: 'Create a session',
         tags: ['sessions'],
         body: inline(CreateSessionBodySchema),
-        response: { 201: inline(SessionSchema), ...errors(400, 409) },
+        response: { 201: inline(SessionSchema), ...errors(400, 409, 507) },
       },
+      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
     },
     async (request, reply) => reply.code(201).send(runtime.sessions.create(request.body)),
   )

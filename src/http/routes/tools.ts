@@ -7,6 +7,7 @@ import { HttpToolDefinitionSchema } from '../../contracts/tool-config.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { toolView } from '../../sessions/views.js'
 import { ERROR, errors, inline } from '../schema.js'
+import { refuseNewWorkWhenFull } from '../storage-guard.js'
 
 const ToolNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
 const TOOL_INFO = inline(ToolInfoSchema)
@@ -33,8 +34,9 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
         summary: 'Register a client-defined HTTP tool, kept across restarts: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?}',
         tags: ['tools'],
         body: inline(HttpToolDefinitionSchema),
-        response: { 201: TOOL_INFO, ...errors(400, 409) },
+        response: { 201: TOOL_INFO, ...errors(400, 409, 507) },
       },
+      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
     },
     async (request, reply) => {
       const entry = runtime.clientTools.add(request.body)

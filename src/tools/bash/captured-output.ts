@@ -31,6 +31,8 @@ export interface CapturedOutput {
   readonly omitted?: { readonly head: string; readonly tail: string; readonly bytes: number } | undefined
   readonly artifact?: ArtifactRef | undefined
   readonly artifactError?: string | undefined
+  /** Why the output may be incomplete (its file system ran out of space), when it may be. */
+  readonly outputLost?: string | undefined
 }
 
 export function omissionMarker(bytes: number): string {

@@ -9,6 +9,7 @@ import type { ArtifactOpenRequest, ArtifactReservation, ArtifactStore } from '..
 import { DEFAULT_CAPTURE_SIZES, OutputReader, type CaptureSizes, type CapturedOutput } from './captured-output.js'
 import { LocalReservation, reserveOutputFile } from './local-reservation.js'
 import { digestForCommit } from './output-digest.js'
+import { outputSpaceRanOut } from './output-space.js'
 
 export interface CommandOutputOptions {
   readonly artifacts?: ArtifactStore | undefined
@@ -82,6 +83,12 @@ export class CommandOutput {
     const size = this.#reader.size()
     const captured = this.#reader.capture(size, this.#sizes)
     this.#settle(captured)
+    const outputLost = outputSpaceRanOut(this.#reservation.path)
+    if (outputLost !== undefined) {
+      // What the disk took may be cut anywhere: no artifact is kept of it.
+      await this.#reservation.discard()
+      return { ...captured, outputLost }
+    }
     if (captured.omitted === undefined) {
       await this.#reservation.discard()
       return captured

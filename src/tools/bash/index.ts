@@ -20,7 +20,11 @@ import { defaultCommandEnvironment } from '../command-environment.js'
 import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
-import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent } from './model-text.js'
+import type { CapturedOutput } from './captured-output.js'
+import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent, tailPreview } from './model-text.js'
+
+/** How much of a cut output's end the failure shows. */
+const OUTPUT_LOST_TAIL_BYTES = 2 * 1024
 
 export const BASH_TOOL_NAME = 'Bash'
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000
@@ -79,7 +83,20 @@ function commandEnv(command: string, ctx: ToolCallContext): Record<string, strin
   return classifyBashCommand(command).readOnly ? neutralGitEnvironment(env) : env
 }
 
-async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput> {
+/** A command whose output the disk may have cut did not succeed, whatever its exit code: the model is told. */
+function outputLostFailure(exit: CommandExit, captured: CapturedOutput, reason: string): ToolBusinessFailure {
+  const kept = tailPreview(captured.omitted?.tail ?? captured.text, OUTPUT_LOST_TAIL_BYTES)
+  return {
+    result: false,
+    errorCode: 'TOOL_ERR_OUTPUT_LOST',
+    message:
+      `The command ran (exit code ${exit.exitCode ?? 'unknown'}) but its output could not be stored whole: ${reason}. ` +
+      `It may be cut anywhere and no file of it was kept; check the command's effects, and free space before running it again.` +
+      (kept === '' ? '' : `\nThe last of what was stored:\n${kept}`),
+  }
+}
+
+async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput | ToolBusinessFailure> {
   const timeoutMs = commandTimeoutMs(input.timeout)
   const output = await CommandOutput.create({
     artifacts: ctx.artifacts,
@@ -99,7 +116,9 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
     await output.discard()
     return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs)
   }
-  return commandOutput(input.command, exit, await output.finish({ stillWriting: exit.leftRunning }), timeoutMs)
+  const captured = await output.finish({ stillWriting: exit.leftRunning })
+  if (captured.outputLost !== undefined) return outputLostFailure(exit, captured, captured.outputLost)
+  return commandOutput(input.command, exit, captured, timeoutMs)
 }
 
 async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashOutput | ToolBusinessFailure> {

@@ -83,6 +83,7 @@ export function formatCommandText(output: BashCommandOutput): string {
     tail: joinLines(omitted.tail, status),
     originalBytes: output.totalBytes,
     persistedPath: output.persistedPath,
+    whereSaved: output.artifactError === undefined ? undefined : `The full output was not saved (${output.artifactError}).`,
   })
 }
 

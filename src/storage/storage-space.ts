@@ -1,0 +1,94 @@
+/**
+ * @module Whether the data directory has room for new work. It has none once a write there
+ * failed for want of space (SQLITE_FULL, ENOSPC, EDQUOT, or an I/O error on write), until
+ * its file system again has `minFreeBytes` free; and none while it has less than that.
+ * While it has none, new work is refused (507 API_ERR_STORAGE_FULL) and what is already
+ * running ends and is recorded as space allows (see event-journal.ts).
+ */
+import { statfsSync } from 'node:fs'
+import { ToolexecError } from '../contracts/errors.js'
+
+/** Below this much free space in the data directory, new work is refused. */
+export const MIN_FREE_BYTES = 16 * 1024 * 1024
+/** statfs is cheap, but is asked at most this often. */
+const PROBE_INTERVAL_MS = 250
+
+// SQLite reports a write the file system refused as one of its I/O errors on write.
+const SPACE_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_SHMSIZE', 'SQLITE_IOERR_TRUNCATE'])
+
+/** True for an error that a write failing for want of space raises. */
+export function isStorageFull(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' && SPACE_CODES.has(code)
+}
+
+export interface StorageSpaceOptions {
+  readonly minFreeBytes?: number
+  /** Free bytes of the data directory's file system (statfs by default; tests give their own). */
+  readonly freeBytes?: (dir: string) => number
+  /** Size of the space reserve kept for a stop on a full disk (storage-reserve.ts); 0 for none. */
+  readonly reserveBytes?: number
+}
+
+function statfsFreeBytes(dir: string): number {
+  const stats = statfsSync(dir)
+  return stats.bavail * stats.bsize
+}
+
+export class StorageSpace {
+  readonly dataDir: string
+  readonly #minFreeBytes: number
+  readonly #freeBytes: (dir: string) => number
+  #writeFailed = false
+  #probedAt = -Infinity
+  #lastFree = Infinity
+
+  constructor(dataDir: string, options: StorageSpaceOptions = {}) {
+    this.dataDir = dataDir
+    this.#minFreeBytes = options.minFreeBytes ?? MIN_FREE_BYTES
+    this.#freeBytes = options.freeBytes ?? statfsFreeBytes
+  }
+
+  /** A write failed for want of space: no new work until there is room again. */
+  markFull(): void {
+    this.#writeFailed = true
+    this.#probedAt = -Infinity
+  }
+
+  /** True while new work must be refused. */
+  get full(): boolean {
+    const roomy = this.#probe() >= this.#minFreeBytes
+    if (roomy) this.#writeFailed = false
+    return this.#writeFailed || !roomy
+  }
+
+  /** Throws API_ERR_STORAGE_FULL while new work must be refused. */
+  assertRoom(): void {
+    if (this.full) throw this.error()
+  }
+
+  error(cause?: unknown): ToolexecError {
+    return new ToolexecError('API_ERR_STORAGE_FULL', [this.dataDir], { cause, context: { dataDir: this.dataDir } })
+  }
+
+  /** `error` as API_ERR_STORAGE_FULL when it is a want of space (which it records); else undefined. */
+  translate(error: unknown): ToolexecError | undefined {
+    if (!isStorageFull(error)) return undefined
+    this.markFull()
+    return this.error(error)
+  }
+
+  #probe(): number {
+    const now = performance.now()
+    if (now - this.#probedAt < PROBE_INTERVAL_MS) return this.#lastFree
+    this.#probedAt = now
+    try {
+      this.#lastFree = this.#freeBytes(this.dataDir)
+    } catch {
+      // A directory that cannot be asked about is not taken for a full one.
+      this.#lastFree = Infinity
+    }
+    return this.#lastFree
+  }
+}
