@@ -1,17 +1,23 @@
 /**
- * @module The sha256 of a large output file, computed in a worker thread once the command has
- * ended, so that the main thread never spends the ~0.7 s of CPU per GiB it costs.
+ * @module The sha256 of a large output file, computed in worker threads so that the main
+ * thread never spends the ~0.8 s of CPU per GiB it costs (SHA-NI; more without it).
  *
- * Measured on the 2-core development machine with 1 GiB: hashing after the exit adds about
- * 0.9 s whether on the main thread or in a worker; a worker following the file while the
- * command still writes it has the digest ready at once but slows the command by ~1.3 s, as it
- * competes with the command for the same two cores and the same fresh page-cache pages.
+ * A follower hashes the file while the command is still writing it, on the other core: once
+ * the command ends, only what it wrote since the follower's last read is left to hash. It
+ * vouches only for bytes that were appended: when it ever sees the file shorter than what it
+ * has read (a command that truncated its own output, `> /dev/stdout`), or the file ends up
+ * shorter, it gives up, and the whole file is hashed after the exit instead. A command that
+ * overwrites bytes in place without the file ever being seen shorter is not detected: the
+ * digest is then that of the bytes as they were first written.
  */
 import { Worker } from 'node:worker_threads'
 
 // Below this the store hashes the file itself: quicker than starting a worker.
 const WORKER_DIGEST_MIN_BYTES = 8 * 1024 * 1024
-const CHUNK_BYTES = 4 * 1024 * 1024
+const CHUNK_BYTES = 1024 * 1024
+// A follower that caught up sleeps this long at first, doubling up to the most while idle.
+const FOLLOW_FIRST_WAIT_MS = 1
+const FOLLOW_MAX_WAIT_MS = 50
 
 // Plain JavaScript evaluated in the worker, so it runs the same under tsc output, tsx and vitest.
 const WORKER_SOURCE = `
@@ -32,6 +38,44 @@ closeSync(fd)
 parentPort.postMessage(hash.digest('hex'))
 `
 
+// The follower: hashes what the file holds so far; control[0] turns 1 once the final size is
+// in end[0]. It posts the digest, or null when the file was seen shorter than what it read.
+const FOLLOWER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { openSync, readSync, fstatSync, closeSync } = require('node:fs')
+const { createHash } = require('node:crypto')
+const control = new Int32Array(workerData.shared, 0, 1)
+const end = new Float64Array(workerData.shared, 8, 1)
+const fd = openSync(workerData.path, 'r')
+const hash = createHash('sha256')
+const buffer = Buffer.allocUnsafe(workerData.chunkBytes)
+let offset = 0
+let wait = workerData.firstWaitMs
+function follow() {
+  for (;;) {
+    const final = Atomics.load(control, 0) === 1 ? end[0] : undefined
+    const size = fstatSync(fd).size
+    if (size < offset || (final !== undefined && (size < final || final < offset))) return null
+    const until = final === undefined ? size : final
+    if (offset < until) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, until - offset), offset)
+      if (read === 0) return null
+      hash.update(buffer.subarray(0, read))
+      offset += read
+      wait = workerData.firstWaitMs
+    } else if (final !== undefined) {
+      return hash.digest('hex')
+    } else {
+      Atomics.wait(control, 0, 0, wait)
+      wait = Math.min(wait * 2, workerData.maxWaitMs)
+    }
+  }
+}
+const digest = follow()
+closeSync(fd)
+parentPort.postMessage(digest)
+`
+
 /** The sha256 (hex) of the first `bytes` bytes of the file at `path`. */
 function sha256InWorker(path: string, bytes: number): Promise<string> {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, bytes, chunkBytes: CHUNK_BYTES } })
@@ -45,4 +89,54 @@ function sha256InWorker(path: string, bytes: number): Promise<string> {
 /** The digest for a commit: from a worker when large, else left to the store (undefined). */
 export async function digestForCommit(path: string, bytes: number): Promise<string | undefined> {
   return bytes < WORKER_DIGEST_MIN_BYTES ? undefined : sha256InWorker(path, bytes)
+}
+
+/** Whether an output of `bytes` so far is worth following with a worker of its own. */
+export function worthFollowing(bytes: number): boolean {
+  return bytes >= WORKER_DIGEST_MIN_BYTES
+}
+
+/** A worker hashing a file while it grows; `digestOf` names its final size. */
+export class DigestFollower {
+  readonly #worker: Worker
+  readonly #control: Int32Array
+  readonly #end: Float64Array
+  readonly #digest: Promise<string | undefined>
+
+  constructor(path: string) {
+    const shared = new SharedArrayBuffer(16)
+    this.#control = new Int32Array(shared, 0, 1)
+    this.#end = new Float64Array(shared, 8, 1)
+    this.#worker = new Worker(FOLLOWER_SOURCE, {
+      eval: true,
+      workerData: { path, shared, chunkBytes: CHUNK_BYTES, firstWaitMs: FOLLOW_FIRST_WAIT_MS, maxWaitMs: FOLLOW_MAX_WAIT_MS },
+    })
+    // It never holds the process open: an output nobody finishes is simply not hashed.
+    this.#worker.unref()
+    // Whatever goes wrong in the follower, the caller hashes the file itself: undefined.
+    this.#digest = new Promise((resolve) => {
+      this.#worker.once('message', (digest: unknown) => resolve(typeof digest === 'string' ? digest : undefined))
+      this.#worker.once('error', () => resolve(undefined))
+      this.#worker.once('exit', () => resolve(undefined))
+    })
+  }
+
+  /** The sha256 of the first `bytes` bytes; undefined when the follower cannot vouch for them. */
+  digestOf(bytes: number): Promise<string | undefined> {
+    this.#end[0] = bytes
+    Atomics.store(this.#control, 0, 1)
+    Atomics.notify(this.#control, 0)
+    return this.#digest
+  }
+
+  /** Ends the worker, whatever it was doing (the output is dropped). */
+  stop(): void {
+    void this.#worker.terminate()
+  }
+}
+
+/** The digest of the first `bytes` bytes: the follower's when it has one, else hashed now. */
+export async function digestAfterFollowing(follower: DigestFollower | undefined, path: string, bytes: number): Promise<string | undefined> {
+  const followed = await follower?.digestOf(bytes)
+  return followed ?? digestForCommit(path, bytes)
 }
