@@ -7,8 +7,8 @@
  * `bash -c 'cmd > /dev/null'`, which keeps nothing. BENCH_BASH_BYTES overrides the size,
  * BENCH_BASH_ROUNDS the number of rounds.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -27,7 +27,34 @@ const COMMAND = `head -c ${BYTES} /dev/zero | tr '\\0' 'a'`
 
 interface Run {
   readonly ms: number
+  /** CPU seconds of this process (its worker threads included) and of the children it reaped. */
+  readonly cpuSeconds: number | undefined
   readonly peakRssGrowth: number
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+
+/** utime + stime + cutime + cstime of this process, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsSoFar(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // fields[0] is the state (field 3 of stat): utime..cstime are fields 14..17.
+    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0)
+    return ticks / CLOCK_TICKS_PER_SECOND
+  } catch {
+    return undefined
+  }
+}
+
+/** Runs `work`, timing it on the wall clock and in CPU. */
+async function measured(work: () => Promise<number>): Promise<Run> {
+  const cpuBefore = cpuSecondsSoFar()
+  const started = performance.now()
+  const peakRssGrowth = await work()
+  const ms = performance.now() - started
+  const cpuAfter = cpuSecondsSoFar()
+  return { ms, cpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore, peakRssGrowth }
 }
 
 function median(values: readonly number[]): number {
@@ -36,15 +63,14 @@ function median(values: readonly number[]): number {
 }
 
 function runRaw(target: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn('bash', ['-c', `${COMMAND} > ${target}`], { stdio: 'ignore' })
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code === 0) resolve({ ms: performance.now() - started, peakRssGrowth: 0 })
-      else reject(new Error(`raw command exited with ${code}`))
-    })
-  })
+  return measured(
+    () =>
+      new Promise((resolve, reject) => {
+        const child = spawn('bash', ['-c', `${COMMAND} > ${target}`], { stdio: 'ignore' })
+        child.on('error', reject)
+        child.on('exit', (code) => (code === 0 ? resolve(0) : reject(new Error(`raw command exited with ${code}`))))
+      }),
+  )
 }
 
 async function runTool(workspace: string, dataDir: string, round: number): Promise<Run> {
@@ -55,23 +81,24 @@ async function runTool(workspace: string, dataDir: string, round: number): Promi
     backgroundTasks,
     services: { backgroundTasks, shellTasks: new ShellTaskStore() },
   })
-  const baseline = process.memoryUsage().rss
-  let peak = baseline
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }, 50)
-  const started = performance.now()
-  const result = await executor.execute(
-    { id: `bench-${round}`, name: 'Bash', input: { command: COMMAND, timeout: 600_000 } },
-    { sessionId: 'bench', workspace, permissionMode: 'bypassPermissions', emit: () => undefined },
-  )
-  const ms = performance.now() - started
-  clearInterval(sampler)
-  const output = result.output as BashCommandOutput | undefined
-  if (output?.totalBytes !== BYTES || output.exitCode !== 0) throw new Error(`Bash run failed: ${JSON.stringify(result.modelContent).slice(0, 300)}`)
-  if (BYTES > 256 * 1024 && output.persistedPath === undefined) throw new Error('the output was not streamed to an artifact')
+  const run = await measured(async () => {
+    const baseline = process.memoryUsage().rss
+    let peak = baseline
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 50)
+    const result = await executor.execute(
+      { id: `bench-${round}`, name: 'Bash', input: { command: COMMAND, timeout: 600_000 } },
+      { sessionId: 'bench', workspace, permissionMode: 'bypassPermissions', emit: () => undefined },
+    )
+    clearInterval(sampler)
+    const output = result.output as BashCommandOutput | undefined
+    if (output?.totalBytes !== BYTES || output.exitCode !== 0) throw new Error(`Bash run failed: ${JSON.stringify(result.modelContent).slice(0, 300)}`)
+    if (BYTES > 256 * 1024 && output.persistedPath === undefined) throw new Error('the output was not streamed to an artifact')
+    return peak - baseline
+  })
   rmSync(path.join(dataDir, 'cli'), { recursive: true, force: true })
-  return { ms, peakRssGrowth: peak - baseline }
+  return run
 }
 
 /** Runs the comparison; returns the lines it prints. */
@@ -83,11 +110,20 @@ export async function benchBash(): Promise<string[]> {
     const tool: Run[] = []
     const toFile: Run[] = []
     const file = path.join(workspace, 'raw-output.bin')
-    for (let round = 0; round < ROUNDS; round++) {
-      raw.push(await runRaw('/dev/null'))
-      tool.push(await runTool(workspace, dataDir, round))
+    const runFloor = async (): Promise<void> => {
       toFile.push(await runRaw(file))
       rmSync(file, { force: true })
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      raw.push(await runRaw('/dev/null'))
+      // Which of the two goes first alternates, so neither always follows the other's gigabyte.
+      if (round % 2 === 0) {
+        tool.push(await runTool(workspace, dataDir, round))
+        await runFloor()
+      } else {
+        await runFloor()
+        tool.push(await runTool(workspace, dataDir, round))
+      }
     }
     const rawMs = median(raw.map((run) => run.ms))
     const toolMs = median(tool.map((run) => run.ms))
@@ -95,11 +131,18 @@ export async function benchBash(): Promise<string[]> {
     const ratio = toolMs / fileMs
     const rss = Math.max(...tool.map((run) => run.peakRssGrowth)) / (1024 * 1024)
     const runs = (list: readonly Run[]): string => `median of ${ROUNDS}: ${list.map((run) => run.ms.toFixed(0)).join(', ')}`
+    const cpu = (list: readonly Run[]): number | undefined => (list.every((run) => run.cpuSeconds !== undefined) ? median(list.map((run) => run.cpuSeconds as number)) : undefined)
+    const [toolCpu, fileCpu] = [cpu(tool), cpu(toFile)]
+    const cpuLine =
+      toolCpu === undefined || fileCpu === undefined
+        ? []
+        : [`CPU (median):           Bash ${toolCpu.toFixed(2)} s, floor ${fileCpu.toFixed(2)} s, ratio ${(toolCpu / fileCpu).toFixed(2)}: what the wall-clock ratio tends to when no core is free`]
     return [
       `bash command:           ${COMMAND} (${(BYTES / (1024 * 1024)).toFixed(0)} MiB)`,
       `floor, raw '... > file': ${fileMs.toFixed(0)} ms (${runs(toFile)})`,
       `Bash tool (artifact):   ${toolMs.toFixed(0)} ms (${runs(tool)})`,
       `for scale, raw '... > /dev/null': ${rawMs.toFixed(0)} ms (${runs(raw)}), keeping nothing`,
+      ...cpuLine,
       `peak RSS growth:        ${rss.toFixed(1)} MB`,
       `Bash / floor:           ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}) ${ratio <= TARGET_RATIO ? 'OK' : 'MISSED'}`,
     ]
