@@ -3,8 +3,11 @@
  * through our Bash tool (executor pipeline, the command writing into the artifact file itself,
  * its sha256, head and tail windows, progress) against the floor when every byte is kept:
  * `bash -c 'cmd > file'` on the same file system, with no toolexec at all. Rounds alternate in
- * one process. Target: our time at most 1.3 times the floor. For scale it also times
- * `bash -c 'cmd > /dev/null'`, which keeps nothing. BENCH_BASH_BYTES overrides the size,
+ * one process. Target: our time at most 1.3 times the floor. Beside it: the floor followed by
+ * `openssl dgst -sha256` of the file (the artifact records its sha256; OpenSSL uses the CPU's
+ * SHA instructions, coreutils' sha256sum does not: the least a design that hashes after the
+ * exit pays), CPU seconds of each (what the wall-clock ratio tends to when the other
+ * core is busy), and `bash -c 'cmd > /dev/null'`, which keeps nothing. BENCH_BASH_BYTES overrides the size,
  * BENCH_BASH_ROUNDS the number of rounds.
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -62,11 +65,11 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number
 }
 
-function runRaw(target: string): Promise<Run> {
+function runRaw(target: string, after = ''): Promise<Run> {
   return measured(
     () =>
       new Promise((resolve, reject) => {
-        const child = spawn('bash', ['-c', `${COMMAND} > ${target}`], { stdio: 'ignore' })
+        const child = spawn('bash', ['-c', `${COMMAND} > ${target}${after}`], { stdio: 'ignore' })
         child.on('error', reject)
         child.on('exit', (code) => (code === 0 ? resolve(0) : reject(new Error(`raw command exited with ${code}`))))
       }),
@@ -109,6 +112,7 @@ export async function benchBash(): Promise<string[]> {
     const raw: Run[] = []
     const tool: Run[] = []
     const toFile: Run[] = []
+    const hashedAfter: Run[] = []
     const file = path.join(workspace, 'raw-output.bin')
     const runFloor = async (): Promise<void> => {
       toFile.push(await runRaw(file))
@@ -116,6 +120,8 @@ export async function benchBash(): Promise<string[]> {
     }
     for (let round = 0; round < ROUNDS; round++) {
       raw.push(await runRaw('/dev/null'))
+      hashedAfter.push(await runRaw(file, ` && openssl dgst -sha256 ${file} > /dev/null`))
+      rmSync(file, { force: true })
       // Which of the two goes first alternates, so neither always follows the other's gigabyte.
       if (round % 2 === 0) {
         tool.push(await runTool(workspace, dataDir, round))
@@ -132,15 +138,20 @@ export async function benchBash(): Promise<string[]> {
     const rss = Math.max(...tool.map((run) => run.peakRssGrowth)) / (1024 * 1024)
     const runs = (list: readonly Run[]): string => `median of ${ROUNDS}: ${list.map((run) => run.ms.toFixed(0)).join(', ')}`
     const cpu = (list: readonly Run[]): number | undefined => (list.every((run) => run.cpuSeconds !== undefined) ? median(list.map((run) => run.cpuSeconds as number)) : undefined)
-    const [toolCpu, fileCpu] = [cpu(tool), cpu(toFile)]
+    const hashedMs = median(hashedAfter.map((run) => run.ms))
+    const [toolCpu, fileCpu, hashedCpu] = [cpu(tool), cpu(toFile), cpu(hashedAfter)]
     const cpuLine =
-      toolCpu === undefined || fileCpu === undefined
+      toolCpu === undefined || fileCpu === undefined || hashedCpu === undefined
         ? []
-        : [`CPU (median):           Bash ${toolCpu.toFixed(2)} s, floor ${fileCpu.toFixed(2)} s, ratio ${(toolCpu / fileCpu).toFixed(2)}: what the wall-clock ratio tends to when no core is free`]
+        : [
+            `CPU (median):           Bash ${toolCpu.toFixed(2)} s, floor ${fileCpu.toFixed(2)} s (ratio ${(toolCpu / fileCpu).toFixed(2)}), floor + sha256 ${hashedCpu.toFixed(2)} s (ratio ${(hashedCpu / fileCpu).toFixed(2)})`,
+            '                        the CPU ratio is what the wall-clock ratio tends to when no core is free',
+          ]
     return [
       `bash command:           ${COMMAND} (${(BYTES / (1024 * 1024)).toFixed(0)} MiB)`,
       `floor, raw '... > file': ${fileMs.toFixed(0)} ms (${runs(toFile)})`,
       `Bash tool (artifact):   ${toolMs.toFixed(0)} ms (${runs(tool)})`,
+      `floor + openssl's sha256 of the file after it: ${hashedMs.toFixed(0)} ms (${runs(hashedAfter)}), ${(hashedMs / fileMs).toFixed(2)} x the floor`,
       `for scale, raw '... > /dev/null': ${rawMs.toFixed(0)} ms (${runs(raw)}), keeping nothing`,
       ...cpuLine,
       `peak RSS growth:        ${rss.toFixed(1)} MB`,

@@ -16,7 +16,8 @@ import { Worker } from 'node:worker_threads'
 // Below this the store hashes the file itself: quicker than starting a worker.
 const WORKER_DIGEST_MIN_BYTES = 8 * 1024 * 1024
 const CHUNK_BYTES = 1024 * 1024
-// A follower that caught up sleeps this long at first, doubling up to the most while idle.
+// A follower that caught up (less than a chunk written since its last read) sleeps this long
+// at first, doubling up to the most while nothing comes.
 const FOLLOW_FIRST_WAIT_MS = 1
 const FOLLOW_MAX_WAIT_MS = 50
 // Kept from the start of every chunk the follower read, and read again at the end.
@@ -67,7 +68,8 @@ function follow() {
     const final = Atomics.load(control, 0) === 1 ? end[0] : undefined
     const size = fstatSync(fd).size
     if (size < offset || (final !== undefined && (size < final || final < offset))) return null
-    const until = final === undefined ? size : final
+    // Before the end is known only whole chunks are read: fewer, larger reads behind the writer.
+    const until = final === undefined ? size - (size % chunkBytes) : final
     if (offset < until) {
       const read = readSync(fd, buffer, 0, Math.min(chunkBytes - (offset % chunkBytes), until - offset), offset)
       if (read === 0) return null
