@@ -55,8 +55,8 @@ async function publishedBytes(output: BashCommandOutput): Promise<Buffer> {
   return saved
 }
 
-describe('R32 R36 the artifact of a large output, hashed while it is written', () => {
-  it.each([1 * MB, 10 * MB, 100 * MB])('keeps %i bytes exactly, with their sha256', async (bytes) => {
+describe('R36 the artifact of a large output, hashed while it is written', () => {
+  it.each([1 * MB, 10 * MB, 100 * MB])('R32 keeps %i bytes exactly, with their sha256', async (bytes) => {
     const content = inWorkspace('out.bin', bytes)
     const output = outputOf(await h.call('Bash', { command: 'cat out.bin', timeout: 120_000 }))
     expect(output.exitCode).toBe(0)
@@ -64,14 +64,14 @@ describe('R32 R36 the artifact of a large output, hashed while it is written', (
     expect((await publishedBytes(output)).equals(content)).toBe(true)
   }, 60_000)
 
-  it('keeps what the command writes after a pause in which the hash caught up', async () => {
+  it('R32 keeps what the command writes after a pause in which the hash caught up', async () => {
     const first = inWorkspace('first.bin', 20 * MB)
     const second = inWorkspace('second.bin', 7 * MB + 3)
     const output = outputOf(await h.call('Bash', { command: 'cat first.bin; sleep 0.5; cat second.bin; sleep 0.3; echo end' }))
     expect((await publishedBytes(output)).equals(Buffer.concat([first, second, Buffer.from('end\n')]))).toBe(true)
   }, 60_000)
 
-  it('keeps only what is left once the command truncated its own output (`> /dev/stderr`)', async () => {
+  it('R32 keeps only what is left once the command truncated its own output (`> /dev/stderr`)', async () => {
     inWorkspace('before.bin', 20 * MB)
     const after = inWorkspace('after.bin', 12 * MB)
     const output = outputOf(await h.call('Bash', { command: 'cat before.bin; sleep 0.3; cat after.bin > /dev/stderr' }))
@@ -79,7 +79,7 @@ describe('R32 R36 the artifact of a large output, hashed while it is written', (
     expect((await publishedBytes(output)).equals(after)).toBe(true)
   }, 60_000)
 
-  it('keeps the new bytes when the command truncated its output and wrote more than before', async () => {
+  it('R32 keeps the new bytes when the command truncated its output and wrote more than before', async () => {
     inWorkspace('before.bin', 10 * MB)
     const after = inWorkspace('after.bin', 40 * MB)
     const output = outputOf(await h.call('Bash', { command: 'cat before.bin; sleep 0.3; cat after.bin > /dev/stdout' }))
@@ -87,7 +87,7 @@ describe('R32 R36 the artifact of a large output, hashed while it is written', (
     expect((await publishedBytes(output)).equals(after)).toBe(true)
   }, 60_000)
 
-  it('publishes exactly the bytes present at the end though a process it left keeps writing fast', async () => {
+  it('R32 publishes exactly the bytes present at the end though a process it left keeps writing fast', async () => {
     const content = inWorkspace('out.bin', 20 * MB)
     const output = outputOf(await h.call('Bash', { command: 'cat out.bin; (while :; do echo late; sleep 0.002; done) &' }))
     leftovers.push(output.pid ?? 0)
@@ -97,7 +97,7 @@ describe('R32 R36 the artifact of a large output, hashed while it is written', (
     expect(saved.subarray(content.length).toString()).toMatch(/^(late\n)*$/)
   }, 60_000)
 
-  it('publishes what a command killed by its timeout in the middle of writing had written', async () => {
+  it('R32 publishes what a command killed by its timeout in the middle of writing had written', async () => {
     inWorkspace('chunk.bin', 1 * MB)
     const output = outputOf(await h.call('Bash', { command: 'while :; do cat chunk.bin; done', timeout: 1500 }))
     expect(output.timedOut).toBe(true)

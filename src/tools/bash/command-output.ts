@@ -9,7 +9,8 @@
 import type { ArtifactOpenRequest, ArtifactReservation, ArtifactStore } from '../../contracts/ports.js'
 import { DEFAULT_CAPTURE_SIZES, OutputReader, type CaptureSizes, type CapturedOutput } from './captured-output.js'
 import { LocalReservation, reserveOutputFile } from './local-reservation.js'
-import { DigestFollower, digestAfterFollowing, worthFollowing } from './output-digest.js'
+import { DigestFollower } from './digest-follower.js'
+import { digestAfterFollowing, worthFollowing } from './output-digest.js'
 
 export interface CommandOutputOptions {
   readonly artifacts?: ArtifactStore | undefined

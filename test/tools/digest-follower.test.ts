@@ -7,7 +7,8 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, truncateSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DigestFollower, digestAfterFollowing } from '../../src/tools/bash/output-digest.js'
+import { DigestFollower } from '../../src/tools/bash/digest-follower.js'
+import { digestAfterFollowing } from '../../src/tools/bash/output-digest.js'
 import { eventually } from '../support/processes.js'
 
 const MIB = 1024 * 1024
