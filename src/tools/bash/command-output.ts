@@ -124,8 +124,13 @@ export class CommandOutput {
   }
 
   #followWhenLarge(): void {
-    if (!worthFollowing(this.#reader.size())) return
-    clearInterval(this.#followCheck)
-    this.#follower = new DigestFollower(this.#reservation.path)
+    try {
+      if (!worthFollowing(this.#reader.size())) return
+      clearInterval(this.#followCheck)
+      this.#follower = new DigestFollower(this.#reservation.path)
+    } catch {
+      // No follower (no thread to be had): the file is hashed after the exit instead.
+      clearInterval(this.#followCheck)
+    }
   }
 }
