@@ -102,6 +102,14 @@ describe('R36 the sha256 of a Bash output hashed while the command writes it', (
     expect(await digestAfterFollowing(follower, file, after.length)).toBe(sha256(after))
   })
 
+  it('ends by itself once its file is removed, though the bytes are still readable through its descriptor', async () => {
+    appendFileSync(file, randomBytes(2 * MIB))
+    const follower = follow()
+    await caughtUp(follower, 2 * MIB)
+    rmSync(file)
+    expect(await follower.digestOf(2 * MIB)).toBeUndefined()
+  })
+
   it('ends its worker on stop, and then vouches for nothing', async () => {
     appendFileSync(file, randomBytes(MIB))
     const follower = follow()

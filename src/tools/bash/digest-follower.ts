@@ -45,7 +45,9 @@ function samplesHold() {
 function follow() {
   for (;;) {
     const final = Atomics.load(control, 0) === 1 ? end[0] : undefined
-    const size = fstatSync(fd).size
+    const { size, nlink } = fstatSync(fd)
+    // A file removed (its output dropped) ends the follower whoever removed it.
+    if (nlink === 0) return null
     if (size < offset || (final !== undefined && (size < final || final < offset))) return null
     // Before the end is known only whole chunks are read: fewer, larger reads behind the writer.
     const until = final === undefined ? size - (size % chunkBytes) : final
