@@ -33,6 +33,8 @@ interface Run {
   /** CPU seconds of this process (its worker threads included) and of the children it reaped. */
   readonly cpuSeconds: number | undefined
   readonly peakRssGrowth: number
+  /** For a Bash run: the command's own duration as it reports it, up to its exit. */
+  readonly commandMs?: number | undefined
 }
 
 const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
@@ -77,6 +79,7 @@ function runRaw(target: string, after = ''): Promise<Run> {
 }
 
 async function runTool(workspace: string, dataDir: string, round: number): Promise<Run> {
+  let commandMs: number | undefined
   const backgroundTasks = new BackgroundTaskRegistry()
   const executor = createExecutor({
     registry: new InMemoryToolRegistry([createBashTool()]),
@@ -98,10 +101,11 @@ async function runTool(workspace: string, dataDir: string, round: number): Promi
     const output = result.output as BashCommandOutput | undefined
     if (output?.totalBytes !== BYTES || output.exitCode !== 0) throw new Error(`Bash run failed: ${JSON.stringify(result.modelContent).slice(0, 300)}`)
     if (BYTES > 256 * 1024 && output.persistedPath === undefined) throw new Error('the output was not streamed to an artifact')
+    commandMs = output.durationMs
     return peak - baseline
   })
   rmSync(path.join(dataDir, 'cli'), { recursive: true, force: true })
-  return run
+  return { ...run, commandMs }
 }
 
 /** Runs the comparison; returns the lines it prints. */
@@ -138,6 +142,7 @@ export async function benchBash(): Promise<string[]> {
     const rss = Math.max(...tool.map((run) => run.peakRssGrowth)) / (1024 * 1024)
     const runs = (list: readonly Run[]): string => `median of ${ROUNDS}: ${list.map((run) => run.ms.toFixed(0)).join(', ')}`
     const cpu = (list: readonly Run[]): number | undefined => (list.every((run) => run.cpuSeconds !== undefined) ? median(list.map((run) => run.cpuSeconds as number)) : undefined)
+    const afterExit = tool.map((run) => run.ms - (run.commandMs ?? 0))
     const hashedMs = median(hashedAfter.map((run) => run.ms))
     const [toolCpu, fileCpu, hashedCpu] = [cpu(tool), cpu(toFile), cpu(hashedAfter)]
     const cpuLine =
@@ -151,6 +156,7 @@ export async function benchBash(): Promise<string[]> {
       `bash command:           ${COMMAND} (${(BYTES / (1024 * 1024)).toFixed(0)} MiB)`,
       `floor, raw '... > file': ${fileMs.toFixed(0)} ms (${runs(toFile)})`,
       `Bash tool (artifact):   ${toolMs.toFixed(0)} ms (${runs(tool)})`,
+      `  of which after the command's exit (the rest of the hash, head and tail, publishing): ${afterExit.map((ms) => ms.toFixed(0)).join(', ')} ms`,
       `floor + openssl's sha256 of the file after it: ${hashedMs.toFixed(0)} ms (${runs(hashedAfter)}), ${(hashedMs / fileMs).toFixed(2)} x the floor`,
       `for scale, raw '... > /dev/null': ${rawMs.toFixed(0)} ms (${runs(raw)}), keeping nothing`,
       ...cpuLine,
