@@ -27,6 +27,8 @@ export type RuleSource = (workspace: string) => readonly RuleSet[]
 /** Lower case: on a case-insensitive file system (macOS by default) `claude.md` is CLAUDE.md. */
 const INSTRUCTION_FILES: ReadonlySet<string> = new Set(['agents.md', 'claude.md'])
 const CONFIG_FILE = '.toolexec/config.json'
+/** The ask of a write to a file that steers the agent; an approval of it lets that write happen. */
+export const STEERING_RULE_ID = 'instruction-file'
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
@@ -49,7 +51,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       const located = await pathTarget(request)
       const steering = steeringTarget(request, located)
       if (steering !== undefined) {
-        return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
+        return { behavior: 'ask', ruleId: STEERING_RULE_ID, explicitAsk: true, riskLevel: 'high', reason: `${steering} steers the agent: writing it always needs approval`, suggestedRule }
       }
       const asked = first('ask')
       const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined

@@ -42,6 +42,23 @@ function environOf(pid: number): string[] {
   }
 }
 
+/**
+ * The pid seen here of a process that carries `tag` and has pid `innerPid` in its own pid
+ * namespace (a confined command writes `$!` as its sandbox sees it); the same pid when
+ * unconfined; undefined when no such process runs.
+ */
+export function hostPidOf(innerPid: number, tag: string): number | undefined {
+  for (const pid of processesTagged(tag)) {
+    try {
+      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('NSpid:')) ?? ''
+      if (Number(line.trim().split(/\s+/).pop()) === innerPid) return pid
+    } catch {
+      // gone
+    }
+  }
+  return undefined
+}
+
 /** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
 export function isRunning(pid: number): boolean {
   try {

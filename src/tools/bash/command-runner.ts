@@ -36,6 +36,8 @@ export interface RunCommandOptions {
   readonly cwd: string
   readonly output: CommandOutput
   readonly env?: NodeJS.ProcessEnv | undefined
+  /** bwrap and its options up to `--` (sandbox.ts); undefined runs the command unconfined. */
+  readonly confinement?: readonly string[] | undefined
   /** Undefined: no time limit (a background task). */
   readonly timeoutMs?: number | undefined
   readonly signal?: AbortSignal | undefined
@@ -82,7 +84,7 @@ export class RunningCommand {
   constructor(options: RunCommandOptions) {
     this.#output = options.output
     try {
-      this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env, options.output.fd)
+      this.#shell = spawnShell(options.command, options.cwd, options.env ?? process.env, options.output.fd, options.confinement)
     } finally {
       options.output.releaseFd()
     }
