@@ -59,6 +59,25 @@ export function hostPidOf(innerPid: number, tag: string): number | undefined {
   return undefined
 }
 
+/**
+ * The pid here of the process a command named in `file` as `echo "$$ $TOOLEXEC_PROCESS_TAG"`
+ * (or `$!`) would: in its sandbox's pid namespace when confined, so translated by its tag.
+ */
+export function hostPidInFile(file: string): number | undefined {
+  const [pid, tag] = readFileSync(file, 'utf8').trim().split(' ')
+  return hostPidOf(Number(pid), tag ?? '')
+}
+
+/** The process group of a running process. */
+export function groupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+  } catch {
+    return undefined
+  }
+}
+
 /** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
 export function isRunning(pid: number): boolean {
   try {
