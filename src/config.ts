@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
 
 export interface ServerConfig {
   readonly host: string
@@ -19,6 +20,8 @@ export interface ServerConfig {
   readonly logLevel: string
   /** How long SIGTERM or SIGINT lets running calls finish before stopping them. */
   readonly shutdownGraceMs: number
+  /** Whether Bash commands run in a sandbox: `off`, `auto` (where one can start) or `required`. */
+  readonly sandboxMode: SandboxMode
 }
 
 export class ConfigError extends Error {
@@ -35,6 +38,7 @@ const FLAGS = {
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
   'log-level': { env: 'LOG_LEVEL' },
   'shutdown-grace-ms': { env: 'TOOLEXEC_SHUTDOWN_GRACE_MS' },
+  sandbox: { env: 'TOOLEXEC_SANDBOX' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -64,6 +68,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
     logLevel: parseLogLevel(pick('log-level') ?? 'info'),
     shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms') ?? String(DEFAULT_SHUTDOWN_GRACE_MS)),
+    sandboxMode: parseSandboxMode(pick('sandbox') ?? 'auto'),
   }
 }
 
@@ -87,6 +92,12 @@ function parseGraceMs(value: string): number {
     throw new ConfigError(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to ${MAX_SHUTDOWN_GRACE_MS}, got "${value}"`)
   }
   return ms
+}
+
+function parseSandboxMode(value: string): SandboxMode {
+  const mode = SANDBOX_MODES.find((candidate) => candidate === value)
+  if (mode === undefined) throw new ConfigError(`TOOLEXEC_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}, got "${value}"`)
+  return mode
 }
 
 function parseLogLevel(value: string): string {

@@ -1,4 +1,5 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
+import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { ServerConfig } from './config.js'
@@ -13,6 +14,8 @@ import type { CloseOptions } from './sessions/shutdown.js'
 import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
+import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
+import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -22,6 +25,8 @@ export interface ServerParts {
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
   readonly mcp?: McpManagerOptions | undefined
+  /** Whether Bash commands are confined; probed in the config's mode when absent. Give the same to createBashTool. */
+  readonly sandbox?: SandboxStatus | undefined
 }
 
 export interface RunningServer {
@@ -38,12 +43,24 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   // Both are checked before anything starts: a malformed file is refused with the reason.
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
   const toolConfig = parseToolConfig(config.fileConfig, configFile)
+  const sandboxSettings = parseSandboxConfig(config.fileConfig, configFile)
+  const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
   const mcp = new McpManager(toolConfig.mcpServers, { logger, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const runtime = createRuntime({ dataDir: config.dataDir, workspace: config.workspace, tools, logger, hooks: parts.hooks, permissions: parts.permissions, policy })
+    const hiddenPaths = [config.dataDir, ...(config.configFile === undefined ? [] : [path.resolve(config.configFile)])]
+    const runtime = createRuntime({
+      dataDir: config.dataDir,
+      workspace: config.workspace,
+      tools,
+      logger,
+      hooks: parts.hooks,
+      permissions: parts.permissions,
+      policy,
+      sandbox: { status: sandbox, settings: sandboxSettings, hiddenPaths },
+    })
     const app = await buildApp({
       runtime,
       logger,
@@ -55,7 +72,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
-    logger.info({ url: address, dataDir: config.dataDir }, 'toolexec listening')
+    logger.info({ url: address, dataDir: config.dataDir, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined
     return {
       app,

@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',
   API_ERR_TOOL_NOT_DELETABLE: 'Tool %s is not a client-defined HTTP tool and cannot be deleted',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',
+  CONF_ERR_SANDBOX: 'Config file %s: sandbox: %s',
   CONF_ERR_SANDBOX_UNAVAILABLE: 'TOOLEXEC_SANDBOX is required, but no sandbox can start: %s',
   TOOL_ERR_MCP_UNAVAILABLE: 'MCP server "%s" is unavailable: %s',
   TOOL_ERR_MCP_CONNECTION_LOST: 'MCP server "%s" closed the connection during %s; it will be restarted on the next call%s',

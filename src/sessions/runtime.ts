@@ -22,6 +22,10 @@ import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { WebFetchSettings } from '../tools/services.js'
+import type { SandboxServices } from '../tools/bash/confinement.js'
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../tools/bash/sandbox.js'
+import { withSession } from '../tools/bash/sandbox-config.js'
+import { probeSandbox, type SandboxStatus } from '../tools/bash/sandbox-probe.js'
 import { ClientTools } from './client-tools.js'
 import { EventBus } from './event-bus.js'
 import { serverToolServices, withLiveMode } from './tool-services.js'
@@ -45,6 +49,14 @@ export interface RuntimeOptions {
   readonly webFetch?: Partial<WebFetchSettings> | undefined
   /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
   readonly policy?: Policy | undefined
+  /** Bash's sandbox: the probe, the config file's settings, the server files to hide. */
+  readonly sandbox?: RuntimeSandbox | undefined
+}
+
+export interface RuntimeSandbox {
+  readonly status: SandboxStatus
+  readonly settings: SandboxSettings
+  readonly hiddenPaths: readonly string[]
 }
 
 export interface Runtime {
@@ -56,6 +68,8 @@ export interface Runtime {
   readonly sessions: SessionService
   readonly schedules: ScheduleService
   readonly dataDir: string
+  /** Whether Bash commands are confined, as the server probed it at start. */
+  readonly sandbox: SandboxStatus
   recover(): RecoveryReport
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
@@ -76,7 +90,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   clientTools.restore()
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
-  const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch)
+  const sandboxSettings = options.sandbox?.settings ?? DEFAULT_SANDBOX_SETTINGS
+  const sandbox: SandboxServices = {
+    settingsOf: (sessionId) => withSession(sandboxSettings, store.getSession(sessionId)?.sandbox),
+    hiddenPaths: options.sandbox?.hiddenPaths ?? [options.dataDir],
+  }
+  const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch), sandbox }
   const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
   const executor = createExecutor({
     registry,
@@ -114,6 +133,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     sessions,
     schedules,
     dataDir: options.dataDir,
+    sandbox: options.sandbox?.status ?? probeSandbox('auto'),
     recover: () => recoverUnfinished(ctx, schedules),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (options = {}) => {

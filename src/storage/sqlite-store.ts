@@ -54,7 +54,7 @@ export class SqliteStore {
 
   insertSession(session: SessionRecord): void {
     this.#sessions.delete(session.id)
-    this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+    this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.sandbox === undefined ? null : JSON.stringify(session.sandbox), session.createdAt)
   }
 
   getSession(id: string): SessionRecord | undefined {

@@ -4,7 +4,7 @@ import type { Db } from './database.js'
 
 const SQL = {
   insertSession:
-    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, sandbox_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   sessionIds: 'SELECT id FROM sessions',
   sessionsBefore: 'SELECT * FROM sessions WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',

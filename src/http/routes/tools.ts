@@ -9,6 +9,14 @@ import { errors, inline } from '../schema.js'
 
 const ToolNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
 const TOOL_INFO = inline(ToolInfoSchema)
+const HealthSchema = Type.Object({
+  status: Type.Literal('ok'),
+  sandbox: Type.Object({
+    confined: Type.Boolean({ description: 'Every Bash command runs in the sandbox; when false, only strictly read-only commands run without asking' }),
+    mode: Type.Union([Type.Literal('off'), Type.Literal('auto'), Type.Literal('required')]),
+    reason: Type.Optional(Type.String({ description: 'Why commands are not confined' })),
+  }),
+})
 
 export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
   app.get(
@@ -60,7 +68,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
 
   app.get(
     '/healthz',
-    { schema: { operationId: 'health', summary: 'Liveness', tags: ['health'], security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
+    { schema: { operationId: 'health', summary: 'Liveness, and whether Bash commands are confined', tags: ['health'], security: [], response: { 200: HealthSchema } } },
+    async () => ({ status: 'ok' as const, sandbox: { confined: runtime.sandbox.confined, mode: runtime.sandbox.mode, ...(runtime.sandbox.reason === undefined ? {} : { reason: runtime.sandbox.reason }) } }),
   )
 }

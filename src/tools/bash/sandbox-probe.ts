@@ -24,6 +24,11 @@ export interface SandboxStatus {
   readonly reason?: string | undefined
 }
 
+/** One line for logs and /healthz: `confined`, or `off: <why>`. */
+export function sandboxSummary(status: SandboxStatus): string {
+  return status.confined ? 'confined' : `off: ${status.reason ?? 'unavailable'}`
+}
+
 const PROBE_TIMEOUT_MS = 10_000
 const probes = new Map<SandboxMode, SandboxStatus>()
 

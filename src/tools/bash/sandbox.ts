@@ -136,11 +136,12 @@ function bindBoth(option: string, given: string, args: string[]): void {
   if (real !== path.resolve(given)) args.push(option, real, path.resolve(given))
 }
 
-function hideArgs(hidden: readonly string[], visible: readonly string[]): string[] {
+/** A hidden path that holds the workspace (tests often use one directory for both) stays. */
+function hideArgs(hidden: readonly string[], visible: readonly string[], workspace: string): string[] {
   const args: string[] = []
   for (const file of hidden) {
     const real = realOrSelf(file)
-    if (!visible.some((dir) => isWithinOrSame(dir, real))) continue
+    if (isWithinOrSame(real, workspace) || !visible.some((dir) => isWithinOrSame(dir, real))) continue
     const kind = kindOf(real)
     if (kind === 'dir') args.push('--tmpfs', real, '--remount-ro', real)
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', real)
@@ -185,7 +186,7 @@ export function bwrapArguments(plan: ConfinementPlan): string[] {
       args.push('--ro-bind-try', full, full)
     }
   }
-  args.push(...hideArgs(plan.hiddenPaths ?? [], visible))
+  args.push(...hideArgs(plan.hiddenPaths ?? [], visible, workspace))
   args.push('--remount-ro', '/', '--setenv', 'HOME', home, '--chdir', plan.cwd, '--')
   return args
 }
