@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       logLevel: 'info',
       shutdownGraceMs: 5_000,
+      sandboxMode: 'auto',
     })
   })
 
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
         TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
         LOG_LEVEL: 'debug',
         TOOLEXEC_SHUTDOWN_GRACE_MS: '0',
+        TOOLEXEC_SANDBOX: 'required',
       },
       CWD,
     )
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
       corsOrigins: ['http://a.example', 'http://b.example'],
       logLevel: 'debug',
       shutdownGraceMs: 0,
+      sandboxMode: 'required',
     })
   })
 
@@ -86,6 +89,7 @@ describe('loadConfig', () => {
     ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
     ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
     ['--shutdown-grace-ms', 'TOOLEXEC_SHUTDOWN_GRACE_MS', '100', '200', 'shutdownGraceMs', 200],
+    ['--sandbox', 'TOOLEXEC_SANDBOX', 'off', 'required', 'sandboxMode', 'required'],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -126,6 +130,12 @@ describe('loadConfig', () => {
     const error = refusal([], { TOOLEXEC_SHUTDOWN_GRACE_MS: value })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`TOOLEXEC_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 600000, got "${value}"`)
+  })
+
+  it.each(['on', 'OFF', 'true'])('refuses TOOLEXEC_SANDBOX=%s, naming the modes it takes', (value) => {
+    const error = refusal([], { TOOLEXEC_SANDBOX: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_SANDBOX must be one of off, auto, required, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

@@ -286,7 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /** Liveness, and whether Bash commands are confined */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -327,6 +327,7 @@ export interface components {
             permissionMode?: components["schemas"]["PermissionMode"];
             interactive?: boolean;
             permissionTimeoutMs?: number;
+            sandbox?: components["schemas"]["SandboxSettings"];
         };
         DecidedBy: "client" | "hook" | "rule" | "broker" | "timeout" | "abort";
         Display: {
@@ -338,6 +339,7 @@ export interface components {
             truncated: boolean;
             originalBytes: number;
             persistedPath?: string;
+            confined?: boolean;
         } | {
             /** @enum {string} */
             kind: "file_diff";
@@ -395,6 +397,7 @@ export interface components {
             taskId: string;
             command?: string;
             status: string;
+            confined?: boolean;
         } | {
             /** @enum {string} */
             kind: "background_task_output";
@@ -542,6 +545,14 @@ export interface components {
             strategy: "artifact" | "truncate";
             previewDirection: "head" | "tail";
         };
+        SandboxSettings: {
+            /** @description More paths a command may read; a missing one is skipped */
+            readOnlyPaths?: string[];
+            /** @description More paths a command may write once allowed (read-only for one run unasked as read-only) */
+            writablePaths?: string[];
+            /** @description Network access for commands (default false) */
+            network?: boolean;
+        };
         Schedule: {
             scheduleId: string;
             sessionId: string;
@@ -576,6 +587,7 @@ export interface components {
             permissionMode: components["schemas"]["PermissionMode"];
             interactive: boolean;
             permissionTimeoutMs: number | null;
+            sandbox?: components["schemas"]["SandboxSettings"];
             createdAt: string;
             status: "idle" | "running" | "awaiting_permission";
             counts: {
@@ -2010,6 +2022,13 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        sandbox: {
+                            /** @description Every Bash command runs in the sandbox; when false, only strictly read-only commands run without asking */
+                            confined: boolean;
+                            mode: "off" | "auto" | "required";
+                            /** @description Why commands are not confined */
+                            reason?: string;
+                        };
                     };
                 };
             };
