@@ -31,6 +31,7 @@
  * is sent SIGHUP: it ends at once instead of hanging.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
 import { createProcessTag, PROCESS_TAG_VARIABLE, signalTagged } from './process-tag.js'
@@ -142,6 +143,38 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false
   }
+}
+
+/** The process group of `pid` and whether it is a zombie, from /proc; undefined when gone. */
+function groupAndState(pid: string): { pgrp: number; zombie: boolean } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { pgrp: Number(fields[2]), zombie: fields[0] === 'Z' }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a process of the group still runs. A zombie does not count: a confined command's
+ * sandbox init is left to the system's init to reap once bwrap has exited, and some (a
+ * container's) take seconds or never do. Without /proc, any member counts.
+ */
+export function groupIsRunning(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return true
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) > 57 || name.charCodeAt(0) < 48) continue
+    const member = groupAndState(name)
+    if (member !== undefined && member.pgrp === pgid && !member.zombie) return true
+  }
+  return false
 }
 
 /** What one command started: its process group, and every process carrying its tag. */
