@@ -72,13 +72,13 @@ function wrapperScript(job: string): string {
     'printf "%d\\n" "$job" >&3',
     'exec 3>&- 4>&-',
     // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
-    // It ignores what a closed terminal or a Ctrl-C sends: only the wrapper ends it early.
-    '(trap "" HUP INT TERM; read -r _ <&5; kill -KILL -- "-$job"; kill_tagged "$2") &',
+    // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
+    '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
     'watcher=$!',
     'exec 5<&-',
     'wait "$job"',
     'status=$?',
-    'kill -KILL "$watcher"',
+    'kill "$watcher"',
     'exit "$status"',
   ].join('\n')
 }
