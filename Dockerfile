@@ -21,6 +21,12 @@ ENV NODE_ENV=production \
     PORT=8787 \
     TOOLEXEC_DATA_DIR=/data \
     TOOLEXEC_WORKSPACE=/workspace
+# bubblewrap confines every Bash command (README: Bash in a sandbox). It needs user namespaces:
+# Docker's default seccomp profile refuses them, so either run with a profile that allows them
+# or accept that commands are not confined (the fast path is then off; /healthz says which).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends bubblewrap \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Owned by root so the server (user node) cannot change its own code or modules.
 COPY --from=build /app/node_modules ./node_modules

@@ -1,7 +1,13 @@
-/** `npm run bench:tools`: Grep against GNU grep, and Bash streaming 1 GiB against the raw command. */
+/**
+ * `npm run bench:tools`: Grep against GNU grep, Bash streaming 1 GiB against the raw command,
+ * and a confined no-op command against an unconfined one.
+ */
 import { benchBash } from './tools-bash.js'
+import { benchSandbox } from './tools-sandbox.js'
 import { benchGrep } from './tools-grep.js'
 
 for (const line of await benchGrep()) console.log(line)
 console.log('')
 for (const line of await benchBash()) console.log(line)
+console.log('')
+for (const line of await benchSandbox()) console.log(line)

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
+import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
 
 export interface ServerConfig {
   readonly host: string
@@ -31,6 +32,8 @@ export interface ServerConfig {
   readonly artifactCallCapBytes: number
   /** How many bytes of artifacts one session may keep. */
   readonly artifactSessionCapBytes: number
+  /** Whether Bash commands run in a sandbox: `off`, `auto` (where one can start) or `required`. */
+  readonly sandboxMode: SandboxMode
 }
 
 export class ConfigError extends Error {
@@ -52,6 +55,7 @@ const FLAGS = {
   'request-timeout-ms': { env: 'TOOLEXEC_REQUEST_TIMEOUT_MS' },
   'artifact-call-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES' },
   'artifact-session-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES' },
+  sandbox: { env: 'TOOLEXEC_SANDBOX' },
 } as const
 
 type FlagName = keyof typeof FLAGS
@@ -86,6 +90,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     requestTimeoutMs: parseRequestTimeoutMs(pick('request-timeout-ms') ?? String(DEFAULT_REQUEST_TIMEOUT_MS)),
     artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes') ?? String(DEFAULT_ARTIFACT_CALL_CAP_BYTES)),
     artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes') ?? String(DEFAULT_ARTIFACT_SESSION_CAP_BYTES)),
+    sandboxMode: parseSandboxMode(pick('sandbox') ?? 'auto'),
   }
 }
 
@@ -137,6 +142,12 @@ function parseBytes(name: string, value: string): number {
   const bytes = Number(value)
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes)) throw new ConfigError(`${name} must be a whole number of bytes, got "${value}"`)
   return bytes
+}
+
+function parseSandboxMode(value: string): SandboxMode {
+  const mode = SANDBOX_MODES.find((candidate) => candidate === value)
+  if (mode === undefined) throw new ConfigError(`TOOLEXEC_SANDBOX must be one of ${SANDBOX_MODES.join(', ')}, got "${value}"`)
+  return mode
 }
 
 function parseLogLevel(value: string): string {

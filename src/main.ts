@@ -5,6 +5,7 @@ import { StartupError } from './contracts/errors.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
 import { isStorageFull } from './storage/storage-space.js'
+import { probeSandbox } from './tools/bash/sandbox-probe.js'
 import { builtinTools } from './tools/builtin.js'
 
 async function main(): Promise<void> {
@@ -20,7 +21,9 @@ async function main(): Promise<void> {
   }
   let server
   try {
-    server = await startServer(config, { tools: builtinTools() })
+    // Once, for the Bash tool and the server alike: `required` refuses to start without one.
+    const sandbox = probeSandbox(config.sandboxMode)
+    server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox })
   } catch (error) {
     if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) {
       process.stderr.write(`toolexec: ${error.message}\n`)

@@ -1,4 +1,5 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
+import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { ServerConfig } from './config.js'
@@ -16,6 +17,8 @@ import { createHttpTool } from './tools/http-tool/index.js'
 import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
 import { parseToolConfig } from './tools/tool-config.js'
 import type { StorageSpaceOptions } from './storage/storage-space.js'
+import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
+import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -27,6 +30,8 @@ export interface ServerParts {
   readonly mcp?: McpManagerOptions | undefined
   /** How the data directory's free space is told (tests give their own). */
   readonly storageSpace?: StorageSpaceOptions | undefined
+  /** Whether Bash commands are confined; probed in the config's mode when absent. Give the same to createBashTool. */
+  readonly sandbox?: SandboxStatus | undefined
 }
 
 export interface RunningServer {
@@ -44,12 +49,15 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
   const toolConfig = parseToolConfig(config.fileConfig, configFile)
   const commandEnvironment = new CommandEnvironment(process.env, toolConfig.environment, config.token)
+  const sandboxSettings = parseSandboxConfig(config.fileConfig, configFile)
+  const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
   const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
+    const hiddenPaths = [config.dataDir, ...(config.configFile === undefined ? [] : [path.resolve(config.configFile)])]
     const runtime = createRuntime({
       dataDir: config.dataDir,
       workspace: config.workspace,
@@ -62,6 +70,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       scheduleBacklog: { perSession: config.maxQueuedSchedulesPerSession, total: config.maxQueuedSchedules },
       artifactCaps: { perCallBytes: config.artifactCallCapBytes, perSessionBytes: config.artifactSessionCapBytes },
       storageSpace: parts.storageSpace,
+      sandbox: { status: sandbox, settings: sandboxSettings, hiddenPaths },
     })
     opened = runtime
     const app = await buildApp({
@@ -76,7 +85,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
-    logger.info({ url: address, dataDir: config.dataDir }, 'toolexec listening')
+    logger.info({ url: address, dataDir: config.dataDir, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined
     return {
       app,

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30_000,
       artifactCallCapBytes: 1024 ** 3,
       artifactSessionCapBytes: 4 * 1024 ** 3,
+      sandboxMode: 'auto',
     })
   })
 
@@ -70,6 +71,7 @@ describe('loadConfig', () => {
         TOOLEXEC_REQUEST_TIMEOUT_MS: '2500',
         TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: '1000',
         TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES: '0',
+        TOOLEXEC_SANDBOX: 'required',
       },
       CWD,
     )
@@ -89,6 +91,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 2_500,
       artifactCallCapBytes: 1000,
       artifactSessionCapBytes: 0,
+      sandboxMode: 'required',
     })
   })
 
@@ -106,6 +109,7 @@ describe('loadConfig', () => {
     ['--request-timeout-ms', 'TOOLEXEC_REQUEST_TIMEOUT_MS', '1000', '2000', 'requestTimeoutMs', 2000],
     ['--artifact-call-cap-bytes', 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', '100', '200', 'artifactCallCapBytes', 200],
     ['--artifact-session-cap-bytes', 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', '100', '200', 'artifactSessionCapBytes', 200],
+    ['--sandbox', 'TOOLEXEC_SANDBOX', 'off', 'required', 'sandboxMode', 'required'],
   ])('a flag %s wins over %s', (flag, variable, fromEnv, fromFlag, key, expected) => {
     const config = loadConfig([flag, fromFlag], { [variable]: fromEnv }, CWD)
     expect(config[key as keyof typeof config]).toEqual(expected)
@@ -169,6 +173,12 @@ describe('loadConfig', () => {
     const error = refusal([], { TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: value })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`TOOLEXEC_ARTIFACT_CALL_CAP_BYTES must be a whole number of bytes, got "${value}"`)
+  })
+
+  it.each(['on', 'OFF', 'true'])('refuses TOOLEXEC_SANDBOX=%s, naming the modes it takes', (value) => {
+    const error = refusal([], { TOOLEXEC_SANDBOX: value })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_SANDBOX must be one of off, auto, required, got "${value}"`)
   })
 
   it('refuses a TOOLEXEC_CONFIG that is not JSON, naming the file', async () => {

@@ -66,6 +66,7 @@ describe('Dockerfile', () => {
     const build = all.filter((instruction) => instruction.stage === 0)
     expect(argsOf('RUN', build).join(' ')).toMatch(/apt-get install .*python3 make g\+\+/)
     expect(argsOf('RUN', build).join(' ')).toMatch(/npm ci/)
+    expect(argsOf('RUN').join(' ')).toMatch(/apt-get install .*bubblewrap/)
     expect(argsOf('COPY')).toContain('--from=build /app/node_modules ./node_modules')
   })
 

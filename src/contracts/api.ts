@@ -8,6 +8,7 @@ import { ModelContentSchema } from './model-content.js'
 import { CallStatusSchema, ToolExecutionResultSchema } from './result.js'
 import { DecidedBySchema, RiskLevelSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
+import { SandboxSettingsSchema } from './sandbox.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:@-]+$' })
 
@@ -42,6 +43,8 @@ export const CreateSessionBodySchema = Type.Object(
     permissionMode: Type.Optional(PermissionModeSchema),
     interactive: Type.Optional(Type.Boolean()),
     permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+    /** Added to the config file's sandbox settings for this session's Bash commands. */
+    sandbox: Type.Optional(SandboxSettingsSchema),
   },
   { $id: 'CreateSessionBody', additionalProperties: false },
 )
@@ -60,6 +63,7 @@ export const SessionSchema = Type.Object(
     permissionMode: PermissionModeSchema,
     interactive: Type.Boolean(),
     permissionTimeoutMs: Type.Union([Type.Integer(), Type.Null()]),
+    sandbox: Type.Optional(SandboxSettingsSchema),
     createdAt: Type.String(),
     status: SessionStatusSchema,
     counts: Type.Object({

@@ -29,6 +29,8 @@ export const BashOutputDisplaySchema = Type.Object({
   truncated: Type.Boolean(),
   originalBytes: Type.Integer(),
   persistedPath: OptStr,
+  /** The command ran in the sandbox (confined by the kernel). */
+  confined: Type.Optional(Type.Boolean()),
 })
 export const FileDiffDisplaySchema = Type.Object({
   kind: Type.Literal('file_diff'),
@@ -76,6 +78,8 @@ export const BackgroundTaskDisplaySchema = Type.Object({
   taskId: Str,
   command: OptStr,
   status: Str,
+  /** The command runs in the sandbox (confined by the kernel). */
+  confined: Type.Optional(Type.Boolean()),
 })
 export const BackgroundTaskOutputDisplaySchema = Type.Object({
   kind: Type.Literal('background_task_output'),

@@ -53,6 +53,8 @@ export const ERROR_CATALOGUE = {
   STORE_ERR_DB_FOREIGN: 'Database %s is not a toolexec database: %s; start with another --data-dir',
   STORE_ERR_DB_NEWER: 'Database %s was written by a newer toolexec (schema version %s; this build knows up to %s); upgrade toolexec to open it',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',
+  CONF_ERR_SANDBOX: 'Config file %s: sandbox: %s',
+  CONF_ERR_SANDBOX_UNAVAILABLE: 'TOOLEXEC_SANDBOX is required, but no sandbox can start: %s',
   TOOL_ERR_MCP_UNAVAILABLE: 'MCP server "%s" is unavailable: %s',
   TOOL_ERR_MCP_CONNECTION_LOST: 'MCP server "%s" closed the connection during %s; it will be restarted on the next call%s',
   TOOL_ERR_MCP_REQUEST: 'MCP server "%s" failed %s: %s',

@@ -209,6 +209,14 @@ export interface ModelClient {
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ToolServices {}
 
+/**
+ * How a call was allowed, as far as writing goes: `none` when it ran unasked because it was
+ * judged read-only (the classifier's fast path); `workspace` when a person approved it, or a
+ * grant of theirs, a rule, a PreToolUse hook or bypassPermissions mode allowed it; `steering`
+ * when a person approved a call that asked because it writes a file that steers the agent.
+ */
+export type WriteGrant = 'none' | 'workspace' | 'steering'
+
 /** What a handler receives besides its input. */
 export interface ToolCallContext {
   readonly callId: string
@@ -225,6 +233,8 @@ export interface ToolCallContext {
    * asked, by a grant of theirs for the session, or by an allow rule. Only there may it reach.
    */
   readonly approvedTarget?: string | undefined
+  /** What the call may write, by how it was allowed (see WriteGrant); Bash's sandbox follows it. */
+  readonly writes?: WriteGrant | undefined
   /** Live output of a long call; becomes a ToolCallProgress event. */
   progress(data: Record<string, unknown>): void
   /** Present when a model is configured; always wrapped by the admission gate (R22). */

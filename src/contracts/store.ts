@@ -3,6 +3,7 @@ import type { CallRecordStatus, ScheduleStatus } from './api.js'
 import type { ToolFlags } from './flags.js'
 import type { PermissionMode } from './ports.js'
 import type { ToolExecutionResult } from './result.js'
+import type { SandboxSettingsBody } from './sandbox.js'
 
 export interface SessionRecord {
   readonly id: string
@@ -10,6 +11,8 @@ export interface SessionRecord {
   readonly permissionMode: PermissionMode
   readonly interactive: boolean
   readonly permissionTimeoutMs: number | null
+  /** The session's own sandbox settings, when it was given any. */
+  readonly sandbox?: SandboxSettingsBody | undefined
   readonly createdAt: string
 }
 

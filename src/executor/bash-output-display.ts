@@ -10,6 +10,7 @@ export interface BashOutputArgs {
   readonly output: string
   readonly exitCode: number | null
   readonly serialization: Serialization
+  readonly confined?: boolean | undefined
 }
 
 /**
@@ -31,6 +32,7 @@ export function buildBashOutputDisplay(args: BashOutputArgs): BashOutputDisplay 
     originalBytes,
   }
   if (serialization.persistedPath !== undefined) display.persistedPath = serialization.persistedPath
+  if (args.confined !== undefined) display.confined = args.confined
   return display
 }
 

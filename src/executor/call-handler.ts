@@ -92,6 +92,7 @@ function buildContext(state: CallState, abort: AbortHandle, deadline: ToolDeadli
     permissionMode: turn.permissionMode ?? 'default',
     permission: state.permission === 'approved' ? 'approved' : 'none',
     approvedTarget: state.approvedTarget,
+    writes: state.writes,
     progress: (data) => emitDetached(sink, { type: 'ToolCallProgress', sessionId: turn.sessionId, callId: call.id, toolName: call.name, progress: data }),
     model: deps.model === undefined ? undefined : wrapModelForCall(deps.model, deps.admission, { sessionId: turn.sessionId, callId: call.id, emit }),
     artifacts: deps.artifacts,

@@ -7,7 +7,7 @@
 import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from '../contracts/tool-call.js'
 import type { ToolFlags } from '../contracts/flags.js'
-import type { HookPayload, TurnContext } from '../contracts/ports.js'
+import type { HookPayload, TurnContext, WriteGrant } from '../contracts/ports.js'
 import type { PermissionOutcome, ToolExecutionResult } from '../contracts/result.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import { finishFailure, type FailureSpec } from './call-failures.js'
@@ -40,6 +40,8 @@ export class CallState {
   permission: PermissionOutcome = 'none'
   /** Where the outside path of the approved request led when it was asked. */
   approvedTarget: string | undefined = undefined
+  /** What the call may write, by how it was allowed. */
+  writes: WriteGrant = 'none'
   permissionWaitMs = 0
   queuedMs = 0
 
@@ -193,6 +195,7 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   if (decision.kind === 'allow') {
     state.permission = decision.asked ? 'approved' : 'none'
     state.approvedTarget = decision.leadsTo
+    state.writes = decision.writes
     return undefined
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)

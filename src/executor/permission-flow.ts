@@ -5,7 +5,8 @@
  */
 import path from 'node:path'
 import type { ToolFlags } from '../contracts/flags.js'
-import type { PermissionAnswer, PermissionVerdict } from '../contracts/ports.js'
+import type { PermissionAnswer, PermissionVerdict, WriteGrant } from '../contracts/ports.js'
+import { STEERING_RULE_ID } from '../permissions/rule-permission-service.js'
 import { requestApproval, type CallPermissionContext } from './approval-gate.js'
 import { emitEvent } from './events.js'
 import type { PreToolUseOutcome } from './hook-flow.js'
@@ -20,21 +21,33 @@ export interface PermissionFlowInput extends CallPermissionContext {
 }
 
 export type PermissionFlowResult =
-  | { readonly kind: 'allow'; readonly asked: boolean; readonly leadsTo?: string | undefined }
+  | { readonly kind: 'allow'; readonly asked: boolean; readonly writes: WriteGrant; readonly leadsTo?: string | undefined }
   | { readonly kind: 'deny'; readonly message: string | undefined; readonly asked: boolean; readonly answer?: PermissionAnswer }
   | { readonly kind: 'aborted' }
 
-const ALLOWED_WITHOUT_ASKING: PermissionFlowResult = Object.freeze({ kind: 'allow', asked: false })
+/** The read-only fast path: allowed because the call was judged read-only, by nobody in particular. */
+const READ_ONLY_RULE_ID = 'mode.readOnly'
+const ALLOWED_READ_ONLY: PermissionFlowResult = Object.freeze({ kind: 'allow', asked: false, writes: 'none' })
+
+/**
+ * What an allowed call may write (WriteGrant): nothing when only its read-only look let it
+ * run; the steering files only when a person approved the very ask they raised.
+ */
+export function writeGrantOf(verdict: PermissionVerdict, approvedByPerson: boolean): WriteGrant {
+  if (approvedByPerson) return verdict.ruleId === STEERING_RULE_ID ? 'steering' : 'workspace'
+  return verdict.ruleId === READ_ONLY_RULE_ID ? 'none' : 'workspace'
+}
 
 export async function decidePermission(args: PermissionFlowInput): Promise<PermissionFlowResult> {
   const verdict = await evaluateVerdict(args)
-  if (verdict.behavior === 'allow') return verdict.leadsTo === undefined ? ALLOWED_WITHOUT_ASKING : { kind: 'allow', asked: false, leadsTo: verdict.leadsTo }
+  if (verdict.behavior === 'allow') return { kind: 'allow', asked: false, writes: writeGrantOf(verdict, false), leadsTo: verdict.leadsTo }
   if (verdict.behavior === 'deny') return deny(args, verdict)
   const outcome = await requestApproval({ ...args, verdict })
-  if (outcome.kind === 'narrowed') return ALLOWED_WITHOUT_ASKING
+  // The tool itself narrowed the ask to an allow: no person saw it.
+  if (outcome.kind === 'narrowed') return ALLOWED_READ_ONLY
   const answer = outcome.answer
   if (answer.decidedBy === 'abort') return { kind: 'aborted' }
-  if (answer.decision === 'allow') return { kind: 'allow', asked: true, leadsTo: verdict.leadsTo }
+  if (answer.decision === 'allow') return { kind: 'allow', asked: true, writes: writeGrantOf(verdict, true), leadsTo: verdict.leadsTo }
   return { kind: 'deny', message: answer.message, asked: true, answer }
 }
 

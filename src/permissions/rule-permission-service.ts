@@ -29,6 +29,8 @@ export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
 /** The rules in force for a workspace: the server's, the workspace's own and its grants. */
 export type RuleSource = (workspace: string) => readonly RuleSet[]
 
+/** The ask of a write to a file that steers the agent; an approval of it lets that write happen. */
+export const STEERING_RULE_ID = 'instruction-file'
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
@@ -51,7 +53,7 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
       const located = await pathTarget(request)
       const steering = steeringTarget(request, located) ?? (await steeringByBash(request))
       if (steering !== undefined) {
-        return { behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high', reason: steeringReason(steering), suggestedRule }
+        return { behavior: 'ask', ruleId: STEERING_RULE_ID, explicitAsk: true, riskLevel: 'high', reason: steeringReason(steering), suggestedRule }
       }
       const asked = first('ask')
       const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined

@@ -28,6 +28,10 @@ import type { CommandEnvironment } from '../tools/command-environment.js'
 import { InMemoryToolRegistry } from '../tools/registry.js'
 import { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { WebFetchSettings } from '../tools/services.js'
+import type { SandboxServices } from '../tools/bash/confinement.js'
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../tools/bash/sandbox.js'
+import { withSession } from '../tools/bash/sandbox-config.js'
+import { probeSandbox, type SandboxStatus } from '../tools/bash/sandbox-probe.js'
 import { ClientTools } from './client-tools.js'
 import { EventBus } from './event-bus.js'
 import { serverToolServices, withLiveMode } from './tool-services.js'
@@ -60,6 +64,14 @@ export interface RuntimeOptions {
   readonly artifactCaps?: ArtifactCaps | undefined
   /** How the data directory's free space is told (tests give their own). */
   readonly storageSpace?: StorageSpaceOptions | undefined
+  /** Bash's sandbox: the probe, the config file's settings, the server files to hide. */
+  readonly sandbox?: RuntimeSandbox | undefined
+}
+
+export interface RuntimeSandbox {
+  readonly status: SandboxStatus
+  readonly settings: SandboxSettings
+  readonly hiddenPaths: readonly string[]
 }
 
 const DEFAULT_ARTIFACT_CAPS: ArtifactCaps = { perCallBytes: DEFAULT_ARTIFACT_CALL_CAP_BYTES, perSessionBytes: DEFAULT_ARTIFACT_SESSION_CAP_BYTES }
@@ -75,6 +87,8 @@ export interface Runtime {
   readonly dataDir: string
   /** Damage the database showed since the start (see database-health.ts). */
   readonly database: DatabaseHealth
+  /** Whether Bash commands are confined, as the server probed it at start. */
+  readonly sandbox: SandboxStatus
   recover(): RecoveryReport
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
@@ -109,7 +123,12 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   clientTools.restore()
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
-  const services = serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment)
+  const sandboxSettings = options.sandbox?.settings ?? DEFAULT_SANDBOX_SETTINGS
+  const sandbox: SandboxServices = {
+    settingsOf: (sessionId) => withSession(sandboxSettings, store.getSession(sessionId)?.sandbox),
+    hiddenPaths: options.sandbox?.hiddenPaths ?? [options.dataDir],
+  }
+  const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
   const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
   const executor = createExecutor({
     registry,
@@ -149,6 +168,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
     schedules,
     dataDir: options.dataDir,
     database: new DatabaseHealth(db),
+    sandbox: options.sandbox?.status ?? probeSandbox('auto'),
     recover: () => recoverUnfinished(ctx, schedules),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (options = {}) => {

@@ -33,6 +33,7 @@ export class SessionService {
       permissionMode: body.permissionMode ?? this.#ctx.defaultPermissionMode,
       interactive: body.interactive ?? true,
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
+      sandbox: body.sandbox,
       createdAt: new Date().toISOString(),
     }
   }

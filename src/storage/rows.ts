@@ -3,6 +3,7 @@ import type { CallRecordStatus, ScheduleStatus } from '../contracts/api.js'
 import type { ToolFlags } from '../contracts/flags.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
+import type { SandboxSettingsBody } from '../contracts/sandbox.js'
 import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
@@ -20,6 +21,7 @@ export function toSessionRecord(row: RawRow): SessionRecord {
     permissionMode: row.permission_mode as PermissionMode,
     interactive: row.interactive === 1,
     permissionTimeoutMs: typeof row.permission_timeout_ms === 'number' ? row.permission_timeout_ms : null,
+    sandbox: parsed<SandboxSettingsBody>(row.sandbox_json),
     createdAt: String(row.created_at),
   }
 }

@@ -24,6 +24,7 @@ const SESSION_DELETIONS = [
   'deleteSessionPermissions',
   'deleteSessionGrants',
   'deleteSessionTodos',
+  'deleteSessionSandbox',
   'deleteSessionArtifacts',
   'deleteSessionEvents',
   'deleteSessionScheduleAborts',
@@ -54,7 +55,11 @@ export class SqliteStore {
 
   insertSession(session: SessionRecord): void {
     this.#sessions.delete(session.id)
-    this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+    const sandbox = session.sandbox
+    this.transaction(() => {
+      this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+      if (sandbox !== undefined) this.#s.insertSessionSandbox.run(session.id, JSON.stringify(sandbox))
+    })
   }
 
   getSession(id: string): SessionRecord | undefined {
@@ -343,7 +348,7 @@ export class SqliteStore {
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools', 'schedule_aborts']) {
+    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools', 'schedule_aborts', 'session_sandbox']) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

@@ -5,9 +5,11 @@ import type { Db } from './database.js'
 const SQL = {
   insertSession:
     'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  getSession: 'SELECT * FROM sessions WHERE id = ?',
+  insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES (?, ?)',
+  getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
   sessionIds: 'SELECT id FROM sessions',
-  sessionsBefore: 'SELECT * FROM sessions WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+      WHERE (s.created_at, s.id) < (?, ?) ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
       (SELECT count(*) FROM tool_calls WHERE session_id = ?) AS calls,
@@ -74,6 +76,7 @@ const SQL = {
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',
   deleteSessionTodos: 'DELETE FROM todos WHERE session_id = ?',
+  deleteSessionSandbox: 'DELETE FROM session_sandbox WHERE session_id = ?',
   deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = ?',
   deleteSessionEvents: 'DELETE FROM events WHERE session_id = ?',
   deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = ?',

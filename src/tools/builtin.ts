@@ -1,6 +1,6 @@
 /** @module The built-in tool set the server registers (names as the model knows them). */
 import type { ToolEntry } from '../contracts/tool-entry.js'
-import { createBashTool } from './bash/index.js'
+import { createBashTool, type BashToolOptions } from './bash/index.js'
 import { createEditTool } from './edit/index.js'
 import { createEnterPlanModeTool } from './enter-plan-mode/index.js'
 import { createExitPlanModeTool } from './exit-plan-mode/index.js'
@@ -14,14 +14,15 @@ import { createTodoWriteTool } from './todo-write/index.js'
 import { createWebFetchTool } from './web-fetch/index.js'
 import { createWriteTool } from './write/index.js'
 
-export function builtinTools(): ToolEntry[] {
+/** `sandbox`: whether Bash commands can be confined (sandbox-probe.ts); probed in `auto` mode when absent. */
+export function builtinTools(options: BashToolOptions = {}): ToolEntry[] {
   const tools: ToolEntry[] = [
     createReadTool(),
     createWriteTool(),
     createEditTool(),
     createGlobTool(),
     createGrepTool(),
-    createBashTool(),
+    createBashTool(options),
     createTaskOutputTool(),
     createTaskStopTool(),
     createWebFetchTool(),

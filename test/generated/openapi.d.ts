@@ -289,7 +289,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage */
+        /** Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -330,6 +330,7 @@ export interface components {
             permissionMode?: components["schemas"]["PermissionMode"];
             interactive?: boolean;
             permissionTimeoutMs?: number;
+            sandbox?: components["schemas"]["SandboxSettings"];
         };
         DecidedBy: "client" | "hook" | "rule" | "broker" | "timeout" | "abort";
         Display: {
@@ -341,6 +342,7 @@ export interface components {
             truncated: boolean;
             originalBytes: number;
             persistedPath?: string;
+            confined?: boolean;
         } | {
             /** @enum {string} */
             kind: "file_diff";
@@ -398,6 +400,7 @@ export interface components {
             taskId: string;
             command?: string;
             status: string;
+            confined?: boolean;
         } | {
             /** @enum {string} */
             kind: "background_task_output";
@@ -545,6 +548,14 @@ export interface components {
             strategy: "artifact" | "truncate";
             previewDirection: "head" | "tail";
         };
+        SandboxSettings: {
+            /** @description More paths a command may read; a missing one is skipped */
+            readOnlyPaths?: string[];
+            /** @description More paths a command may write once allowed (read-only for one run unasked as read-only) */
+            writablePaths?: string[];
+            /** @description Network access for commands (default false) */
+            network?: boolean;
+        };
         Schedule: {
             scheduleId: string;
             sessionId: string;
@@ -579,6 +590,7 @@ export interface components {
             permissionMode: components["schemas"]["PermissionMode"];
             interactive: boolean;
             permissionTimeoutMs: number | null;
+            sandbox?: components["schemas"]["SandboxSettings"];
             createdAt: string;
             status: "idle" | "running" | "awaiting_permission";
             counts: {
@@ -2067,6 +2079,13 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        sandbox: {
+                            /** @description Every Bash command runs in the sandbox; when false, only strictly read-only commands run without asking */
+                            confined: boolean;
+                            mode: "off" | "auto" | "required";
+                            /** @description Why commands are not confined */
+                            reason?: string;
+                        };
                     };
                 };
             };

@@ -159,7 +159,7 @@ describe('fuzzing every route with malformed requests (issue 3)', () => {
       fc.asyncProperty(arbitrary, (request) => checkOne(route, request)),
       { numRuns: RUNS, endOnFailure: true, ...(SEED === undefined ? null : { seed: SEED }) },
     )
-    expect(await server.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+    expect(await server.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
     const counts = tally.get(route)
     expect((counts?.accepted ?? 0) + (counts?.rejected ?? 0)).toBe(RUNS)
     if (route !== 'GET /tools, /healthz, /openapi.json') expect(counts?.rejected ?? 0).toBeGreaterThan(0)

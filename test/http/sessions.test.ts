@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { dataOf } from '../support/sse-client.js'
 
 // One server for the file (starting one costs about a second); every test uses its own sessions.
@@ -251,8 +252,9 @@ describe('service routes', () => {
     expect(reply.body.tools[1]?.flags).toMatchObject({ readOnly: false, sideEffectScope: 'workspace' })
   })
 
-  it('GET /healthz replies ok', async () => {
-    expect(await s.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+  it('GET /healthz replies ok, and says whether Bash commands are confined', async () => {
+    const sandbox = probeSandbox('auto')
+    expect(await s.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok', sandbox: { confined: sandbox.confined, mode: 'auto', ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }) } } })
   })
 
   it('GET /openapi.json is an OpenAPI 3.1 document with every route', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply } from '../../src/contracts/api.js'
 import { startMain } from '../support/main-process.js'
-import { isRunning, killAll } from '../support/processes.js'
+import { hostPidInFile, isRunning, killAll } from '../support/processes.js'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -20,7 +20,7 @@ describe('npm start on SIGTERM, with a command still running', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-stop-kill-'))
     const server = await startMain(dataDir, 0)
     const pidFile = path.join(dataDir, 'stubborn.pid')
-    const stubborn = `trap "" TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done`
+    const stubborn = `trap "" TERM; echo "$$ $TOOLEXEC_PROCESS_TAG" > ${pidFile}; while :; do sleep 0.05; done`
     const command = `${prefix}bash -c '${stubborn}' & sleep 30`
     let pid: number | undefined
     try {
@@ -29,14 +29,15 @@ describe('npm start on SIGTERM, with a command still running', () => {
       const reply = await fetch(`${server.url}/schedules`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ sessionId: 's1', calls }) })
       expect(((await reply.json()) as ScheduleAcceptedReply).scheduleId).toBeDefined()
       await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
-      pid = Number(readFileSync(pidFile, 'utf8'))
-      expect(isRunning(pid)).toBe(true)
+      pid = hostPidInFile(pidFile)
+      expect(pid).toBeGreaterThan(0)
+      expect(isRunning(pid ?? 0)).toBe(true)
 
       server.child.kill('SIGTERM')
       expect(await server.exited).toBe(0)
       // A SIGKILL sent before the exit has taken effect by now; none will come later.
       await new Promise((resolve) => setTimeout(resolve, 500))
-      expect(isRunning(pid)).toBe(false)
+      expect(isRunning(pid ?? 0)).toBe(false)
     } finally {
       server.child.kill('SIGKILL')
       if (pid !== undefined) killAll([pid])

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
-import { isRunning, killAll } from '../support/processes.js'
+import { groupOf, hostPidInFile, isRunning, killAll } from '../support/processes.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 let server: TestServer | undefined
@@ -22,14 +22,14 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** A command that writes its process group id (its shell's pid) to a file, then sleeps. */
+/** A command that writes its shell's pid and tag to a file, then sleeps; with its process group id. */
 async function startSleeper(s: TestServer, callId: string, background: boolean): Promise<{ scheduleId: string; pgid: number }> {
   const pidFile = path.join(s.dataDir, `${callId}.pid`)
-  const input = { command: `echo $$ > ${pidFile}; sleep 30`, ...(background ? { run_in_background: true } : {}) }
+  const input = { command: `echo "$$ $TOOLEXEC_PROCESS_TAG" > ${pidFile}; sleep 30`, ...(background ? { run_in_background: true } : {}) }
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: callId, name: 'Bash', input }] })
   expect(accepted.status).toBe(202)
   await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
-  return { scheduleId: accepted.body.scheduleId, pgid: Number(readFileSync(pidFile, 'utf8')) }
+  return { scheduleId: accepted.body.scheduleId, pgid: groupOf(hostPidInFile(pidFile) ?? 0) ?? 0 }
 }
 
 describe('shutting the server down', () => {
@@ -61,10 +61,11 @@ describe('shutting the server down', () => {
     server = await startTestServer({ tools: builtinTools() })
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
     const pidFile = path.join(server.dataDir, 'escaped.pid')
-    const input = { command: `setsid sleep 300 & echo $! > ${pidFile}; sleep 30` }
+    const input = { command: `setsid sleep 300 & echo "$! $TOOLEXEC_PROCESS_TAG" > ${pidFile}; sleep 30` }
     expect((await server.json('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input }] })).status).toBe(202)
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
-    const escaped = Number(readFileSync(pidFile, 'utf8'))
+    const escaped = hostPidInFile(pidFile) ?? 0
+    expect(escaped).toBeGreaterThan(0)
     try {
       expect(isRunning(escaped)).toBe(true)
       await server.close()

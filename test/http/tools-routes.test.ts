@@ -184,6 +184,6 @@ describe('client tools across a restart', () => {
 describe('GET /tools and /healthz', () => {
   it('still list the registered tools and answer ok', async () => {
     expect(await toolNames()).toEqual(['Read', 'Edit', 'Sleep'])
-    expect(await server.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+    expect(await server.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
   })
 })

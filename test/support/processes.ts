@@ -42,6 +42,42 @@ function environOf(pid: number): string[] {
   }
 }
 
+/**
+ * The pid seen here of a process that carries `tag` and has pid `innerPid` in its own pid
+ * namespace (a confined command writes `$!` as its sandbox sees it); the same pid when
+ * unconfined; undefined when no such process runs.
+ */
+export function hostPidOf(innerPid: number, tag: string): number | undefined {
+  for (const pid of processesTagged(tag)) {
+    try {
+      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('NSpid:')) ?? ''
+      if (Number(line.trim().split(/\s+/).pop()) === innerPid) return pid
+    } catch {
+      // gone
+    }
+  }
+  return undefined
+}
+
+/**
+ * The pid here of the process a command named in `file` as `echo "$$ $TOOLEXEC_PROCESS_TAG"`
+ * (or `$!`) would: in its sandbox's pid namespace when confined, so translated by its tag.
+ */
+export function hostPidInFile(file: string): number | undefined {
+  const [pid, tag] = readFileSync(file, 'utf8').trim().split(' ')
+  return hostPidOf(Number(pid), tag ?? '')
+}
+
+/** The process group of a running process. */
+export function groupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+  } catch {
+    return undefined
+  }
+}
+
 /** Running: it exists and is not a zombie (PID 1 here may not reap orphans). */
 export function isRunning(pid: number): boolean {
   try {

@@ -13,7 +13,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import { eventually, groupMembers, isRunning, killAll, processesTagged } from '../support/processes.js'
+import { eventually, groupMembers, hostPidOf, isRunning, killAll, processesTagged } from '../support/processes.js'
 import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
 
 const GIB = 1024 * 1024 * 1024
@@ -61,10 +61,14 @@ const ESCAPING_COMMAND = "setsid sleep 300 & echo $! > escaped.pid; (setsid bash
 async function escapedFrom(workspace: string): Promise<{ tag: string; pids: number[] }> {
   const read = (name: string): Promise<string> => readFile(join(workspace, name), 'utf8')
   expect(await eventually(() => ['escaped.pid', 'daemon.pid', 'tag'].every((name) => existsSync(join(workspace, name)) && readFileSync(join(workspace, name), 'utf8').endsWith('\n')), 2000)).toBe(true)
-  const pids = [Number(await read('escaped.pid')), Number(await read('daemon.pid'))]
+  const tag = (await read('tag')).trim()
+  // Written as the command saw them: in its sandbox's pid namespace when confined.
+  const inner = [Number(await read('escaped.pid')), Number(await read('daemon.pid'))]
+  expect(await eventually(() => inner.every((pid) => hostPidOf(pid, tag) !== undefined), 1000)).toBe(true)
+  const pids = inner.map((pid) => hostPidOf(pid, tag) ?? 0)
   escaped.push(...pids)
   expect(pids.every((pid) => pid > 0 && isRunning(pid))).toBe(true)
-  return { tag: (await read('tag')).trim(), pids }
+  return { tag, pids }
 }
 
 /** Every escaped process is gone, and so is anything else that carries the command's tag. */
@@ -176,12 +180,15 @@ describe('Bash: timeouts, aborts and the process tree', () => {
 
   it('R21 kills a grandchild that left the main process too, and it cannot hold the call', async () => {
     const started = performance.now()
-    const result = await runBash({ command: "bash -c '(sleep 30 & echo $! > grandchild.pid) ; sleep 30'", timeout: 1000 })
-    const output = outputOf(result)
+    const pending = runBash({ command: "echo \"$TOOLEXEC_PROCESS_TAG\" > tag; bash -c '(sleep 30 & echo $! > grandchild.pid) ; sleep 30'", timeout: 1000 })
+    const written = (name: string): boolean => existsSync(join(h.workspace, name)) && readFileSync(join(h.workspace, name), 'utf8').endsWith('\n')
+    expect(await eventually(() => written('tag') && written('grandchild.pid'), 900)).toBe(true)
+    const tag = readFileSync(join(h.workspace, 'tag'), 'utf8').trim()
+    const grandchild = hostPidOf(Number(readFileSync(join(h.workspace, 'grandchild.pid'), 'utf8')), tag) ?? 0
+    const output = outputOf(await pending)
     leftovers.push(output.pid ?? 0)
     expect(performance.now() - started).toBeLessThan(1800)
     expect(output.timedOut).toBe(true)
-    const grandchild = Number(await readFile(join(h.workspace, 'grandchild.pid'), 'utf8'))
     expect(grandchild).toBeGreaterThan(0)
     expect(await eventually(() => !isRunning(grandchild) && groupMembers(output.pid ?? 0).length === 0, 1000)).toBe(true)
   })
@@ -250,9 +257,10 @@ describe('Bash: timeouts, aborts and the process tree', () => {
   })
 
   it('R21 leaves running, as it leaves background children, what a command that ends by itself started outside its group', async () => {
-    const result = await runBash({ command: 'setsid sleep 300 & echo $! > escaped.pid; echo done' })
+    const result = await runBash({ command: 'setsid sleep 300 & echo $! > escaped.pid; echo "$TOOLEXEC_PROCESS_TAG" > tag; echo done' })
     leftovers.push(outputOf(result).pid ?? 0)
-    const pid = Number(await readFile(join(h.workspace, 'escaped.pid'), 'utf8'))
+    const tag = (await readFile(join(h.workspace, 'tag'), 'utf8')).trim()
+    const pid = hostPidOf(Number(await readFile(join(h.workspace, 'escaped.pid'), 'utf8')), tag) ?? 0
     escaped.push(pid)
     expect(pid).toBeGreaterThan(0)
     expect(result.modelContent).toBe('done')

@@ -35,7 +35,7 @@ describe('Bash run_in_background', () => {
     expect(performance.now() - started).toBeLessThan(1000)
     expect(String(result.modelContent)).toMatch(/^Command running in background with ID: bash_[0-9a-f]{8}$/)
     const taskId = String(result.modelContent).split(': ')[1]
-    expect(result.display).toEqual({ kind: 'background_task', taskId, command: 'sleep 2', status: 'running' })
+    expect(result.display).toEqual({ kind: 'background_task', taskId, command: 'sleep 2', status: 'running', confined: true })
     expect(h.backgroundTasks.list('s1')).toEqual([{ id: taskId, sessionId: 's1', description: 'wait a bit', external: false }])
     expect(h.backgroundTasks.list('s2')).toEqual([])
   })

@@ -6,7 +6,7 @@ import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
-import { eventually, groupMembers, isRunning, killAll } from '../support/processes.js'
+import { eventually, groupMembers, hostPidOf, isRunning, killAll } from '../support/processes.js'
 import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
 
 let h: ShellHarness
@@ -42,10 +42,13 @@ describe('TaskStop', () => {
   })
 
   it('R1 kills what a background command started in a session of its own', async () => {
-    const taskId = await startInBackground('setsid sleep 300 & echo $! > escaped.pid; sleep 30')
+    const taskId = await startInBackground('echo "$TOOLEXEC_PROCESS_TAG" > tag; setsid sleep 300 & echo $! > escaped.pid; sleep 30')
     const pidFile = join(h.workspace, 'escaped.pid')
     expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 2000)).toBe(true)
-    const escaped = Number(readFileSync(pidFile, 'utf8'))
+    // As the command saw it: in its sandbox's pid namespace when confined.
+    const tag = readFileSync(join(h.workspace, 'tag'), 'utf8').trim()
+    const escaped = hostPidOf(Number(readFileSync(pidFile, 'utf8')), tag) ?? 0
+    expect(escaped).toBeGreaterThan(0)
     try {
       expect(isRunning(escaped)).toBe(true)
       await call('TaskStop', { task_id: taskId })

@@ -11,6 +11,19 @@ import { refuseNewWorkWhenFull } from '../storage-guard.js'
 
 const ToolNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
 const TOOL_INFO = inline(ToolInfoSchema)
+const HealthSchema = Type.Object({
+  status: Type.Literal('ok'),
+  sandbox: Type.Object({
+    confined: Type.Boolean({ description: 'Every Bash command runs in the sandbox; when false, only strictly read-only commands run without asking' }),
+    mode: Type.Union([Type.Literal('off'), Type.Literal('auto'), Type.Literal('required')]),
+    reason: Type.Optional(Type.String({ description: 'Why commands are not confined' })),
+  }),
+})
+
+function sandboxHealth(runtime: Runtime): { confined: boolean; mode: 'off' | 'auto' | 'required'; reason?: string } {
+  const { confined, mode, reason } = runtime.sandbox
+  return reason === undefined ? { confined, mode } : { confined, mode, reason }
+}
 
 export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
   app.get(
@@ -66,15 +79,15 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     {
       schema: {
         operationId: 'health',
-        summary: 'Liveness, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage',
+        summary: 'Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage',
         tags: ['health'],
         security: [],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: ERROR },
+        response: { 200: HealthSchema, 503: ERROR },
       },
     },
     async (_request, reply) => {
       const damage = runtime.database.damage()
-      if (damage === undefined) return { status: 'ok' as const }
+      if (damage === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
       const error = new ToolexecError('API_ERR_STORAGE_CORRUPT', [damage])
       return reply.code(503).send({ error: { code: error.code, message: error.message } })
     },

@@ -21,6 +21,8 @@ export interface BashCommandOutput {
   /** stdout and stderr together (one file, so not counted apart). */
   readonly totalBytes: number
   readonly durationMs: number
+  /** Ran in the sandbox (confined by the kernel), not directly on the host. */
+  readonly confined: boolean
   /** Set when the middle of the output is not in `output`. */
   readonly omitted?: { readonly head: string; readonly tail: string; readonly bytes: number } | undefined
   /** The whole output, streamed to an artifact while it was produced. */
@@ -34,6 +36,7 @@ export interface BashCommandOutput {
 export interface BashBackgroundOutput {
   readonly command: string
   readonly backgroundTaskId: string
+  readonly confined: boolean
 }
 
 export type BashOutput = BashCommandOutput | BashBackgroundOutput
@@ -42,7 +45,7 @@ export function isBackgroundOutput(output: BashOutput): output is BashBackground
   return 'backgroundTaskId' in output
 }
 
-export function commandOutput(command: string, exit: CommandExit, captured: CapturedOutput, timeoutMs: number): BashCommandOutput {
+export function commandOutput(command: string, exit: CommandExit, captured: CapturedOutput, timeoutMs: number, confined: boolean): BashCommandOutput {
   const interrupted = exit.stopped !== undefined
   return {
     command,
@@ -55,6 +58,7 @@ export function commandOutput(command: string, exit: CommandExit, captured: Capt
     isError: interrupted,
     totalBytes: captured.totalBytes,
     durationMs: exit.durationMs,
+    confined,
     omitted: captured.omitted,
     persistedPath: captured.artifact?.path,
     artifactUri: captured.artifact?.uri,

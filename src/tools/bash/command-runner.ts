@@ -7,7 +7,7 @@
 import { PROGRESS_TAIL_BYTES } from './captured-output.js'
 import { defaultCommandEnvironment } from '../command-environment.js'
 import type { CommandOutput } from './command-output.js'
-import { exitCodeOf, killProcessTree, signalGroup, spawnShell, type ShellProcess } from './process-tree.js'
+import { exitCodeOf, groupIsRunning, killProcessTree, spawnShell, type ShellProcess } from './process-tree.js'
 
 export const KILL_GRACE_MS = 300
 export const DEFAULT_PROGRESS_INTERVAL_MS = 500
@@ -16,6 +16,8 @@ export const DEFAULT_PROGRESS_INTERVAL_MS = 500
 const SETTLE_IDLE_MS = 100
 const SETTLE_MAX_MS = 2_000
 const SETTLE_POLL_MS = 25
+// The first polls come sooner: a confined command's sandbox init ends a moment after it.
+const SETTLE_FIRST_POLL_MS = 1
 // After SIGKILL a process that still does not exit (uninterruptible sleep) is given up on.
 const EXIT_WAIT_AFTER_KILL_MS = 2_000
 
@@ -37,6 +39,8 @@ export interface RunCommandOptions {
   readonly cwd: string
   readonly output: CommandOutput
   readonly env?: NodeJS.ProcessEnv | undefined
+  /** bwrap and its options up to `--` (sandbox.ts); undefined runs the command unconfined. */
+  readonly confinement?: readonly string[] | undefined
   /** Undefined: no time limit (a background task). */
   readonly timeoutMs?: number | undefined
   readonly signal?: AbortSignal | undefined
@@ -68,7 +72,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 function groupIsAlive(pgid: number | undefined): boolean {
-  return pgid !== undefined && signalGroup(pgid, 0)
+  return pgid !== undefined && groupIsRunning(pgid)
 }
 
 export class RunningCommand {
@@ -83,7 +87,7 @@ export class RunningCommand {
   constructor(options: RunCommandOptions) {
     this.#output = options.output
     try {
-      this.#shell = spawnShell(options.command, options.cwd, options.env ?? defaultCommandEnvironment().build(), options.output.fd)
+      this.#shell = spawnShell(options.command, options.cwd, options.env ?? defaultCommandEnvironment().build(), options.output.fd, options.confinement)
     } finally {
       options.output.releaseFd()
     }
@@ -173,10 +177,12 @@ export class RunningCommand {
     const exitedAt = performance.now()
     let bytes = this.#output.bytes
     let changedAt = exitedAt
+    let pollMs = SETTLE_FIRST_POLL_MS
     while (groupIsAlive(this.#pgid)) {
       const now = performance.now()
       if (now - changedAt >= SETTLE_IDLE_MS || now - exitedAt >= SETTLE_MAX_MS) return
-      await sleep(SETTLE_POLL_MS)
+      await sleep(pollMs)
+      pollMs = Math.min(pollMs * 2, SETTLE_POLL_MS)
       const current = this.#output.bytes
       if (current !== bytes) {
         bytes = current

@@ -16,12 +16,15 @@ import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../cont
 import { buildBashOutputDisplay } from '../../executor/bash-output-display.js'
 import { classifyBashCommand } from '../../permissions/bash-classifier.js'
 import { neutralGitEnvironment } from '../../permissions/git-neutral-config.js'
+import { isStrictlyReadOnly } from '../../permissions/strict-read-only.js'
 import { defaultCommandEnvironment } from '../command-environment.js'
 import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOutput } from './bash-output.js'
+import type { CapturedOutput } from './captured-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
-import type { CapturedOutput } from './captured-output.js'
+import { confinementOf } from './confinement.js'
 import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent, tailPreview } from './model-text.js'
+import { probeSandbox, type SandboxStatus } from './sandbox-probe.js'
 
 /** How much of a cut output's end the failure shows. */
 const OUTPUT_LOST_TAIL_BYTES = 2 * 1024
@@ -56,12 +59,18 @@ export function commandTimeoutMs(requested: number | undefined): number {
   return Math.max(1, Math.trunc(Math.min(wanted, MAX_COMMAND_TIMEOUT_MS)))
 }
 
-/** R40, A6: flags from the command; called on raw input too (planning), so it checks its shape. */
-function resolveBashFlags(input: unknown): Partial<ToolFlags> {
-  if (typeof input !== 'object' || input === null) return NO_CHANGE
-  const { command, run_in_background: background } = input as { command?: unknown; run_in_background?: unknown }
-  if (typeof command !== 'string' || background === true) return NO_CHANGE
-  return classifyBashCommand(command).readOnly ? READ_ONLY_FLAGS : NO_CHANGE
+/**
+ * R40, A6: flags from the command; called on raw input too (planning), so it checks its shape.
+ * Unconfined, only the strict subset counts as read-only: the fast path needs the sandbox.
+ */
+function bashFlagsResolver(confined: boolean): (input: unknown) => Partial<ToolFlags> {
+  const isReadOnly = confined ? (command: string) => classifyBashCommand(command).readOnly : isStrictlyReadOnly
+  return function resolveBashFlags(input) {
+    if (typeof input !== 'object' || input === null) return NO_CHANGE
+    const { command, run_in_background: background } = input as { command?: unknown; run_in_background?: unknown }
+    if (typeof command !== 'string' || background === true) return NO_CHANGE
+    return isReadOnly(command) ? READ_ONLY_FLAGS : NO_CHANGE
+  }
 }
 
 async function workspaceOf(ctx: ToolCallContext): Promise<string | ToolBusinessFailure> {
@@ -96,7 +105,7 @@ function outputLostFailure(exit: CommandExit, captured: CapturedOutput, reason: 
   }
 }
 
-async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashCommandOutput | ToolBusinessFailure> {
+async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashCommandOutput | ToolBusinessFailure> {
   const timeoutMs = commandTimeoutMs(input.timeout)
   const output = await CommandOutput.create({
     artifacts: ctx.artifacts,
@@ -104,7 +113,8 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
   })
   let exit: CommandExit
   try {
-    const running = startCommand({ command: input.command, cwd, output, env: commandEnv(input.command, ctx), timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress(progress) })
+    const confined = confinement !== undefined
+    const running = startCommand({ command: input.command, cwd, output, env: commandEnv(input.command, ctx), confinement, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress({ ...progress, confined }) })
     exit = await running.exited
   } catch (error) {
     await output.discard()
@@ -114,14 +124,14 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
     // The executor has already answered for this call: nothing will read the output.
     const totalBytes = output.bytes
     await output.discard()
-    return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs)
+    return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs, confinement !== undefined)
   }
   const captured = await output.finish({ stillWriting: exit.leftRunning })
   if (captured.outputLost !== undefined) return outputLostFailure(exit, captured, captured.outputLost)
-  return commandOutput(input.command, exit, captured, timeoutMs)
+  return commandOutput(input.command, exit, captured, timeoutMs, confinement !== undefined)
 }
 
-async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string): Promise<BashOutput | ToolBusinessFailure> {
+async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashOutput | ToolBusinessFailure> {
   const { shellTasks, backgroundTasks } = ctx.services
   if (shellTasks === undefined || backgroundTasks === undefined) {
     return { result: false, errorCode: 'TOOL_ERR_NO_BACKGROUND_TASKS', message: 'Background commands are not available here: run the command without run_in_background.' }
@@ -134,25 +144,32 @@ async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: st
     cwd,
     env: commandEnv(input.command, ctx),
     artifacts: ctx.artifacts,
+    confinement,
   })
   backgroundTasks.track(task, false)
-  return { command: input.command, backgroundTaskId: task.id }
+  return { command: input.command, backgroundTaskId: task.id, confined: task.confined }
 }
 
 /** R38: bash_output only when truncated or persisted; a streamed run counts as persisted. */
 function bashDisplay(input: BashInput, output: BashOutput, serialization: Serialization): Display | undefined {
-  if (isBackgroundOutput(output)) return { kind: 'background_task', taskId: output.backgroundTaskId, command: output.command, status: 'running' }
+  if (isBackgroundOutput(output)) return { kind: 'background_task', taskId: output.backgroundTaskId, command: output.command, status: 'running', confined: output.confined }
   const streamed = output.omitted !== undefined
   const effective: Serialization = streamed
     ? { ...serialization, truncated: true, persistedPath: output.persistedPath ?? serialization.persistedPath }
     : serialization
-  const display = buildBashOutputDisplay({ command: input.command, output: output.output, exitCode: output.exitCode, serialization: effective })
+  const display = buildBashOutputDisplay({ command: input.command, output: output.output, exitCode: output.exitCode, serialization: effective, confined: output.confined })
   if (display === undefined || !streamed) return display
   return { ...display, truncated: true, originalBytes: output.totalBytes }
 }
 
-/** @example registry.register(createBashTool()) */
-export function createBashTool(): ToolEntry<BashInput, BashOutput> {
+export interface BashToolOptions {
+  /** Whether commands can be confined here (sandbox-probe.ts); probed in `auto` mode when absent. */
+  readonly sandbox?: SandboxStatus | undefined
+}
+
+/** @example registry.register(createBashTool({ sandbox: probeSandbox('auto') })) */
+export function createBashTool(options: BashToolOptions = {}): ToolEntry<BashInput, BashOutput> {
+  const sandbox = options.sandbox ?? probeSandbox('auto')
   return defineTool({
     name: BASH_TOOL_NAME,
     description: DESCRIPTION,
@@ -164,7 +181,7 @@ export function createBashTool(): ToolEntry<BashInput, BashOutput> {
     timeout: { kind: 'deadline', defaultMs: DEFAULT_COMMAND_TIMEOUT_MS, maxMs: MAX_COMMAND_TIMEOUT_MS, allowCallOverride: true, cleanupGraceMs: 6_000 },
     resultBudget: { maxModelBytes: BASH_RESULT_BUDGET_BYTES, maxInlineBytes: BASH_RESULT_BUDGET_BYTES, strategy: 'artifact', previewDirection: 'tail' },
     retention: 'session',
-    resolveFlags: resolveBashFlags,
+    resolveFlags: bashFlagsResolver(sandbox.confined),
     formatModelContent: (output: BashOutput) => (isBackgroundOutput(output) ? formatBackgroundText(output.backgroundTaskId) : formatCommandText(output)),
     formatPersistedModelContent: formatPersistedBashContent,
     persistedArtifact: (output: BashOutput) => (isBackgroundOutput(output) ? undefined : output.artifact),
@@ -172,7 +189,8 @@ export function createBashTool(): ToolEntry<BashInput, BashOutput> {
     handler: async function bash(input, ctx): Promise<BashOutput | ToolBusinessFailure> {
       const cwd = await workspaceOf(ctx)
       if (typeof cwd !== 'string') return cwd
-      return input.run_in_background === true ? startInBackground(input, ctx, cwd) : runInForeground(input, ctx, cwd)
+      const confinement = confinementOf(sandbox, ctx, cwd)
+      return input.run_in_background === true ? startInBackground(input, ctx, cwd, confinement) : runInForeground(input, ctx, cwd, confinement)
     },
   })
 }

@@ -18,6 +18,11 @@
  * environment (process-tag.ts). A command that ends by itself is not a kill: what it left
  * running, in its group or out of it, runs on.
  *
+ * Confined (sandbox.ts), the job is bwrap: its process group holds bwrap and every process of
+ * the sandbox, whose pids inside are those of a pid namespace of its own. A SIGKILL of the
+ * group reaches the sandbox's init, and with it the kernel ends every process inside, those
+ * that left the group included.
+ *
  * Why not spawn({ detached: true }): that calls setsid(), a new session, and with Linux
  * scheduler autogroups (on by default) a new session is a new scheduling group. Across
  * groups every pipe write wakes the reader at once; under load that made reading a
@@ -26,9 +31,11 @@
  * is sent SIGHUP: it ends at once instead of hanging.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
 import { createProcessTag, PROCESS_TAG_VARIABLE, signalTagged } from './process-tag.js'
+import { INSIDE_PREFIX } from './sandbox.js'
 
 /**
  * The lifeline's half of process-tag.ts, in bash since the server is gone by then: SIGKILL to
@@ -48,24 +55,36 @@ const KILL_TAGGED = [
 ]
 
 // $1 is the command, $2 its tag: only the command's environment gets the tag, not the wrapper's.
-const WRAPPER = [
-  'exec 4>&2 2>/dev/null',
-  ...KILL_TAGGED,
-  'set -m',
-  `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`,
-  'job=$!',
-  'printf "%d\\n" "$job" >&3',
-  'exec 3>&- 4>&-',
-  // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
-  // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
-  '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
-  'watcher=$!',
-  'exec 5<&-',
-  'wait "$job"',
-  'status=$?',
-  'kill "$watcher"',
-  'exit "$status"',
-].join('\n')
+// Unconfined, the job is `bash -c "$1"`; confined, it is bwrap with its options and the
+// command (the arguments from $3 on), started with SIGTERM ignored: a SIGTERM to the group
+// then reaches the command inside and leaves its sandbox standing until the command ends, so
+// a command's SIGTERM handler runs as it would unconfined (sandbox.ts restores the signal).
+const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`
+const CONFINED_JOB = `(trap "" TERM; ${PROCESS_TAG_VARIABLE}="$2" exec "\${@:3}") 2>&4 3>&- 4>&- 5<&- &`
+
+function wrapperScript(job: string): string {
+  return [
+    'exec 4>&2 2>/dev/null',
+    ...KILL_TAGGED,
+    'set -m',
+    job,
+    'job=$!',
+    'printf "%d\\n" "$job" >&3',
+    'exec 3>&- 4>&-',
+    // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
+    // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
+    '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
+    'watcher=$!',
+    'exec 5<&-',
+    'wait "$job"',
+    'status=$?',
+    'kill "$watcher"',
+    'exit "$status"',
+  ].join('\n')
+}
+
+const UNCONFINED_WRAPPER = wrapperScript(UNCONFINED_JOB)
+const CONFINED_WRAPPER = wrapperScript(CONFINED_JOB)
 
 export interface ShellProcess {
   readonly child: ChildProcess
@@ -98,10 +117,16 @@ function readGroupId(report: Readable): Promise<number | undefined> {
 /**
  * Starts `bash -c command` in `cwd` in a process group of its own; stdin reads nothing, stdout
  * and stderr both write to `outputFd`. The child has its own copy of `outputFd` on return.
+ * With `confinement` (bwrap and its options up to `--`, see sandbox.ts) the command runs in
+ * that sandbox; its process group is then bwrap's, and holds every process of the sandbox.
  */
-export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number): ShellProcess {
+export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number, confinement?: readonly string[]): ShellProcess {
   const tag = createProcessTag()
-  const child = spawn('bash', ['-c', WRAPPER, 'toolexec-bash', command, tag], { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
+  const args =
+    confinement === undefined
+      ? ['-c', UNCONFINED_WRAPPER, 'toolexec-bash', command, tag]
+      : ['-c', CONFINED_WRAPPER, 'toolexec-bash', command, tag, ...confinement, ...INSIDE_PREFIX, command]
+  const child = spawn('bash', args, { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
   // Never written; while this process lives the wrapper's watcher waits on it.
   const lifeline = pipeOf(child, 5)
   lifeline.on('error', () => {})
@@ -118,6 +143,38 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false
   }
+}
+
+/** The process group of `pid` and whether it is a zombie, from /proc; undefined when gone. */
+function groupAndState(pid: string): { pgrp: number; zombie: boolean } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { pgrp: Number(fields[2]), zombie: fields[0] === 'Z' }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a process of the group still runs. A zombie does not count: a confined command's
+ * sandbox init is left to the system's init to reap once bwrap has exited, and some (a
+ * container's) take seconds or never do. Without /proc, any member counts.
+ */
+export function groupIsRunning(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return true
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) > 57 || name.charCodeAt(0) < 48) continue
+    const member = groupAndState(name)
+    if (member !== undefined && member.pgrp === pgid && !member.zombie) return true
+  }
+  return false
 }
 
 /** What one command started: its process group, and every process carrying its tag. */

@@ -33,6 +33,8 @@ export interface ShellTaskOptions {
   readonly cwd: string
   readonly artifacts?: ArtifactStore | undefined
   readonly env?: NodeJS.ProcessEnv | undefined
+  /** The sandbox it runs in (command-runner.ts); undefined: none. */
+  readonly confinement?: readonly string[] | undefined
 }
 
 declare module '../../contracts/ports.js' {
@@ -56,6 +58,8 @@ export class ShellTask implements BackgroundTask {
   readonly sessionId: string
   readonly command: string
   readonly description: string
+  /** Whether it runs in a sandbox. */
+  readonly confined: boolean
   readonly done: Promise<ShellTaskSnapshot>
   readonly #output: CommandOutput
   readonly #running: RunningCommand
@@ -66,8 +70,9 @@ export class ShellTask implements BackgroundTask {
     this.sessionId = options.sessionId
     this.command = options.command
     this.description = options.description ?? options.command
+    this.confined = options.confinement !== undefined
     this.#output = output
-    this.#running = startCommand({ command: options.command, cwd: options.cwd, output, env: options.env })
+    this.#running = startCommand({ command: options.command, cwd: options.cwd, output, env: options.env, confinement: options.confinement })
     this.done = this.#settle()
   }
 

@@ -1,0 +1,37 @@
+/**
+ * @module The sandbox of one Bash call: from the server's probe, the session's sandbox
+ * settings, the memory directory and how the call was allowed (ctx.writes), the bwrap
+ * command line it runs under, or none when nothing can confine it.
+ */
+import type { ToolCallContext } from '../../contracts/ports.js'
+import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox.js'
+import type { SandboxStatus } from './sandbox-probe.js'
+
+/** What the server knows of sandboxes besides the probe. */
+export interface SandboxServices {
+  /** The settings in force for a session: the config file's, with the session's own added. */
+  settingsOf(sessionId: string): SandboxSettings
+  /** Server files a command must never see, even under a path it may see. */
+  readonly hiddenPaths: readonly string[]
+}
+
+declare module '../../contracts/ports.js' {
+  interface ToolServices {
+    /** Bash's sandbox settings. */
+    sandbox: SandboxServices
+  }
+}
+
+/** bwrap and its options up to `--` for this call, or undefined when it runs unconfined. */
+export function confinementOf(status: SandboxStatus, ctx: ToolCallContext, workspace: string): readonly string[] | undefined {
+  if (!status.confined) return undefined
+  const services = ctx.services.sandbox
+  return bwrapArguments({
+    workspace,
+    cwd: workspace,
+    writes: ctx.writes ?? 'none',
+    settings: services?.settingsOf(ctx.sessionId) ?? DEFAULT_SANDBOX_SETTINGS,
+    memoryDir: ctx.services.memoryDir,
+    hiddenPaths: services?.hiddenPaths,
+  })
+}
