@@ -86,7 +86,7 @@ describe('damage met while running', () => {
     })
     const server = await startTestServer({ dataDir })
     try {
-      expect(await server.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+      expect(await server.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
       const bytes = readFileSync(file)
       const pageSize = bytes.readUInt16BE(16)
       const at = bytes.indexOf(marker)

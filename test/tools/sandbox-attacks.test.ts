@@ -98,6 +98,11 @@ function withPaths(command: string): string {
   return command.replaceAll('/outside/secret', outsideFile).replaceAll('/abs/file', outsideFile).replaceAll('PORT', String(port))
 }
 
+/** A command no parser can read: the shell gets it from a decoded string at run time. */
+function hiddenFromParser(command: string): string {
+  return `echo ${Buffer.from(command).toString('base64')} | base64 -d | bash`
+}
+
 function expectNoSecret(ran: Ran): void {
   for (const secret of SECRETS) expect(ran.output).not.toContain(secret)
   expect(ran.output).not.toMatch(/^root:[^:]*:/m)
@@ -286,7 +291,8 @@ describe('confined, approved: the workspace is writable but the files that steer
     ['printf "[core]\\n\\tfsmonitor = evil\\n" >> .git/config', '.git/config', '[core]\n'],
     ['echo x > .toolexec/config.json', '.toolexec/config.json', '{}\n'],
   ])('runs %j and the steering file stays as it was, while a plain file is written', async (command, file, content) => {
-    const ran = await run(server, 'approved', `echo ok > written.txt; ${command}`)
+    // Written plainly, the write asks in every mode; hidden from the parser, the kernel holds.
+    const ran = await run(server, 'approved', `echo ok > written.txt; ${hiddenFromParser(command)}`)
     expect(ran).toMatchObject({ status: 'succeeded', exitCode: 1, confined: true })
     expect(ran.output).toMatch(/Read-only file system/)
     expect(readFileSync(path.join(workspace, 'written.txt'), 'utf8')).toBe('ok\n')
@@ -294,7 +300,7 @@ describe('confined, approved: the workspace is writable but the files that steer
   })
 
   it('cannot add a git hook', async () => {
-    const ran = await run(server, 'approved', 'echo ok > written.txt; printf "#!/bin/sh\\n" > .git/hooks/pre-commit')
+    const ran = await run(server, 'approved', `echo ok > written.txt; ${hiddenFromParser('printf "#!/bin/sh\\n" > .git/hooks/pre-commit')}`)
     expect(ran).toMatchObject({ status: 'succeeded', exitCode: 1 })
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false)
   })
