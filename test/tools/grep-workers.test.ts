@@ -119,11 +119,11 @@ describe('GrepPool', () => {
     const { workspace } = await workspaceWith('grep-pool', { 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
     const pool = new GrepPool({ size: 1, limitMs: 500 })
     const guard = { roots: [workspace], workspace }
-    const file = (name: string) => ({ label: name, openPath: path.join(workspace, name), absolute: path.join(workspace, name), pinned: false, link: false })
+    const directory = (name: string) => ({ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: [name], links: [] })
     try {
       // One worker: the second batch waits behind the stuck one, in the same thread.
-      const stuck = pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, files: [file('slow.txt')] })
-      const behind = pool.run({ spec: spec(2, 'fine'), guard, room: 10, stopAtCap: false, files: [file('ok.txt')] })
+      const stuck = pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, directories: [directory('slow.txt')] })
+      const behind = pool.run({ spec: spec(2, 'fine'), guard, room: 10, stopAtCap: false, directories: [directory('ok.txt')] })
       await expect(stuck).rejects.toMatchObject({ code: 'TOOL_ERR_PATTERN_TOO_SLOW' })
       const batch = await behind
       expect(Buffer.from(batch.bytes).toString()).toBe('ok.txt:1:fine\n')
