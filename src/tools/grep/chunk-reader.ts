@@ -17,9 +17,10 @@ export interface ChunkConsumer {
   chunk(bytes: Buffer, final: boolean): boolean
 }
 
+/** A NUL byte in the first SNIFF_BYTES; the rest of the chunk is not scanned for it. */
 function isBinary(firstChunk: Buffer): boolean {
-  const nul = firstChunk.indexOf(0)
-  return nul !== -1 && nul < SNIFF_BYTES
+  const head = firstChunk.length > SNIFF_BYTES ? firstChunk.subarray(0, SNIFF_BYTES) : firstChunk
+  return head.indexOf(0) !== -1
 }
 
 export class ChunkReader {
@@ -31,18 +32,6 @@ export class ChunkReader {
    * binary file.
    */
   read(fd: number, consumer: ChunkConsumer): boolean {
-    const steps = this.steps(fd, consumer)
-    for (;;) {
-      const step = steps.next()
-      if (step.done === true) return step.value
-    }
-  }
-
-  /**
-   * The same, a chunk per step: the caller may let the event loop run between steps (a large
-   * file). Returns as `read` does.
-   */
-  *steps(fd: number, consumer: ChunkConsumer): Generator<void, boolean, undefined> {
     let filled = 0
     let first = true
     for (;;) {
@@ -60,7 +49,6 @@ export class ChunkReader {
       if (!consumer.chunk(chunk, final) || final) return true
       filled = end - chunk.length
       this.#buffer.copy(this.#buffer, 0, chunk.length, end)
-      yield
     }
   }
 
