@@ -9,6 +9,11 @@
  * buffer) and closes every file of the tree, its list given, no walk and no matching. Grep
  * cannot be faster than that on one core; its ratio to GNU grep says how much of a miss
  * is Node's cost of reading files, not Grep's.
+ *
+ * And the CPU time of a search, all threads counted (ours: process.cpuUsage around the call;
+ * GNU grep: its rusage as `times` reports it after it ran), in rounds of their own after the
+ * timed ones. On a machine whose cores are busy with other work, the elapsed ratio tends to the
+ * CPU ratio: more threads then add no speed.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs'
@@ -171,6 +176,28 @@ function runReadFloor(files: readonly string[]): Run {
   return { ms: performance.now() - started, matches: bytes }
 }
 
+/** User + system CPU ms of one GNU grep run, read from the shell's `times` (children's line). */
+function gnuGrepCpuMs(): number {
+  const script = `grep -rn ${NEEDLE} '${treeRoot}' >/dev/null; times`
+  const lines = spawnSync('sh', ['-c', script], { encoding: 'utf8' }).stdout.trim().split('\n')
+  const seconds = (lines[1] ?? '').split(/\s+/).map((field) => {
+    const match = /^(\d+)m([\d.]+)s$/.exec(field)
+    return match === null ? 0 : Number(match[1]) * 60 + Number(match[2])
+  })
+  return (seconds.reduce((sum, value) => sum + value, 0) * 1000)
+}
+
+async function ourCpuMs(): Promise<number> {
+  const before = process.cpuUsage()
+  await runOurGrep()
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] as number
@@ -194,6 +221,12 @@ export async function benchGrep(): Promise<string[]> {
     if (HAS_RIPGREP) rg.push(await runRipgrep())
     floor.push(runReadFloor(files))
   }
+  const gnuCpu: number[] = []
+  const oursCpu: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    gnuCpu.push(gnuGrepCpuMs())
+    oursCpu.push(await ourCpuMs())
+  }
   await closeGrepPool()
   const gnuMs = median(gnu.map((run) => run.ms))
   const oursMs = median(ours.map((run) => run.ms))
@@ -213,6 +246,7 @@ export async function benchGrep(): Promise<string[]> {
   lines.push(
     `floor, Node read only:  ${floorMs.toFixed(1)} ms (median of ${ROUNDS}; open, readSync, close of the ${files.length} files on one thread, no walk, no matching)`,
     `ratio grep/floor:       ${(gnuMs / floorMs).toFixed(3)}`,
+    `CPU per search:         GNU grep ${mean(gnuCpu).toFixed(0)} ms, Grep ${mean(oursCpu).toFixed(0)} ms (user + system, all threads, mean of ${ROUNDS}); ratio ${(mean(gnuCpu) / mean(oursCpu)).toFixed(3)}`,
   )
   return lines
 }
