@@ -10,6 +10,7 @@ const NEWLINE = 10
 const CHUNK_BYTES = 1024 * 1024
 // A line longer than this is split: memory stays bounded on a file with no line breaks.
 const MAX_CHUNK_BYTES = 16 * 1024 * 1024
+const WHOLE_SNIFF_BYTES = 64 * 1024
 
 /** Receives the file's text chunk by chunk. */
 export interface ChunkConsumer {
@@ -17,10 +18,11 @@ export interface ChunkConsumer {
   chunk(bytes: Buffer, final: boolean): boolean
 }
 
-/** A NUL byte in the first SNIFF_BYTES; the rest of the chunk is not scanned for it. */
+/** A NUL byte in the first SNIFF_BYTES. A small chunk is scanned whole: cutting it costs more than scanning its tail. */
 function isBinary(firstChunk: Buffer): boolean {
-  const head = firstChunk.length > SNIFF_BYTES ? firstChunk.subarray(0, SNIFF_BYTES) : firstChunk
-  return head.indexOf(0) !== -1
+  const head = firstChunk.length > WHOLE_SNIFF_BYTES ? firstChunk.subarray(0, SNIFF_BYTES) : firstChunk
+  const nul = head.indexOf(0)
+  return nul !== -1 && nul < SNIFF_BYTES
 }
 
 export class ChunkReader {
