@@ -4,9 +4,19 @@
  * handler (content mode, -n, no head_limit, output collected), alternating in one process;
  * `rg -n` (ripgrep) too when it is installed. Target: grep_time / ours_time >= 1.0 (ours at
  * least as fast as GNU grep). BENCH_ROUNDS sets the rounds (default 7).
+ *
+ * Beside them, the floor: one Node thread that only opens, reads (one readSync into a reused
+ * buffer) and closes every file of the tree, its list given, no walk and no matching. Grep
+ * cannot be faster than that on one core; its ratio to GNU grep says how much of a miss
+ * is Node's cost of reading files, not Grep's.
+ *
+ * And the CPU time of a search, all threads counted (ours: process.cpuUsage around the call;
+ * GNU grep: its rusage as `times` reports it after it ran), in rounds of their own after the
+ * timed ones. On a machine whose cores are busy with other work, the elapsed ratio tends to the
+ * CPU ratio: more threads then add no speed.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -139,6 +149,55 @@ async function runOurGrep(): Promise<Run> {
   return { ms, matches: countLines(output, /^\[Showing|^No matches/) }
 }
 
+function treeFiles(): string[] {
+  const files: string[] = []
+  for (let top = 0; top < TOP_DIRS; top++) {
+    for (let sub = 0; sub < SUB_DIRS; sub++) {
+      for (let file = 0; file < FILES_PER_DIR; file++) files.push(path.join(treeRoot, `d${top}`, `e${sub}`, `f${file}.txt`))
+    }
+  }
+  return files
+}
+
+const floorBuffer = Buffer.allocUnsafe(1024 * 1024)
+
+/** Opens, reads and closes every file: what reading costs Node on one thread. */
+function runReadFloor(files: readonly string[]): Run {
+  const started = performance.now()
+  let bytes = 0
+  for (const file of files) {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+    try {
+      bytes += readSync(fd, floorBuffer, 0, floorBuffer.length, null)
+    } finally {
+      closeSync(fd)
+    }
+  }
+  return { ms: performance.now() - started, matches: bytes }
+}
+
+/** User + system CPU ms of one GNU grep run, read from the shell's `times` (children's line). */
+function gnuGrepCpuMs(): number {
+  const script = `grep -rn ${NEEDLE} '${treeRoot}' >/dev/null; times`
+  const lines = spawnSync('sh', ['-c', script], { encoding: 'utf8' }).stdout.trim().split('\n')
+  const seconds = (lines[1] ?? '').split(/\s+/).map((field) => {
+    const match = /^(\d+)m([\d.]+)s$/.exec(field)
+    return match === null ? 0 : Number(match[1]) * 60 + Number(match[2])
+  })
+  return (seconds.reduce((sum, value) => sum + value, 0) * 1000)
+}
+
+async function ourCpuMs(): Promise<number> {
+  const before = process.cpuUsage()
+  await runOurGrep()
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] as number
@@ -147,6 +206,7 @@ function median(values: readonly number[]): number {
 /** Runs the comparison; returns the lines it prints. */
 export async function benchGrep(): Promise<string[]> {
   const tree = ensureTree()
+  const files = treeFiles()
   // Warm-up: the file cache, and the worker threads (which stay warm between calls).
   await runGnuGrep()
   await runOurGrep()
@@ -154,14 +214,23 @@ export async function benchGrep(): Promise<string[]> {
   const gnu: Run[] = []
   const ours: Run[] = []
   const rg: Run[] = []
+  const floor: Run[] = []
   for (let round = 0; round < ROUNDS; round++) {
     gnu.push(await runGnuGrep())
     ours.push(await runOurGrep())
     if (HAS_RIPGREP) rg.push(await runRipgrep())
+    floor.push(runReadFloor(files))
+  }
+  const gnuCpu: number[] = []
+  const oursCpu: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    gnuCpu.push(gnuGrepCpuMs())
+    oursCpu.push(await ourCpuMs())
   }
   await closeGrepPool()
   const gnuMs = median(gnu.map((run) => run.ms))
   const oursMs = median(ours.map((run) => run.ms))
+  const floorMs = median(floor.map((run) => run.ms))
   const ratio = gnuMs / oursMs
   const lines = [
     `grep tree:              ${tree.files} files, ${(tree.bytes / 1e6).toFixed(1)} MB (${treeRoot})`,
@@ -174,6 +243,11 @@ export async function benchGrep(): Promise<string[]> {
     `ratio grep/ours:        ${ratio.toFixed(3)} (target >= ${TARGET}) ${ratio >= TARGET ? 'OK' : 'MISSED'}`,
   )
   if (HAS_RIPGREP) lines.push(`ratio ripgrep/ours:     ${(median(rg.map((run) => run.ms)) / oursMs).toFixed(3)}`)
+  lines.push(
+    `floor, Node read only:  ${floorMs.toFixed(1)} ms (median of ${ROUNDS}; open, readSync, close of the ${files.length} files on one thread, no walk, no matching)`,
+    `ratio grep/floor:       ${(gnuMs / floorMs).toFixed(3)}`,
+    `CPU per search:         GNU grep ${mean(gnuCpu).toFixed(0)} ms, Grep ${mean(oursCpu).toFixed(0)} ms (user + system, all threads, mean of ${ROUNDS}); ratio ${(mean(gnuCpu) / mean(oursCpu)).toFixed(3)}`,
+  )
   return lines
 }
 

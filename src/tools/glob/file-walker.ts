@@ -17,8 +17,20 @@ import path from 'node:path'
 import { GUARDED_READ_FLAGS, isAllowed, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
 import { ancestorRules, GITIGNORE, readGitignore, type GitignoreStack } from './gitignore.js'
 
+/** The directory of walked files: one object for all the files of one listing. */
+export interface WalkDirectory {
+  /** Absolute path. */
+  readonly path: string
+  /** What a file's name is appended to, to open it: through the pinned directory's descriptor when there is one. */
+  readonly openPrefix: string
+  /** Posix path relative to the walk's root, '' or ending in '/'. */
+  readonly relative: string
+}
+
 /** One file of the walk. Its directory descriptor is open only until the walk moves on. */
 export interface WalkEntry {
+  readonly name: string
+  readonly directory: WalkDirectory
   readonly absolute: string
   /** Posix path relative to the walk's root. */
   readonly relative: string
@@ -142,12 +154,13 @@ function* walkDirectory(state: WalkState, dir: Directory): Generator<WalkEntry, 
     if (content !== undefined) state.ignores.push(state.rootPrefix + dir.relative, content)
   }
   const pinned = dir.fd !== NOT_PINNED
+  const directory: WalkDirectory = { path: dir.path, openPrefix: listing.childPrefix, relative: dir.relative }
   for (const entry of listSorted(listing.childPrefix, entries)) {
     const relative = dir.relative + entry.name
     if (state.ignores.depth > 0 && state.ignores.isIgnored(state.rootPrefix + relative, entry.directory)) continue
     const absolute = childPath(dir.path, entry.name)
     if (!entry.directory) {
-      yield { absolute, relative, openPath: listing.childPrefix + entry.name, pinned, link: entry.link }
+      yield { name: entry.name, directory, absolute, relative, openPath: listing.childPrefix + entry.name, pinned, link: entry.link }
       continue
     }
     if (state.options.enter?.(relative, dir.depth + 1) === false) continue
@@ -205,13 +218,16 @@ function isFileBehindLink(link: string): boolean {
   }
 }
 
+/** What opening a walked file needs. */
+export type OpenableFile = Pick<WalkEntry, 'absolute' | 'openPath' | 'pinned' | 'link'>
+
 /**
  * Opens a walked file for reading, before the walk moves on; undefined when it cannot be
  * opened or lies outside the guard. Pinned and not a symlink: opened through its directory's
  * descriptor without following a link, so it is where the walk found it. Otherwise the
  * descriptor's real path is checked.
  */
-export function openWalkedFile(entry: Pick<WalkEntry, 'absolute' | 'openPath' | 'pinned' | 'link'>, guard: PathGuard): number | undefined {
+export function openWalkedFile(entry: OpenableFile, guard: PathGuard): number | undefined {
   const trusted = entry.pinned && !entry.link
   let fd: number
   try {

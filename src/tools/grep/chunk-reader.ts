@@ -10,6 +10,7 @@ const NEWLINE = 10
 const CHUNK_BYTES = 1024 * 1024
 // A line longer than this is split: memory stays bounded on a file with no line breaks.
 const MAX_CHUNK_BYTES = 16 * 1024 * 1024
+const WHOLE_SNIFF_BYTES = 64 * 1024
 
 /** Receives the file's text chunk by chunk. */
 export interface ChunkConsumer {
@@ -17,8 +18,10 @@ export interface ChunkConsumer {
   chunk(bytes: Buffer, final: boolean): boolean
 }
 
+/** A NUL byte in the first SNIFF_BYTES. A small chunk is scanned whole: cutting it costs more than scanning its tail. */
 function isBinary(firstChunk: Buffer): boolean {
-  const nul = firstChunk.indexOf(0)
+  const head = firstChunk.length > WHOLE_SNIFF_BYTES ? firstChunk.subarray(0, SNIFF_BYTES) : firstChunk
+  const nul = head.indexOf(0)
   return nul !== -1 && nul < SNIFF_BYTES
 }
 
@@ -31,18 +34,6 @@ export class ChunkReader {
    * binary file.
    */
   read(fd: number, consumer: ChunkConsumer): boolean {
-    const steps = this.steps(fd, consumer)
-    for (;;) {
-      const step = steps.next()
-      if (step.done === true) return step.value
-    }
-  }
-
-  /**
-   * The same, a chunk per step: the caller may let the event loop run between steps (a large
-   * file). Returns as `read` does.
-   */
-  *steps(fd: number, consumer: ChunkConsumer): Generator<void, boolean, undefined> {
     let filled = 0
     let first = true
     for (;;) {
@@ -60,7 +51,6 @@ export class ChunkReader {
       if (!consumer.chunk(chunk, final) || final) return true
       filled = end - chunk.length
       this.#buffer.copy(this.#buffer, 0, chunk.length, end)
-      yield
     }
   }
 

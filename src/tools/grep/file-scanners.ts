@@ -3,7 +3,7 @@
  * (files_with_matches), count matching lines (count), or print them with context (content).
  * One scanner serves a whole search, so a file costs no new closures or objects unless it
  * matches. A literal pattern is searched in the raw bytes; only a regular expression needs
- * the text decoded.
+ * the text decoded, and only in a chunk that holds the literal text all its matches contain.
  */
 import type { ChunkConsumer } from './chunk-reader.js'
 import { ContentPrinter, type OutputSink } from './content-printer.js'
@@ -35,12 +35,20 @@ export interface FileScanner extends ChunkConsumer {
 
 const NEWLINE = 10
 
+/** The chunk's bytes lack the text every match needs: no line of it matches. */
+function ruledOut(bytes: Buffer, pattern: CompiledPattern): boolean {
+  const required = pattern.literal ?? pattern.prefilter
+  return required !== undefined && required.find(bytes, 0) === -1
+}
+
 function hasMatch(bytes: Buffer, pattern: CompiledPattern): boolean {
   if (pattern.literal !== undefined) return pattern.literal.find(bytes, 0) !== -1
+  if (ruledOut(bytes, pattern)) return false
   return hasMatchingLine(bytes.toString('utf8'), pattern)
 }
 
 function countMatches(bytes: Buffer, pattern: CompiledPattern): number {
+  if (ruledOut(bytes, pattern)) return 0
   if (pattern.literal === undefined) return countMatchingLines(bytes.toString('utf8'), pattern)
   let count = 0
   forEachLiteralLine(bytes, pattern.literal, () => {
@@ -124,8 +132,8 @@ class ContentScanner implements FileScanner {
 
   chunk(bytes: Buffer, final: boolean): boolean {
     const { pattern, before } = this.#options
-    // A literal's absence is cheap to prove; then only the lines are counted, unless context depends on them.
-    const absent = pattern.literal !== undefined && pattern.literal.find(bytes, 0) === -1
+    // A required literal's absence is cheap to prove; then only the lines are counted, unless context depends on them.
+    const absent = ruledOut(bytes, pattern)
     if (absent && (!this.#started || this.#printer.idle) && (final || before === 0)) {
       if (!final) this.#startedPrinter().skipLines(countNewlines(bytes))
     } else {

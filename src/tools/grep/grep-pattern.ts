@@ -6,6 +6,7 @@
 import picomatch from 'picomatch'
 import { FileToolError } from '../workspace.js'
 import { createLiteralSearch, type LiteralSearch } from './literal-finder.js'
+import { requiredLiteral } from './required-literal.js'
 
 export interface CompiledPattern {
   /** The pattern as the model wrote it, for messages. */
@@ -16,7 +17,15 @@ export interface CompiledPattern {
   readonly line: RegExp
   /** Set when the pattern is a plain, case-sensitive literal: then lines are found in the raw bytes. */
   readonly literal: LiteralSearch | undefined
+  /**
+   * Set when the pattern is a regular expression every match of which contains a literal
+   * text (see requiredLiteral): a chunk of raw bytes without that text has no matching line.
+   */
+  readonly prefilter: LiteralSearch | undefined
 }
+
+/** A shorter required text rules out too little to pay for the search. */
+const MIN_PREFILTER_LENGTH = 2
 
 export type FileFilter = (relative: string) => boolean
 
@@ -43,7 +52,18 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
     )
   }
   const literal = !caseless && LITERAL.test(source) ? Buffer.from(source.replace(/\\(.)/g, '$1'), 'utf8') : undefined
-  return { source: pattern, scan: new RegExp(source, `g${flags}`), line, literal: literal === undefined ? undefined : createLiteralSearch(literal) }
+  return {
+    source: pattern,
+    scan: new RegExp(source, `g${flags}`),
+    line,
+    literal: literal === undefined ? undefined : createLiteralSearch(literal),
+    prefilter: literal === undefined && !caseless ? prefilterOf(source) : undefined,
+  }
+}
+
+function prefilterOf(source: string): LiteralSearch | undefined {
+  const required = requiredLiteral(source)
+  return required !== undefined && required.length >= MIN_PREFILTER_LENGTH ? createLiteralSearch(Buffer.from(required, 'latin1')) : undefined
 }
 
 /** ripgrep's common type names and their extensions. */

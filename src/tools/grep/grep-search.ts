@@ -6,14 +6,18 @@
  * so the output is the same as one thread searching file after file.
  */
 import { closeSync, constants, openSync } from 'node:fs'
-import { walkFiles, type WalkEntry } from '../glob/file-walker.js'
+import path from 'node:path'
+import { walkFiles, type WalkDirectory, type WalkEntry } from '../glob/file-walker.js'
 import { TimeSlicer } from '../glob/time-slicer.js'
 import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, type PathGuard } from '../workspace.js'
 import type { RecordedBatch } from './batch-recorder.js'
 import type { FileFilter } from './grep-pattern.js'
 import type { GrepOutput, OutputMode } from './grep-output.js'
 import { grepPool, type GrepPool } from './grep-pool.js'
-import type { BatchFile, SearchSpec } from './worker-protocol.js'
+import type { BatchDirectory, SearchSpec } from './worker-protocol.js'
+
+/** What the batch needs of a walked file. */
+export type BatchEntry = Pick<WalkEntry, 'name' | 'directory' | 'pinned' | 'link'>
 
 export interface GrepSearch {
   readonly guard: PathGuard
@@ -64,9 +68,13 @@ class SearchJob {
   /** Batches sent and not yet merged; more than this and the walk waits. */
   readonly maxPending: number
   readonly #pending: Pending[] = []
-  #files: BatchFile[] = []
-  /** A directory's path to the path through this batch's own descriptor of it (`/proc/self/fd/<n>/`). */
-  #held = new Map<string, string>()
+  #directories: BatchDirectory[] = []
+  /** The directory files are added to, and the walk's directory it was made for. */
+  #directory: BatchDirectory | undefined
+  #directorySource: WalkDirectory | undefined
+  #fileCount = 0
+  /** Descriptors of this batch's directories. */
+  #held: number[] = []
   #batchFiles = FIRST_BATCH_FILES
   #cancelled: Promise<void> | undefined
   readonly #onAbort = (): void => void this.#cancel(this.#search.signal.reason)
@@ -85,53 +93,61 @@ class SearchJob {
   }
 
   /** Adds a walked file; one that cannot be reached any more (its directory is gone) is skipped. */
-  add(entry: Omit<BatchFile, 'label'>, label: string): void {
-    const openPath = entry.pinned ? this.#heldPath(entry) : entry.openPath
-    if (openPath === undefined) return
-    this.#files.push({ label, openPath, absolute: entry.absolute, pinned: entry.pinned, link: entry.link })
-    if (this.#files.length >= this.#batchFiles) this.flush()
+  add(entry: BatchEntry, labelPrefix: string): void {
+    if (entry.directory !== this.#directorySource) this.#startDirectory(entry, labelPrefix)
+    const current = this.#directory
+    if (current === undefined) return
+    if (entry.link) current.links.push(current.names.length)
+    current.names.push(entry.name)
+    if (++this.#fileCount >= this.#batchFiles) this.flush()
   }
 
   /**
    * The walk closes a directory's descriptor when it moves on, before a worker opens the
-   * files in it: so the batch holds a descriptor of its own, opened through the walk's. (Keyed
-   * by the directory's path: the walk reuses descriptor numbers for the next directories.)
+   * files in it: so the batch holds a descriptor of its own, opened through the walk's.
    */
-  #heldPath(entry: Omit<BatchFile, 'label'>): string | undefined {
-    const nameAt = entry.openPath.lastIndexOf('/') + 1
-    const directory = entry.absolute.slice(0, entry.absolute.length - (entry.openPath.length - nameAt))
-    let held = this.#held.get(directory)
-    if (held === undefined) {
+  #startDirectory(entry: BatchEntry, labelPrefix: string): void {
+    const { directory, pinned } = entry
+    this.#directorySource = directory
+    this.#directory = undefined
+    let openPrefix = directory.openPrefix
+    if (pinned) {
       try {
-        held = `${PROC_FD}${openSync(entry.openPath.slice(0, nameAt), DIRECTORY_FLAGS)}/`
+        const fd = openSync(directory.openPrefix, DIRECTORY_FLAGS)
+        this.#held.push(fd)
+        openPrefix = `${PROC_FD}${fd}/`
       } catch {
-        return undefined
+        return
       }
-      this.#held.set(directory, held)
     }
-    return held + entry.openPath.slice(nameAt)
+    const absolutePrefix = directory.path.endsWith(path.sep) ? directory.path : directory.path + path.sep
+    this.#directory = { openPrefix, absolutePrefix, labelPrefix: labelPrefix + directory.relative, pinned, names: [], links: [] }
+    this.#directories.push(this.#directory)
   }
 
   /** Sends the files added so far as a batch. */
   flush(): void {
-    if (this.#files.length === 0) return
+    if (this.#fileCount === 0) return
     const { output, guard } = this.#search
-    const request = { spec: this.#spec, guard, room: output.cap - output.kept, stopAtCap: output.stopAtCap, files: this.#files }
+    const request = { spec: this.#spec, guard, room: output.cap - output.kept, stopAtCap: output.stopAtCap, directories: this.#directories }
     const done = this.#pool.run(request)
-    const pending: Pending = { done, held: this.#heldDescriptors(), batch: undefined }
+    const pending: Pending = { done, held: this.#takeHeld(), batch: undefined }
     // Awaited in order by settle(); until then a rejection must not count as unhandled.
     done.then(
       (batch) => (pending.batch = batch),
       () => undefined,
     )
     this.#pending.push(pending)
-    this.#files = []
+    this.#directories = []
+    this.#directory = undefined
+    this.#directorySource = undefined
+    this.#fileCount = 0
     this.#batchFiles = Math.min(MAX_BATCH_FILES, this.#batchFiles * 2)
   }
 
-  #heldDescriptors(): number[] {
-    const held = [...this.#held.values()].map((path) => Number(path.slice(PROC_FD.length, -1)))
-    this.#held = new Map()
+  #takeHeld(): number[] {
+    const held = this.#held
+    this.#held = []
     return held
   }
 
@@ -158,7 +174,7 @@ class SearchJob {
     this.#search.signal.removeEventListener('abort', this.#onAbort)
     if (this.#pending.length > 0) await this.#cancel(new Error('Grep search ended'))
     for (const pending of this.#pending.splice(0)) closeAll(pending.held)
-    closeAll(this.#heldDescriptors())
+    closeAll(this.#takeHeld())
   }
 
   #cancel(reason: unknown): Promise<void> {
@@ -185,7 +201,9 @@ export async function grepFile(search: GrepSearch, absolute: string, label: stri
   }
   const job = new SearchJob(search, grepPool())
   try {
-    job.add({ openPath: absolute, absolute, pinned: false, link: true }, label)
+    const name = path.basename(absolute)
+    const directory = { path: path.dirname(absolute), openPrefix: absolute.slice(0, absolute.length - name.length), relative: '' }
+    job.add({ name, directory, pinned: false, link: true }, label.slice(0, label.length - name.length))
     job.flush()
     await job.settle(0)
   } finally {
@@ -223,6 +241,6 @@ function walkSlice(search: GrepSearch, tree: GrepTree, files: Iterator<WalkEntry
     if (next.done === true) return true
     const entry = next.value
     if (tree.filter !== undefined && !tree.filter(entry.relative)) continue
-    job.add(entry, tree.labelPrefix + entry.relative)
+    job.add(entry, tree.labelPrefix)
   }
 }

@@ -6,12 +6,12 @@
  */
 import { closeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
-import { openWalkedFile } from '../glob/file-walker.js'
+import { openWalkedFile, type OpenableFile } from '../glob/file-walker.js'
 import { BatchRecorder } from './batch-recorder.js'
 import { ChunkReader, type ChunkConsumer } from './chunk-reader.js'
 import { createFileScanner, type FileScanner } from './file-scanners.js'
 import { compilePattern } from './grep-pattern.js'
-import type { BatchFile, BatchRequest, SearchSpec, WorkerData, WorkerReply } from './worker-protocol.js'
+import type { BatchDirectory, BatchRequest, SearchSpec, WorkerData, WorkerReply } from './worker-protocol.js'
 
 const port = parentPort
 if (port === null) throw new Error('grep-worker.ts runs as a worker thread')
@@ -52,16 +52,28 @@ function beating(scanner: FileScanner): ChunkConsumer {
   }
 }
 
-function searchFile(request: BatchRequest, file: BatchFile, scanner: FileScanner, consumer: ChunkConsumer): void {
-  const fd = openWalkedFile(file, request.guard)
+function searchFile(request: BatchRequest, entry: OpenableFile, labelPrefix: string, name: string, scanner: FileScanner, consumer: ChunkConsumer): void {
+  const fd = openWalkedFile(entry, request.guard)
   if (fd === undefined) return
   try {
-    scanner.start('', file.label)
+    scanner.start(labelPrefix, name)
     reader.read(fd, consumer)
   } catch {
     // Unreadable (EISDIR after a swap, EIO): skipped like grep -s.
   } finally {
     closeSync(fd)
+  }
+}
+
+function searchDirectory(request: BatchRequest, directory: BatchDirectory, scanner: FileScanner, consumer: ChunkConsumer, recorder: BatchRecorder): void {
+  const { names, links, openPrefix, absolutePrefix, labelPrefix, pinned } = directory
+  let nextLink = 0
+  for (let index = 0; index < names.length && !recorder.stopped; index++) {
+    const name = names[index] as string
+    const link = links[nextLink] === index
+    if (link) nextLink++
+    const entry: OpenableFile = { openPath: openPrefix + name, absolute: absolutePrefix + name, pinned, link }
+    searchFile(request, entry, labelPrefix, name, scanner, consumer)
   }
 }
 
@@ -71,8 +83,9 @@ function searchBatch(request: BatchRequest): WorkerReply {
   const { scanner, recorder } = prepare(request.spec)
   recorder.reset(request.room, request.stopAtCap)
   const consumer = beating(scanner)
-  for (let index = 0; index < request.files.length && !recorder.stopped; index++) {
-    searchFile(request, request.files[index] as BatchFile, scanner, consumer)
+  for (const directory of request.directories) {
+    if (recorder.stopped) break
+    searchDirectory(request, directory, scanner, consumer, recorder)
   }
   return { kind: 'done', id: request.id, batch: recorder.finish() }
 }

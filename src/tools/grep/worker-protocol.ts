@@ -17,8 +17,10 @@ export interface SearchSpec {
 
 /**
  * Files to search, found by the walk of the main thread, each opened by the worker as
- * openWalkedFile opens a walked file. A pinned file's path leads through a descriptor of its
- * directory that the main thread holds open until the batch is answered or its worker gone.
+ * openWalkedFile opens a walked file. Files travel grouped by directory (names only), which
+ * keeps the message small and the main thread's work per file to a name. A pinned
+ * directory's prefix leads through a descriptor of it that the main thread holds open until
+ * the batch is answered or its worker gone.
  */
 export interface BatchRequest {
   readonly id: number
@@ -27,15 +29,21 @@ export interface BatchRequest {
   /** How many entries the output still had room for when the batch was sent. */
   readonly room: number
   readonly stopAtCap: boolean
-  readonly files: readonly BatchFile[]
+  readonly directories: readonly BatchDirectory[]
 }
 
-export interface BatchFile {
-  readonly label: string
-  readonly openPath: string
-  readonly absolute: string
+/** Files of one directory, in walk order. */
+export interface BatchDirectory {
+  /** A file is opened by `openPrefix + name`. */
+  readonly openPrefix: string
+  /** A file's absolute path is `absolutePrefix + name`. */
+  readonly absolutePrefix: string
+  /** The output names a file `labelPrefix + name`. */
+  readonly labelPrefix: string
   readonly pinned: boolean
-  readonly link: boolean
+  readonly names: string[]
+  /** Indexes in `names` of the symbolic links to files (their targets are checked when opened). */
+  readonly links: number[]
 }
 
 export type WorkerReply =
