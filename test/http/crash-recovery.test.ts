@@ -11,6 +11,7 @@ import type { HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, Sche
 import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
 import { readAllEvents, spawnCrashServer, type CrashChild, type SseFrame } from '../support/crash-child.js'
 import { runKey, runsByCall } from '../support/crash-tools.js'
+import { until } from '../support/until.js'
 
 const SLEEP_MS = 2_000
 const DENY_MESSAGE = 'Not this file, please'
@@ -56,15 +57,6 @@ let statusAfterRestart: Session['status']
 let before: Life
 let after: Life
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 15))
-  }
-}
 
 async function post(server: CrashChild, schedule: string, session: string, calls: object[]): Promise<void> {
   const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: session, calls })

@@ -15,6 +15,7 @@ import { spawnCrashServer, type CrashChild } from '../support/crash-child.js'
 import { runKey, runsByCall } from '../support/crash-tools.js'
 import { runRefusedMain } from '../support/main-process.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { until } from '../support/until.js'
 
 const dirs: string[] = []
 const children: CrashChild[] = []
@@ -25,15 +26,6 @@ function tempDir(prefix: string): string {
   return dir
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 15))
-  }
-}
 
 async function post(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
   const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
@@ -72,7 +64,7 @@ describe('two servers on one data directory (issue 12)', () => {
     // It runs until the refused starts are over, however long they take.
     sleepSchedule = await post(first, 'lk', [{ id: 'slow', name: 'WaitForFile', input: { path: releaseFile } }])
     queuedSchedule = await post(first, 'lk', [{ id: 'after', name: 'Read', input: { file_path: 'after.txt' } }])
-    await until(async () => (statusOf(await schedule(first, sleepSchedule), 'slow') === 'running' ? true : undefined), 'the first call to run')
+    await until(async () => (statusOf(await schedule(first, sleepSchedule), 'slow') === 'running' ? true : undefined), 'the first call to run', 10_000)
     expect((await schedule(first, queuedSchedule)).status).toBe('queued')
     const before = await lastEventId(first, 'lk')
     // Given the first server's port, the start would fail there too: the lock comes first.
@@ -106,7 +98,7 @@ describe('two servers on one data directory (issue 12)', () => {
 
   it('after kill -9 of the holder, the next server gets the directory at once and recovers its call', async () => {
     const interruptedSchedule = await post(first, 'lk', [{ id: 'killed', name: 'Sleep', input: { ms: 10_000 } }])
-    await until(async () => (statusOf(await schedule(first, interruptedSchedule), 'killed') === 'running' ? true : undefined), 'the Sleep to run')
+    await until(async () => (statusOf(await schedule(first, interruptedSchedule), 'killed') === 'running' ? true : undefined), 'the Sleep to run', 10_000)
     await first.kill()
     const next = await spawnCrashServer(dataDir, markerDir)
     children.push(next)

@@ -18,6 +18,7 @@ import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
 import { createRuntime, type Runtime } from '../../src/sessions/runtime.js'
 import type { SqliteStore } from '../../src/storage/sqlite-store.js'
 import { crashTools, runKey, runsByCall } from '../support/crash-tools.js'
+import { until } from '../support/until.js'
 
 const dirs: string[] = []
 const runtimes: Runtime[] = []
@@ -390,12 +391,3 @@ describe('recovering a call that was waiting for approval', () => {
   })
 })
 
-async function until<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}

@@ -1,32 +1,16 @@
 import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { TurnContext } from '../../src/contracts/ports.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
-import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { closeGrepPool, GrepPool, grepPool } from '../../src/tools/grep/grep-pool.js'
-import { createGrepTool } from '../../src/tools/grep/index.js'
 import type { SearchSpec } from '../../src/tools/grep/worker-protocol.js'
-import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import { InMemoryFileStateStore } from '../../src/tools/services.js'
+import { grepHarness } from '../support/grep-harness.js'
 import { workspaceWith } from '../support/permission-tools.js'
 
 const SLOW = '(a+)+$'
 const SLOW_LINE = `${'a'.repeat(40)}b\n`
 
-async function harness(files: Readonly<Record<string, string>>) {
-  const { root, workspace } = await workspaceWith('grep-workers', files)
-  const executor = createExecutor({
-    registry: new InMemoryToolRegistry([createGrepTool()]),
-    artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
-    services: { fileState: new InMemoryFileStateStore() },
-  })
-  let next = 0
-  const grep = (input: Record<string, unknown>, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
-    executor.execute({ id: `g${++next}`, name: 'Grep', input }, { sessionId: 's1', workspace, ...turn })
-  return { workspace, grep }
+function harness(files: Readonly<Record<string, string>>) {
+  return grepHarness('grep-workers', files)
 }
 
 /** The longest time between two ticks of a 5 ms interval while `work` runs. */

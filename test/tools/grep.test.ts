@@ -1,28 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TurnContext } from '../../src/contracts/ports.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
-import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { MATCHING_LIMIT_MS } from '../../src/tools/grep/grep-pool.js'
 import { createGrepTool } from '../../src/tools/grep/index.js'
-import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import { InMemoryFileStateStore } from '../../src/tools/services.js'
-import { workspaceWith } from '../support/permission-tools.js'
+import { grepHarness } from '../support/grep-harness.js'
 
 async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
-  const { root, workspace } = await workspaceWith('grep', files)
-  const executor = createExecutor({
-    registry: new InMemoryToolRegistry([createGrepTool()]),
-    artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
-    services: { fileState: new InMemoryFileStateStore() },
-  })
-  let next = 0
-  const grep = (input: Record<string, unknown>, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
-    executor.execute({ id: `g${++next}`, name: 'Grep', input }, { sessionId: 's1', workspace, ...turn })
+  const { root, workspace, grep } = await grepHarness('grep', files)
   const text = async (input: Record<string, unknown>): Promise<string> => (await grep(input)).modelContent as string
   /** The whole output, from the artifact when the budget saved it there. */
   const fullText = async (input: Record<string, unknown>): Promise<string> => {
