@@ -8,7 +8,7 @@
 import type { ChunkConsumer } from './chunk-reader.js'
 import { ContentPrinter, type OutputSink } from './content-printer.js'
 import type { CompiledPattern } from './grep-pattern.js'
-import type { OutputMode } from './grep-output.js'
+import type { OutputMode } from './output-mode.js'
 import { countMatchingLines, forEachLiteralLine, forEachMatchingLine, hasMatchingLine } from './line-matcher.js'
 import { ByteSource, StringSource } from './line-source.js'
 

@@ -9,8 +9,7 @@
  */
 import type { RecordedBatch } from './batch-recorder.js'
 import { ENTRY_FILE, ENTRY_SEPARATOR } from './batch-recorder.js'
-
-export type OutputMode = 'content' | 'files_with_matches' | 'count'
+import type { OutputMode } from './output-mode.js'
 
 const INITIAL_BYTES = 64 * 1024
 const NEWLINE = 10

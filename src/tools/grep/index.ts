@@ -11,7 +11,8 @@ import { defineTool, type InputContext, type ToolEntry } from '../../contracts/t
 import { searchRoot } from '../glob/search-root.js'
 import { asToolFailure, displayPath, resolveToolPath } from '../workspace.js'
 import { compilePattern, fileFilter } from './grep-pattern.js'
-import { formatGrepOutput, GrepOutput, type OutputMode } from './grep-output.js'
+import { formatGrepOutput, GrepOutput } from './grep-output.js'
+import type { OutputMode } from './output-mode.js'
 import { grepFile, grepTree, type GrepSearch } from './grep-search.js'
 
 export const GREP_TOOL_NAME = 'Grep'

@@ -1,7 +1,7 @@
 /** @module The messages between Grep's searches (main thread) and its worker threads. */
 import type { RecordedBatch } from './batch-recorder.js'
 import type { PathGuard } from '../workspace.js'
-import type { OutputMode } from './grep-output.js'
+import type { OutputMode } from './output-mode.js'
 
 /** What to look for, the same for every batch of one search. */
 export interface SearchSpec {
