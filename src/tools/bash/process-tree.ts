@@ -60,7 +60,8 @@ const KILL_TAGGED = [
 // command (the arguments from $3 on), started with SIGTERM ignored: a SIGTERM to the group
 // then reaches the command inside and leaves its sandbox standing until the command ends, so
 // a command's SIGTERM handler runs as it would unconfined (sandbox.ts restores the signal).
-const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- 6>&- &`
+// Only bwrap gets fd 6, where it reports its sandbox's init (--info-fd); the wrapper closes it.
+const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`
 const CONFINED_JOB = `(trap "" TERM; ${PROCESS_TAG_VARIABLE}="$2" exec "\${@:3}") 2>&4 3>&- 4>&- 5<&- &`
 
 function wrapperScript(job: string): string {
