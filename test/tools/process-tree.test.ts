@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { signalGroup } from '../../src/tools/bash/process-tree.js'
-import { eventually, isRunning, killAll } from '../support/processes.js'
+import { groupIsRunning, signalGroup, spawnShell, type ShellProcess } from '../../src/tools/bash/process-tree.js'
+import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/bash/sandbox.js'
+import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
+import { eventually, groupMembers, isRunning, killAll } from '../support/processes.js'
 
 const OWNER = fileURLToPath(new URL('../support/shell-owner.ts', import.meta.url))
 const groups: number[] = []
@@ -60,5 +62,42 @@ describe('a command whose server dies', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(signalGroup(pgid, 0)).toBe(true)
     owner.kill('SIGKILL')
+  })
+})
+
+/** Starts `command` confined and resolves once its main process has exited. */
+async function confinedShellExited(command: string): Promise<{ shell: ShellProcess; pgid: number; output: string }> {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-tree-'))
+  const output = path.join(dir, 'out')
+  const confinement = bwrapArguments({ workspace: dir, cwd: dir, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS })
+  const shell = spawnShell(command, dir, { PATH: process.env.PATH ?? '' }, openSync(output, 'w'), confinement)
+  await new Promise((resolve) => shell.child.once('exit', resolve))
+  const pgid = (await shell.groupId) ?? 0
+  groups.push(pgid)
+  return { shell, pgid, output }
+}
+
+describe.runIf(probeSandbox('auto').confined)('a confined command\'s group', () => {
+  it('is running, known from its sandbox\'s init, while a process the command left runs inside, and not once it ends', async () => {
+    const { shell, pgid } = await confinedShellExited('sleep 0.8 &')
+    const init = await shell.sandboxInit
+    expect(init).toBeGreaterThan(0)
+    expect(init).not.toBe(pgid)
+    expect(groupMembers(pgid)).toContain(init)
+    expect(groupIsRunning(pgid, init)).toBe(true)
+    expect(groupIsRunning(pgid)).toBe(true)
+    expect(await eventually(() => !groupIsRunning(pgid, init), 3000)).toBe(true)
+    expect(groupMembers(pgid)).toEqual([])
+  })
+
+  it('is over at once for a command that left nothing, though its sandbox\'s init may linger unreaped', async () => {
+    const { shell, pgid } = await confinedShellExited('true')
+    expect(groupIsRunning(pgid, await shell.sandboxInit)).toBe(false)
+    expect(groupIsRunning(pgid)).toBe(false)
+  })
+
+  it('gives the command no descriptor of the pipe that reports the sandbox\'s init', async () => {
+    const { output } = await confinedShellExited('echo forged >&6 && echo wrote; echo status $?')
+    expect(readFileSync(output, 'utf8')).toMatch(/Bad file descriptor\nstatus 1\n$/)
   })
 })

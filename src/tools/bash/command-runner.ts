@@ -71,15 +71,12 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-function groupIsAlive(pgid: number | undefined): boolean {
-  return pgid !== undefined && groupIsRunning(pgid)
-}
-
 export class RunningCommand {
   readonly exited: Promise<CommandExit>
   readonly #shell: ShellProcess
   readonly #output: CommandOutput
   #pgid: number | undefined = undefined
+  #sandboxInit: number | undefined = undefined
   readonly #startedAt = performance.now()
   #stopped: StopReason | undefined = undefined
   #giveUp: (() => void) | undefined = undefined
@@ -95,6 +92,10 @@ export class RunningCommand {
       this.#pgid = pgid
       // A stop that came before the group was known is carried out now.
       if (pgid !== undefined && this.#stopped !== undefined) killProcessTree({ pgid, tag: this.#shell.tag }, KILL_GRACE_MS)
+    })
+    // Not awaited: a bwrap that never got to report it leaves the full scan of /proc.
+    void this.#shell.sandboxInit.then((pid) => {
+      this.#sandboxInit = pid
     })
     this.exited = this.#run(options)
   }
@@ -135,7 +136,7 @@ export class RunningCommand {
         stopped: this.#stopped,
         durationMs: Math.round(performance.now() - this.#startedAt),
         pid: this.pid,
-        leftRunning: groupIsAlive(this.#pgid),
+        leftRunning: this.#groupIsAlive(),
       }
     } finally {
       disarm.onEnd()
@@ -169,6 +170,10 @@ export class RunningCommand {
     })
   }
 
+  #groupIsAlive(): boolean {
+    return this.#pgid !== undefined && groupIsRunning(this.#pgid, this.#sandboxInit)
+  }
+
   /**
    * With nothing of the group left, every byte is already in the file. Otherwise waits until
    * the group is gone, or the output stayed unchanged (or the group alive) too long.
@@ -178,7 +183,7 @@ export class RunningCommand {
     let bytes = this.#output.bytes
     let changedAt = exitedAt
     let pollMs = SETTLE_FIRST_POLL_MS
-    while (groupIsAlive(this.#pgid)) {
+    while (this.#groupIsAlive()) {
       const now = performance.now()
       if (now - changedAt >= SETTLE_IDLE_MS || now - exitedAt >= SETTLE_MAX_MS) return
       await sleep(pollMs)

@@ -21,7 +21,8 @@
  * Confined (sandbox.ts), the job is bwrap: its process group holds bwrap and every process of
  * the sandbox, whose pids inside are those of a pid namespace of its own. A SIGKILL of the
  * group reaches the sandbox's init, and with it the kernel ends every process inside, those
- * that left the group included.
+ * that left the group included. bwrap reports that init's pid on fd 6 (--info-fd, closed inside
+ * the sandbox), so that whether the group still runs takes two reads of /proc, not a scan.
  *
  * Why not spawn({ detached: true }): that calls setsid(), a new session, and with Linux
  * scheduler autogroups (on by default) a new session is a new scheduling group. Across
@@ -31,7 +32,7 @@
  * is sent SIGHUP: it ends at once instead of hanging.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { constants } from 'node:os'
 import type { Readable } from 'node:stream'
 import { createProcessTag, PROCESS_TAG_VARIABLE, signalTagged } from './process-tag.js'
@@ -59,6 +60,7 @@ const KILL_TAGGED = [
 // command (the arguments from $3 on), started with SIGTERM ignored: a SIGTERM to the group
 // then reaches the command inside and leaves its sandbox standing until the command ends, so
 // a command's SIGTERM handler runs as it would unconfined (sandbox.ts restores the signal).
+// Only bwrap gets fd 6, where it reports its sandbox's init (--info-fd); the wrapper closes it.
 const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`
 const CONFINED_JOB = `(trap "" TERM; ${PROCESS_TAG_VARIABLE}="$2" exec "\${@:3}") 2>&4 3>&- 4>&- 5<&- &`
 
@@ -70,7 +72,7 @@ function wrapperScript(job: string): string {
     job,
     'job=$!',
     'printf "%d\\n" "$job" >&3',
-    'exec 3>&- 4>&-',
+    'exec 3>&- 4>&- 6>&-',
     // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
     // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
     '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
@@ -90,6 +92,8 @@ export interface ShellProcess {
   readonly child: ChildProcess
   /** The command's process group id, once the wrapper has reported it. */
   readonly groupId: Promise<number | undefined>
+  /** Confined: the pid (in this namespace) of the sandbox's init, as bwrap reports it. */
+  readonly sandboxInit: Promise<number | undefined>
   /** The tag in the environment of every process the command starts (process-tag.ts). */
   readonly tag: string
 }
@@ -100,18 +104,28 @@ function pipeOf(child: ChildProcess, fd: number): Readable {
   return stream
 }
 
-function readGroupId(report: Readable): Promise<number | undefined> {
+/** All a pipe carries, once its writers have closed it. */
+function readAll(report: Readable): Promise<string> {
   return new Promise((resolve) => {
     let text = ''
     report.setEncoding('utf8')
     report.on('data', (chunk: string) => {
       text += chunk
     })
-    report.once('close', () => {
-      const pgid = Number.parseInt(text, 10)
-      resolve(Number.isInteger(pgid) && pgid > 0 ? pgid : undefined)
-    })
+    report.once('close', () => resolve(text))
   })
+}
+
+function positiveInteger(text: string | undefined): number | undefined {
+  const value = Number.parseInt(text ?? '', 10)
+  return Number.isInteger(value) && value > 0 ? value : undefined
+}
+
+/** bwrap's --info-fd: JSON whose "child-pid" is its sandbox's init (the fd is closed inside). */
+const INFO_FD = 6
+
+async function readSandboxInit(info: Readable): Promise<number | undefined> {
+  return positiveInteger(/"child-pid"\s*:\s*(\d+)/.exec(await readAll(info))?.[1])
 }
 
 /**
@@ -122,17 +136,21 @@ function readGroupId(report: Readable): Promise<number | undefined> {
  */
 export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number, confinement?: readonly string[]): ShellProcess {
   const tag = createProcessTag()
+  const [bwrap, ...options] = confinement ?? []
   const args =
-    confinement === undefined
+    bwrap === undefined
       ? ['-c', UNCONFINED_WRAPPER, 'toolexec-bash', command, tag]
-      : ['-c', CONFINED_WRAPPER, 'toolexec-bash', command, tag, ...confinement, ...INSIDE_PREFIX, command]
-  const child = spawn('bash', args, { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe'] })
+      : ['-c', CONFINED_WRAPPER, 'toolexec-bash', command, tag, bwrap, '--info-fd', String(INFO_FD), ...options, ...INSIDE_PREFIX, command]
+  const info = bwrap === undefined ? 'ignore' : 'pipe'
+  const child = spawn('bash', args, { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe', info] })
   // Never written; while this process lives the wrapper's watcher waits on it.
   const lifeline = pipeOf(child, 5)
   lifeline.on('error', () => {})
   // Flowing, so that its end is seen and the pipe closed once the wrapper is gone.
   lifeline.resume()
-  return { child, groupId: readGroupId(pipeOf(child, 3)), tag }
+  const groupId = readAll(pipeOf(child, 3)).then(positiveInteger)
+  const sandboxInit = bwrap === undefined ? Promise.resolve(undefined) : readSandboxInit(pipeOf(child, INFO_FD))
+  return { child, groupId, sandboxInit, tag }
 }
 
 /** Signals every process of the group; false when none is left (or none may be signalled). */
@@ -146,7 +164,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 /** The process group of `pid` and whether it is a zombie, from /proc; undefined when gone. */
-function groupAndState(pid: string): { pgrp: number; zombie: boolean } | undefined {
+function groupAndState(pid: string | number): { pgrp: number; zombie: boolean } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -156,13 +174,24 @@ function groupAndState(pid: string): { pgrp: number; zombie: boolean } | undefin
   }
 }
 
+function runsInGroup(pid: string | number, pgid: number): boolean {
+  const member = groupAndState(pid)
+  return member !== undefined && member.pgrp === pgid && !member.zombie
+}
+
 /**
  * Whether a process of the group still runs. A zombie does not count: a confined command's
  * sandbox init is left to the system's init to reap once bwrap has exited, and some (a
  * container's) take seconds or never do. Without /proc, any member counts.
+ *
+ * With `sandboxInit` (a confined command's group) two reads tell instead of a scan of /proc:
+ * outside its sandbox the group holds only bwrap, its leader, and inside every process is a
+ * descendant of the sandbox's init, which waits for all of them before it exits; once it is
+ * a zombie, the kernel has ended every process of its pid namespace.
  */
-export function groupIsRunning(pgid: number): boolean {
+export function groupIsRunning(pgid: number, sandboxInit?: number): boolean {
   if (!signalGroup(pgid, 0)) return false
+  if (sandboxInit !== undefined && existsSync('/proc/self/stat')) return runsInGroup(pgid, pgid) || runsInGroup(sandboxInit, pgid)
   let names: string[]
   try {
     names = readdirSync('/proc')
@@ -171,8 +200,7 @@ export function groupIsRunning(pgid: number): boolean {
   }
   for (const name of names) {
     if (name.charCodeAt(0) > 57 || name.charCodeAt(0) < 48) continue
-    const member = groupAndState(name)
-    if (member !== undefined && member.pgrp === pgid && !member.zombie) return true
+    if (runsInGroup(name, pgid)) return true
   }
   return false
 }
