@@ -75,6 +75,8 @@ async function escapedFrom(workspace: string): Promise<{ tag: string; pids: numb
 async function expectNothingLeftOf({ tag, pids }: { tag: string; pids: number[] }): Promise<void> {
   expect(await eventually(() => pids.every((pid) => !isRunning(pid)), 1500)).toBe(true)
   expect(tag).toMatch(/^\S+$/)
+  // A process killed a moment ago may still be exiting (its sandbox's init, bwrap): a leak stays.
+  await eventually(() => processesTagged(tag).length === 0, 1500)
   expect(processesTagged(tag)).toEqual([])
 }
 
