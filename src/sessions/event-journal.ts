@@ -111,20 +111,16 @@ export class EventJournal {
 
   /** Keys `sessionId callId` of the results kept in memory, not yet written. */
   keptResults(): Set<string> {
-    const keys = new Set<string>()
-    for (const item of this.#queue.slice(0, this.#keptCount)) {
-      if (item.event?.type === 'ToolCallResult') keys.add(`${item.event.sessionId} ${item.event.callId}`)
-    }
-    return keys
+    return new Set(this.#keptEvents().flatMap((event) => (event.type === 'ToolCallResult' ? [`${event.sessionId} ${event.callId}`] : [])))
   }
 
   /** Schedules of the session whose end is kept in memory, not yet written. */
   keptScheduleEnds(sessionId: string): Set<string> {
-    const ids = new Set<string>()
-    for (const item of this.#queue.slice(0, this.#keptCount)) {
-      if (item.event?.type === 'ScheduleCompleted' && item.event.sessionId === sessionId) ids.add(item.event.scheduleId)
-    }
-    return ids
+    return new Set(this.#keptEvents().flatMap((event) => (event.type === 'ScheduleCompleted' && event.sessionId === sessionId ? [event.scheduleId] : [])))
+  }
+
+  #keptEvents(): ExecutorEvent[] {
+    return this.#queue.slice(0, this.#keptCount).flatMap((item) => (item.event === undefined ? [] : [item.event]))
   }
 
   /**

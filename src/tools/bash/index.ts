@@ -107,13 +107,13 @@ function outputLostFailure(exit: CommandExit, captured: CapturedOutput, reason: 
 
 async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashCommandOutput | ToolBusinessFailure> {
   const timeoutMs = commandTimeoutMs(input.timeout)
+  const confined = confinement !== undefined
   const output = await CommandOutput.create({
     artifacts: ctx.artifacts,
     artifact: { sessionId: ctx.sessionId, callId: ctx.callId, mediaType: 'text/plain', retention: 'session' },
   })
   let exit: CommandExit
   try {
-    const confined = confinement !== undefined
     const running = startCommand({ command: input.command, cwd, output, env: commandEnv(input.command, ctx), confinement, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress({ ...progress, confined }) })
     exit = await running.exited
   } catch (error) {
@@ -124,11 +124,11 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
     // The executor has already answered for this call: nothing will read the output.
     const totalBytes = output.bytes
     await output.discard()
-    return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs, confinement !== undefined)
+    return commandOutput(input.command, exit, { text: '', totalBytes }, timeoutMs, confined)
   }
   const captured = await output.finish({ stillWriting: exit.leftRunning })
   if (captured.outputLost !== undefined) return outputLostFailure(exit, captured, captured.outputLost)
-  return commandOutput(input.command, exit, captured, timeoutMs, confinement !== undefined)
+  return commandOutput(input.command, exit, captured, timeoutMs, confined)
 }
 
 async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashOutput | ToolBusinessFailure> {

@@ -30,7 +30,8 @@ export function sandboxSummary(status: SandboxStatus): string {
 }
 
 const PROBE_TIMEOUT_MS = 10_000
-const probes = new Map<SandboxMode, SandboxStatus>()
+/** What starting bwrap gave, whichever mode asked first. */
+let bwrapProbe: SandboxStatus | undefined
 
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? ''
@@ -58,11 +59,9 @@ function tryBwrap(): SandboxStatus {
  * @throws ToolexecError CONF_ERR_SANDBOX_UNAVAILABLE when `required` and none can start
  */
 export function probeSandbox(mode: SandboxMode = 'auto'): SandboxStatus {
-  let status = probes.get(mode)
-  if (status === undefined) {
-    status = mode === 'off' ? { mode, confined: false, reason: 'turned off (TOOLEXEC_SANDBOX=off)' } : { ...tryBwrap(), mode }
-    probes.set(mode, status)
-  }
+  if (mode === 'off') return { mode, confined: false, reason: 'turned off (TOOLEXEC_SANDBOX=off)' }
+  bwrapProbe ??= tryBwrap()
+  const status: SandboxStatus = { ...bwrapProbe, mode }
   if (mode === 'required' && !status.confined) throw new ToolexecError('CONF_ERR_SANDBOX_UNAVAILABLE', [status.reason], { context: { reason: status.reason } })
   return status
 }

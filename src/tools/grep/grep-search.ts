@@ -13,23 +13,16 @@ import { GUARDED_READ_FLAGS, isAllowed, outsideError, realPathOfDescriptorSync, 
 import type { RecordedBatch } from './batch-recorder.js'
 import type { FileFilter } from './grep-pattern.js'
 import type { GrepOutput } from './grep-output.js'
-import type { OutputMode } from './output-mode.js'
 import { grepPool, type GrepPool } from './grep-pool.js'
 import type { BatchDirectory, SearchSpec } from './worker-protocol.js'
 
 /** What the batch needs of a walked file. */
 export type BatchEntry = Pick<WalkEntry, 'name' | 'directory' | 'pinned' | 'link'>
 
-export interface GrepSearch {
+/** The pattern (already checked to compile) and how to print matches, with where and into what. */
+export interface GrepSearch extends Omit<SearchSpec, 'key'> {
   readonly guard: PathGuard
   readonly signal: AbortSignal
-  /** Already checked to compile. */
-  readonly pattern: string
-  readonly ignoreCase: boolean
-  readonly mode: OutputMode
-  readonly lineNumbers: boolean
-  readonly before: number
-  readonly after: number
   readonly output: GrepOutput
 }
 
