@@ -19,6 +19,7 @@ import * as toolCall from '../contracts/tool-call.js'
 import * as toolConfig from '../contracts/tool-config.js'
 import * as toolEntry from '../contracts/tool-entry.js'
 import { BODY_LIMIT_BYTES } from './json-body.js'
+import { REQUEST_EXAMPLES } from './openapi-examples.js'
 
 type Json = null | boolean | number | string | Json[] | JsonObject
 interface JsonObject {
@@ -92,6 +93,7 @@ export function finishDocument(document: JsonObject): JsonObject {
   const components = new Map<string, Json>()
   const paths = hoist(document.paths ?? {}, named, components, false)
   if (isObject(paths)) describeResponses(paths, document.security ?? [], components, named)
+  if (isObject(paths)) addRequestExamples(paths)
   const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {}
   for (const [name, schema] of components) schemas[name] = schema
   mapDiscriminators(schemas)
@@ -175,6 +177,23 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       }
       // Without a token every route answers only loopback Host names (DNS rebinding).
       responses['403'] ??= { description: HOST_NOT_LOOPBACK, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+    }
+  }
+}
+
+/** Each operation's example: a value on every parameter it names, and the body as the JSON request's example. */
+function addRequestExamples(paths: JsonObject): void {
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      const example = isObject(operation) && typeof operation.operationId === 'string' ? REQUEST_EXAMPLES[operation.operationId] : undefined
+      if (!isObject(operation) || example === undefined) continue
+      for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+        const value = isObject(parameter) && typeof parameter.name === 'string' ? example.parameters?.[parameter.name] : undefined
+        if (isObject(parameter) && value !== undefined) parameter.example = value as Json
+      }
+      const media = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined
+      if (isObject(media) && example.body !== undefined) media.examples = { walkthrough: { summary: example.summary, value: example.body as Json } }
     }
   }
 }

@@ -1001,9 +1001,15 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description Sessions per page, 1 to 500 (50 when absent) */
+                /**
+                 * @description Sessions per page, 1 to 500 (50 when absent)
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description The `next` of the previous page: sessions created before this one */
+                /**
+                 * @description The `next` of the previous page: sessions created before this one
+                 * @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90
+                 */
                 before?: string;
             };
             header?: never;
@@ -1151,6 +1157,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1209,6 +1216,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1292,6 +1300,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1371,6 +1380,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1528,6 +1538,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1626,6 +1637,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1709,11 +1721,15 @@ export interface operations {
     getSchedule: {
         parameters: {
             query?: {
-                /** @description Seconds to hold the reply while the schedule is queued or running (0 when absent); fractions allowed */
+                /**
+                 * @description Seconds to hold the reply while the schedule is queued or running (0 when absent); fractions allowed
+                 * @example 10
+                 */
                 wait?: number;
             };
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1772,6 +1788,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example perm_7c2e9b14-3a5f-4d8e-b061-9f4a2c7d1e35 */
                 id: string;
             };
             cookie?: never;
@@ -1868,7 +1885,9 @@ export interface operations {
     listPermissions: {
         parameters: {
             query?: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 sessionId?: string;
+                /** @example pending */
                 status?: "pending";
             };
             header?: never;
@@ -1962,6 +1981,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example rule_3e8a1c52-9d47-4b6f-a0e2-5c7b9d1f4a68 */
                 id: string;
             };
             cookie?: never;
@@ -2034,14 +2054,21 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description The last event id the client has: the stream starts after it (0 when absent) */
+                /**
+                 * @description The last event id the client has: the stream starts after it (0 when absent)
+                 * @example 0
+                 */
                 after?: number;
             };
             header?: {
-                /** @description The last event id the client has, as an EventSource sends it when it reconnects; wins over `after` */
+                /**
+                 * @description The last event id the client has, as an EventSource sends it when it reconnects; wins over `after`
+                 * @example 12
+                 */
                 "last-event-id"?: number;
             };
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -2100,7 +2127,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 sessionId: string;
+                /** @example r1-tool-result-5d0b6e2a-7c1f-4e93-b8a4-0f2d9c6e1b73.txt */
                 artifactId: string;
             };
             cookie?: never;
@@ -2304,6 +2333,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ticket_lookup */
                 name: string;
             };
             cookie?: never;
