@@ -98,7 +98,7 @@ export const PermissionResolvedEventSchema = Type.Object(
     permissionId: Type.Optional(text('The answered request; absent when a rule decided without asking')),
     callId,
     toolName,
-    decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
+    decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')], { description: 'Whether the call may run' }),
     decidedBy: DecidedBySchema,
     reason: Type.Optional(text("The deny message or the rule's reason")),
     ruleId: Type.Optional(text('The rule, or the PermissionRequest hook, that decided')),

@@ -754,6 +754,7 @@ export interface components {
             callId: string;
             /** @description The name of the called tool */
             toolName: string;
+            /** @description Whether the call may run */
             decision: "allow" | "deny";
             decidedBy: components["schemas"]["DecidedBy"];
             /** @description The deny message or the rule's reason */
