@@ -3,6 +3,7 @@
  * OpenAPI document and of the generated clients' types.
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { ApiErrorCodeSchema } from './api-errors.js'
 import { ToolFlagsSchema } from './flags.js'
 import { ModelContentSchema } from './model-content.js'
 import { CallStatusSchema, ToolExecutionResultSchema } from './result.js'
@@ -15,12 +16,12 @@ const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:@
 export const ErrorReplySchema = Type.Object(
   {
     error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      details: Type.Optional(Type.Unknown()),
+      code: ApiErrorCodeSchema,
+      message: Type.String({ description: 'What went wrong, for a person: names the value or the place; not meant to be parsed' }),
+      details: Type.Optional(Type.Unknown({ description: 'For API_ERR_VALIDATION, every finding of the schema check; for some codes, the values of the message' })),
     }),
   },
-  { $id: 'ErrorReply' },
+  { $id: 'ErrorReply', description: 'Every error reply: 4xx and 5xx alike' },
 )
 export type ErrorReply = Static<typeof ErrorReplySchema>
 
@@ -79,7 +80,7 @@ export type Session = Static<typeof SessionSchema>
 
 export const SessionListQuerySchema = Type.Object(
   {
-    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Sessions per page, 1 to 500 (50 when absent)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Sessions per page, 1 to 500 (50 when absent)' })),
     before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The `next` of the previous page: sessions created before this one' })),
   },
   { additionalProperties: false },

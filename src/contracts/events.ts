@@ -7,133 +7,186 @@ import { ToolFlagsSchema } from './flags.js'
 import { ToolExecutionResultSchema } from './result.js'
 
 const Str = Type.String()
-const base = { sessionId: Str }
+const text = (description: string) => Type.String({ description })
+const base = { sessionId: text('The session the event belongs to') }
+const callId = text("The tool call's id, as the client gave it in the schedule")
+const toolName = text('The name of the called tool')
 
 export const DecidedBySchema = Type.Union(
   [
-    Type.Literal('client'),
-    Type.Literal('hook'),
-    Type.Literal('rule'),
-    Type.Literal('broker'),
-    Type.Literal('timeout'),
-    Type.Literal('abort'),
+    Type.Literal('client', { description: 'A person or client answered through POST /permissions/{id}' }),
+    Type.Literal('hook', { description: 'A PermissionRequest hook answered first' }),
+    Type.Literal('rule', { description: 'A permission rule or the permission mode decided without asking' }),
+    Type.Literal('broker', { description: 'The server closed a request superseded by a new one for the same call' }),
+    Type.Literal('timeout', { description: "Nobody answered within the session's permissionTimeoutMs" }),
+    Type.Literal('abort', { description: 'The turn was aborted while the request waited' }),
   ],
-  { $id: 'DecidedBy' },
+  { $id: 'DecidedBy', description: 'Who decided a permission request' },
 )
 export type DecidedBy = Static<typeof DecidedBySchema>
 
-export const RiskLevelSchema = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')])
+export const RiskLevelSchema = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')], {
+  description: 'How much harm the call could do if it went wrong, as the permission rules judge it',
+})
 export type RiskLevel = Static<typeof RiskLevelSchema>
 
-export const ScheduleAcceptedEventSchema = Type.Object({
-  type: Type.Literal('ScheduleAccepted'),
-  ...base,
-  scheduleId: Str,
-  turnId: Str,
-  groups: Type.Array(Type.Array(Str)),
-})
-export const BatchStartedEventSchema = Type.Object({
-  type: Type.Literal('BatchStarted'),
-  ...base,
-  scheduleId: Type.Optional(Str),
-  batchIndex: Type.Integer(),
-  callIds: Type.Array(Str),
-})
-export const BatchCompletedEventSchema = Type.Object({
-  type: Type.Literal('BatchCompleted'),
-  ...base,
-  scheduleId: Type.Optional(Str),
-  batchIndex: Type.Integer(),
-  callIds: Type.Array(Str),
-  stopTurn: Type.Boolean(),
-})
-export const ToolCallStartedEventSchema = Type.Object({
-  type: Type.Literal('ToolCallStarted'),
-  ...base,
-  callId: Str,
-  toolName: Str,
-  input: Type.Unknown(),
-  flags: ToolFlagsSchema,
-})
-export const PermissionRequestedEventSchema = Type.Object({
-  type: Type.Literal('PermissionRequested'),
-  ...base,
-  permissionId: Str,
-  callId: Str,
-  toolName: Str,
-  input: Type.Unknown(),
-  preview: Type.Optional(Type.Unknown()),
-  riskLevel: RiskLevelSchema,
-  reason: Str,
-  suggestedRule: Type.Optional(Str),
-})
-export const PermissionResolvedEventSchema = Type.Object({
-  type: Type.Literal('PermissionResolved'),
-  ...base,
-  permissionId: Type.Optional(Str),
-  callId: Str,
-  toolName: Str,
-  decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
-  decidedBy: DecidedBySchema,
-  reason: Type.Optional(Str),
-  ruleId: Type.Optional(Str),
-  scope: Type.Optional(Str),
-})
-export const ModelNetworkStatusEventSchema = Type.Object({
-  type: Type.Literal('ModelNetworkStatus'),
-  ...base,
-  callId: Str,
-  status: Type.Union([
-    Type.Literal('model_request_queued'),
-    Type.Literal('model_request_admitted'),
-    Type.Literal('model_request_completed'),
-    Type.Literal('model_request_failed'),
-  ]),
-  queuedMs: Type.Optional(Type.Number()),
-})
-export const ToolCallProgressEventSchema = Type.Object({
-  type: Type.Literal('ToolCallProgress'),
-  ...base,
-  callId: Str,
-  toolName: Str,
-  progress: Type.Record(Str, Type.Unknown()),
-})
-export const ToolCallResultEventSchema = Type.Object({
-  type: Type.Literal('ToolCallResult'),
-  ...base,
-  callId: Str,
-  toolName: Str,
-  result: ToolExecutionResultSchema,
-})
+const scheduleId = text('The schedule the event belongs to')
+const batchIndex = Type.Integer({ minimum: 0, description: "The batch's position in the schedule's `groups`, from 0" })
+const batchCallIds = Type.Array(Str, { description: 'The ids of the calls of the batch, in schedule order' })
+
+export const ScheduleAcceptedEventSchema = Type.Object(
+  {
+    type: Type.Literal('ScheduleAccepted'),
+    ...base,
+    scheduleId,
+    turnId: text('The turn (model reply) the schedule belongs to'),
+    groups: Type.Array(Type.Array(Str), { description: 'The batches the calls run in, in order: the calls of one batch run in parallel' }),
+  },
+  { description: 'A schedule was stored; its calls will run in these batches' },
+)
+export const BatchStartedEventSchema = Type.Object(
+  {
+    type: Type.Literal('BatchStarted'),
+    ...base,
+    scheduleId: Type.Optional(scheduleId),
+    batchIndex,
+    callIds: batchCallIds,
+  },
+  { description: 'A batch of calls started' },
+)
+export const BatchCompletedEventSchema = Type.Object(
+  {
+    type: Type.Literal('BatchCompleted'),
+    ...base,
+    scheduleId: Type.Optional(scheduleId),
+    batchIndex,
+    callIds: batchCallIds,
+    stopTurn: Type.Boolean({ description: 'A result of the batch asked to stop the turn: the batches after it are cancelled' }),
+  },
+  { description: 'Every call of a batch has its result' },
+)
+export const ToolCallStartedEventSchema = Type.Object(
+  {
+    type: Type.Literal('ToolCallStarted'),
+    ...base,
+    callId,
+    toolName,
+    input: Type.Unknown({ description: 'The input the handler runs with: after normalization and any rewrite by a hook, as approved' }),
+    flags: ToolFlagsSchema,
+  },
+  { description: "A call passed validation, hooks and permission; its handler runs now (the call's timeout starts)" },
+)
+export const PermissionRequestedEventSchema = Type.Object(
+  {
+    type: Type.Literal('PermissionRequested'),
+    ...base,
+    permissionId: text('The id to answer with POST /permissions/{id}'),
+    callId,
+    toolName,
+    input: Type.Unknown({ description: 'The input the call would run with if allowed' }),
+    preview: Type.Optional(Type.Unknown({ description: 'What the call would change (a diff for a file edit), when the tool can tell' })),
+    riskLevel: RiskLevelSchema,
+    reason: text('Why a person is asked'),
+    suggestedRule: Type.Optional(text('A permission rule that would allow calls like this one, to offer as "always allow"')),
+  },
+  { description: 'A call waits for approval: answer it with POST /permissions/{id}' },
+)
+export const PermissionResolvedEventSchema = Type.Object(
+  {
+    type: Type.Literal('PermissionResolved'),
+    ...base,
+    permissionId: Type.Optional(text('The answered request; absent when a rule decided without asking')),
+    callId,
+    toolName,
+    decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')], { description: 'Whether the call may run' }),
+    decidedBy: DecidedBySchema,
+    reason: Type.Optional(text("The deny message or the rule's reason")),
+    ruleId: Type.Optional(text('The rule, or the PermissionRequest hook, that decided')),
+    scope: Type.Optional(text('How far an allow given by a person reaches: once, session or project')),
+  },
+  { description: 'A permission decision for a call: a person, a hook, a rule, a timeout or an abort decided' },
+)
+export const ModelNetworkStatusEventSchema = Type.Object(
+  {
+    type: Type.Literal('ModelNetworkStatus'),
+    ...base,
+    callId,
+    status: Type.Union(
+      [
+        Type.Literal('model_request_queued'),
+        Type.Literal('model_request_admitted'),
+        Type.Literal('model_request_completed'),
+        Type.Literal('model_request_failed'),
+      ],
+      { description: "Where the call's model request stands: waiting for admission, admitted, done, failed" },
+    ),
+    queuedMs: Type.Optional(Type.Number({ minimum: 0, description: 'How long the request waited for admission, in milliseconds (on admission)' })),
+  },
+  { description: "A tool's request to the model moved on; the call's timeout does not run while it waits for admission (R22)" },
+)
+export const ToolCallProgressEventSchema = Type.Object(
+  {
+    type: Type.Literal('ToolCallProgress'),
+    ...base,
+    callId,
+    toolName,
+    progress: Type.Record(Str, Type.Unknown(), { description: 'What the tool reports, in its own shape (output so far, bytes, a step)' }),
+  },
+  { description: 'A running call reported progress' },
+)
+export const ToolCallResultEventSchema = Type.Object(
+  {
+    type: Type.Literal('ToolCallResult'),
+    ...base,
+    callId,
+    toolName,
+    result: ToolExecutionResultSchema,
+  },
+  { description: "A call ended (succeeded, failed, denied, cancelled, timed out or interrupted): its one result, with the exact modelContent the model receives" },
+)
 const hookRunFields = {
   ...base,
-  callId: Str,
-  toolName: Str,
-  hookEvent: Str,
-  hook: Str,
+  callId,
+  toolName,
+  hookEvent: text('The hook event: PreToolUse, PostToolUse, PostToolUseFailure or PermissionRequest'),
+  hook: text('The hook: `command: ` and its command line, or `http: ` and its URL (cut at 80 characters)'),
 }
-export const HookRunStartedEventSchema = Type.Object({ type: Type.Literal('HookRunStarted'), ...hookRunFields })
-export const HookRunCompletedEventSchema = Type.Object({
-  type: Type.Literal('HookRunCompleted'),
-  ...hookRunFields,
-  output: Type.Optional(Type.Unknown()),
-})
-export const HookRunBlockedEventSchema = Type.Object({
-  type: Type.Literal('HookRunBlocked'),
-  ...hookRunFields,
-  reason: Str,
-})
-export const HookRunFailedEventSchema = Type.Object({
-  type: Type.Literal('HookRunFailed'),
-  ...hookRunFields,
-  error: Str,
-})
-export const ScheduleCompletedEventSchema = Type.Object({
-  type: Type.Literal('ScheduleCompleted'),
-  ...base,
-  scheduleId: Str,
-  status: Type.Union([Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('cancelled')]),
-})
+export const HookRunStartedEventSchema = Type.Object({ type: Type.Literal('HookRunStarted'), ...hookRunFields }, { description: 'A hook started for a call' })
+export const HookRunCompletedEventSchema = Type.Object(
+  {
+    type: Type.Literal('HookRunCompleted'),
+    ...hookRunFields,
+    output: Type.Optional(Type.Unknown({ description: 'What the hook answered, as parsed' })),
+  },
+  { description: 'A hook ended without blocking the call' },
+)
+export const HookRunBlockedEventSchema = Type.Object(
+  {
+    type: Type.Literal('HookRunBlocked'),
+    ...hookRunFields,
+    reason: text("The hook's reason, as the model will read it"),
+  },
+  { description: 'A hook blocked the call' },
+)
+export const HookRunFailedEventSchema = Type.Object(
+  {
+    type: Type.Literal('HookRunFailed'),
+    ...hookRunFields,
+    error: text('Why the hook failed: its exit, its timeout or a malformed answer'),
+  },
+  { description: 'A hook failed; the call goes on unless the hook fails closed' },
+)
+export const ScheduleCompletedEventSchema = Type.Object(
+  {
+    type: Type.Literal('ScheduleCompleted'),
+    ...base,
+    scheduleId,
+    status: Type.Union([Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('cancelled')], {
+      description: 'completed: every call has its result; stopped: a result stopped the turn; cancelled: the turn was aborted',
+    }),
+  },
+  { description: 'A schedule ended: every one of its calls has a result' },
+)
 
 export const ExecutorEventSchema = Type.Union(
   [

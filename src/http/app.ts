@@ -16,6 +16,7 @@ import { redactUrl, registerAuth } from './auth.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
+import { registerRequestValidation } from './request-validation.js'
 import { swaggerOptions } from './openapi.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { eventRoutes } from './routes/events.js'
@@ -71,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handleStorageAwareError(error, request, reply)
   })
   registerJsonBodyParser(app)
+  registerRequestValidation(app)
   app.setNotFoundHandler((request) => {
     throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])
   })

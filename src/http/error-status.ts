@@ -2,12 +2,15 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ERROR_CATALOGUE, ToolexecError, type ErrorCode } from '../contracts/errors.js'
+import { ERROR_CATALOGUE, ToolexecError } from '../contracts/errors.js'
+import { isApiErrorCode, type ApiErrorCode } from '../contracts/api-errors.js'
 import type { ErrorReply } from '../contracts/api.js'
 import { isDatabaseCorruption } from '../storage/database-check.js'
+import { BODY_LIMIT_BYTES } from './json-body.js'
 
-const STATUS: Partial<Record<ErrorCode, number>> = {
+const STATUS: Record<ApiErrorCode, number> = {
   API_ERR_VALIDATION: 400,
+  API_ERR_BAD_REQUEST: 400,
   API_ERR_BAD_DEPENDENCY: 400,
   EXEC_ERR_DEPENDENCY_CYCLE: 400,
   EXEC_ERR_UNKNOWN_DEPENDENCY: 400,
@@ -21,6 +24,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_ARTIFACT_NOT_FOUND: 404,
   API_ERR_RULE_NOT_FOUND: 404,
   API_ERR_TOOL_NOT_FOUND: 404,
+  API_ERR_REQUEST_TIMEOUT: 408,
   API_ERR_SESSION_EXISTS: 409,
   API_ERR_SESSION_BUSY: 409,
   API_ERR_CALL_ID_TAKEN: 409,
@@ -29,8 +33,13 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   API_ERR_SCHEDULE_NOT_OPEN: 409,
   API_ERR_PERMISSION_DECIDED: 409,
   API_ERR_TOOL_NOT_DELETABLE: 409,
+  API_ERR_BODY_TOO_LARGE: 413,
+  API_ERR_URI_TOO_LONG: 414,
+  API_ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   API_ERR_RANGE: 416,
   API_ERR_TOO_MANY_SCHEDULES: 429,
+  API_ERR_HEADERS_TOO_LARGE: 431,
+  API_ERR_INTERNAL: 500,
   // Not 503: retrying will not help, the database needs its operator.
   API_ERR_STORAGE_CORRUPT: 500,
   API_ERR_SHUTTING_DOWN: 503,
@@ -47,8 +56,7 @@ interface CodedError {
 
 export function statusOf(error: CodedError): number {
   if (error.validation !== undefined) return 400
-  const mapped = typeof error.code === 'string' ? STATUS[error.code as ErrorCode] : undefined
-  if (mapped !== undefined) return mapped
+  if (isApiErrorCode(error.code)) return STATUS[error.code]
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500
   return status >= 400 && status < 600 ? status : 500
 }
@@ -57,14 +65,31 @@ export function errorBody(error: CodedError, status: number): ErrorReply {
   if (error.validation !== undefined) {
     return { error: { code: 'API_ERR_VALIDATION', message: error.message, details: error.validation } }
   }
-  if (status >= 500 && !hasStatus(error.code)) return { error: { code: 'API_ERR_INTERNAL', message: 'Internal error' } }
-  const code = typeof error.code === 'string' ? error.code : `HTTP_${status}`
-  const body: ErrorReply = { error: { code, message: error.message } }
+  if (!isApiErrorCode(error.code)) return frameworkErrorBody(error, status)
+  if (error.code === 'API_ERR_INTERNAL') return { error: { code: 'API_ERR_INTERNAL', message: ERROR_CATALOGUE.API_ERR_INTERNAL } }
+  const body: ErrorReply = { error: { code: error.code, message: error.message } }
   if (error.context !== undefined) body.error.details = error.context
   return body
 }
 
-const hasStatus = (code: unknown): boolean => typeof code === 'string' && STATUS[code as ErrorCode] !== undefined
+/** What fastify, a plugin or an uncoded failure refuses gets the catalogue's code for its status: a client never sees another. */
+const CODE_OF_STATUS: Readonly<Record<number, ApiErrorCode>> = {
+  400: 'API_ERR_VALIDATION',
+  404: 'API_ERR_NOT_FOUND',
+  408: 'API_ERR_REQUEST_TIMEOUT',
+  413: 'API_ERR_BODY_TOO_LARGE',
+  414: 'API_ERR_URI_TOO_LONG',
+  415: 'API_ERR_UNSUPPORTED_MEDIA_TYPE',
+  431: 'API_ERR_HEADERS_TOO_LARGE',
+}
+
+function frameworkErrorBody(error: CodedError, status: number): ErrorReply {
+  if (status >= 500) return { error: { code: 'API_ERR_INTERNAL', message: ERROR_CATALOGUE.API_ERR_INTERNAL } }
+  const code = CODE_OF_STATUS[status] ?? 'API_ERR_BAD_REQUEST'
+  const args = code === 'API_ERR_BODY_TOO_LARGE' ? [error.message, BODY_LIMIT_BYTES] : [error.message]
+  const message = code === 'API_ERR_NOT_FOUND' || code === 'API_ERR_REQUEST_TIMEOUT' ? error.message : new ToolexecError(code, args).message
+  return { error: { code, message } }
+}
 
 /** SQLite's own error for a damaged file, as the catalogue's code. */
 function asCodedError(error: FastifyError): CodedError {
@@ -96,7 +121,9 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const reason = STATUS_CODES[status] ?? 'Client Error'
   const reply: ErrorReply = timedOut
     ? { error: { code: 'API_ERR_REQUEST_TIMEOUT', message: ERROR_CATALOGUE.API_ERR_REQUEST_TIMEOUT } }
-    : { error: { code: error.code ?? `HTTP_${status}`, message: reason } }
+    : status === 431
+      ? { error: { code: 'API_ERR_HEADERS_TOO_LARGE', message: ERROR_CATALOGUE.API_ERR_HEADERS_TOO_LARGE } }
+      : { error: { code: 'API_ERR_BAD_REQUEST', message: new ToolexecError('API_ERR_BAD_REQUEST', [error.code ?? reason]).message } }
   const body = JSON.stringify(reply)
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`)

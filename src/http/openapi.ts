@@ -7,16 +7,19 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import * as api from '../contracts/api.js'
+import * as apiErrors from '../contracts/api-errors.js'
 import * as display from '../contracts/display.js'
 import * as events from '../contracts/events.js'
 import * as flags from '../contracts/flags.js'
 import * as modelContent from '../contracts/model-content.js'
 import * as result from '../contracts/result.js'
 import * as sandbox from '../contracts/sandbox.js'
+import * as sessionEvents from '../contracts/session-events.js'
 import * as toolCall from '../contracts/tool-call.js'
 import * as toolConfig from '../contracts/tool-config.js'
 import * as toolEntry from '../contracts/tool-entry.js'
 import { BODY_LIMIT_BYTES } from './json-body.js'
+import { REQUEST_EXAMPLES } from './openapi-examples.js'
 
 type Json = null | boolean | number | string | Json[] | JsonObject
 interface JsonObject {
@@ -39,6 +42,15 @@ const TAGS = [
   { name: 'health', description: 'Liveness; never needs a token' },
 ]
 
+const SERVERS = [
+  { url: '/', description: 'The server that serves this document (at /openapi.json and /docs)' },
+  {
+    url: 'http://127.0.0.1:{port}',
+    description: 'A server on this machine with the default HOST',
+    variables: { port: { default: '8787', description: 'PORT' } },
+  },
+]
+
 const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', description: 'TOOLEXEC_TOKEN: required on every route but /healthz when the server runs with a token' },
   accessToken: {
@@ -56,13 +68,14 @@ const BODY_LIMIT_TEXT = `${BODY_LIMIT_BYTES / (1024 * 1024)} MiB`
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
 const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
-const CONTRACT_MODULES: readonly object[] = [api, display, events, flags, modelContent, result, sandbox, toolCall, toolConfig, toolEntry]
+const CONTRACT_MODULES: readonly object[] = [api, apiErrors, display, events, flags, modelContent, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
       info: OPENAPI_INFO,
+      servers: SERVERS,
       tags: TAGS,
       security: [{ bearer: [] }],
       components: { securitySchemes: SECURITY_SCHEMES },
@@ -80,8 +93,10 @@ export function finishDocument(document: JsonObject): JsonObject {
   const components = new Map<string, Json>()
   const paths = hoist(document.paths ?? {}, named, components, false)
   if (isObject(paths)) describeResponses(paths, document.security ?? [], components, named)
+  if (isObject(paths)) addRequestExamples(paths)
   const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {}
   for (const [name, schema] of components) schemas[name] = schema
+  mapDiscriminators(schemas)
   const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] ?? {}]))
   return { ...document, components: { ...(isObject(document.components) ? document.components : {}), schemas: sorted }, paths }
 }
@@ -97,6 +112,29 @@ function namedContractSchemas(): Map<string, string> {
     }
   }
   return named
+}
+
+/**
+ * A union discriminated by a property gets the mapping from each value to its schema: the
+ * schemas are named for the value plus a suffix (ToolCallResult -> ToolCallResultEvent),
+ * so a generator cannot guess it from the name.
+ */
+function mapDiscriminators(schemas: JsonObject): void {
+  for (const schema of Object.values(schemas)) {
+    if (!isObject(schema) || !isObject(schema.discriminator) || typeof schema.discriminator.propertyName !== 'string') continue
+    const property = schema.discriminator.propertyName
+    const mapping: JsonObject = {}
+    for (const member of Array.isArray(schema.anyOf) ? schema.anyOf : []) {
+      const ref = isObject(member) && typeof member.$ref === 'string' ? member.$ref : undefined
+      const target = ref === undefined ? undefined : schemas[ref.slice(SCHEMAS_REF.length)]
+      const values = isObject(target) && isObject(target.properties) && isObject(target.properties[property]) ? target.properties[property].enum : undefined
+      if (ref === undefined || !Array.isArray(values) || values.length !== 1 || typeof values[0] !== 'string') {
+        throw new Error(`a member of a union discriminated by ${property} is not a named schema with one ${property}`)
+      }
+      mapping[values[0]] = ref
+    }
+    schema.discriminator = { propertyName: property, mapping }
+  }
 }
 
 function hoist(node: Json, named: Map<string, string>, components: Map<string, Json>, mayReplace: boolean): Json {
@@ -139,6 +177,23 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       }
       // Without a token every route answers only loopback Host names (DNS rebinding).
       responses['403'] ??= { description: HOST_NOT_LOOPBACK, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+    }
+  }
+}
+
+/** Each operation's example: a value on every parameter it names, and the body as the JSON request's example. */
+function addRequestExamples(paths: JsonObject): void {
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      const example = isObject(operation) && typeof operation.operationId === 'string' ? REQUEST_EXAMPLES[operation.operationId] : undefined
+      if (!isObject(operation) || example === undefined) continue
+      for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+        const value = isObject(parameter) && typeof parameter.name === 'string' ? example.parameters?.[parameter.name] : undefined
+        if (isObject(parameter) && value !== undefined) parameter.example = value as Json
+      }
+      const media = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined
+      if (isObject(media) && example.body !== undefined) media.examples = { walkthrough: { summary: example.summary, value: example.body as Json } }
     }
   }
 }

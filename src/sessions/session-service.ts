@@ -53,7 +53,7 @@ export class SessionService {
 
   /** Newest first, a page at a time; `before` is the `next` of the previous page. */
   list(query: SessionListQuery): SessionList {
-    const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit)
+    const limit = query.limit ?? DEFAULT_PAGE
     if (limit > MAX_PAGE) throw new ToolexecError('API_ERR_VALIDATION', [`limit must be at most ${MAX_PAGE}, not ${limit}`])
     const before = query.before === undefined ? undefined : this.get(query.before)
     const page = this.#ctx.store.sessionsBefore(before, limit + 1)

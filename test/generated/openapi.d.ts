@@ -219,7 +219,44 @@ export interface paths {
         };
         /**
          * The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N
-         * @description Each event is one frame: `id:` the session's sequence number (1, 2, 3, ... with no gaps), `event:` its type, `data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow. A resume point past the last stored event is a 400 (no such id was sent by this session: it was deleted and created again, say). A heartbeat comment comes at least every 15 s.
+         * @description Server-Sent Events. Every event is stored before it is sent, and each is one frame:
+         *
+         *     ```
+         *     id: 7
+         *     event: ToolCallResult
+         *     data: {"type":"ToolCallResult","sessionId":"demo","seq":7,"at":"2026-01-01T00:00:00.000Z","callId":"read-1",...}
+         *     ```
+         *
+         *     - `id:` the session's sequence number, the same as `seq`: 1, 2, 3, ... with no gaps.
+         *     - `event:` the event type, the same as `type`: the name to pass to `addEventListener`.
+         *     - `data:` one JSON line, a `SessionEvent` (the schema of this reply): the fields of its type and `seq` and `at`.
+         *
+         *     The event types:
+         *
+         *     - `ScheduleAccepted`: A schedule was stored; its calls will run in these batches
+         *     - `BatchStarted`: A batch of calls started
+         *     - `BatchCompleted`: Every call of a batch has its result
+         *     - `ToolCallStarted`: A call passed validation, hooks and permission; its handler runs now (the call's timeout starts)
+         *     - `PermissionRequested`: A call waits for approval: answer it with POST /permissions/{id}
+         *     - `PermissionResolved`: A permission decision for a call: a person, a hook, a rule, a timeout or an abort decided
+         *     - `ModelNetworkStatus`: A tool's request to the model moved on; the call's timeout does not run while it waits for admission (R22)
+         *     - `ToolCallProgress`: A running call reported progress
+         *     - `ToolCallResult`: A call ended (succeeded, failed, denied, cancelled, timed out or interrupted): its one result, with the exact modelContent the model receives
+         *     - `HookRunStarted`: A hook started for a call
+         *     - `HookRunCompleted`: A hook ended without blocking the call
+         *     - `HookRunBlocked`: A hook blocked the call
+         *     - `HookRunFailed`: A hook failed; the call goes on unless the hook fails closed
+         *     - `ScheduleCompleted`: A schedule ended: every one of its calls has a result
+         *
+         *     Resuming: the stored events after the resume point are sent first, then live ones follow, none lost or doubled at the seam.
+         *     The resume point is the last id the client has: the `Last-Event-ID` header (an EventSource sends it when it reconnects), else `?after=N`,
+         *     else 0 (the whole history). `Last-Event-ID` wins over `after`. A resume point past the last stored event of the session is a 400
+         *     `API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session's last id is
+         *     `lastEventId` in GET /sessions/{id}.
+         *
+         *     The stream does not end on its own. A comment line (`:`) comes at least every 15 s when nothing else does. A client that reads
+         *     nothing is disconnected once 10,000 frames or 64 MiB of events wait for it; it resumes from the last complete frame it got.
+         *     Deleting the session ends its streams.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -303,6 +340,42 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Every call of a batch has its result */
+        BatchCompletedEvent: {
+            /** @enum {string} */
+            type: "BatchCompleted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The schedule the event belongs to */
+            scheduleId?: string;
+            /** @description The batch's position in the schedule's `groups`, from 0 */
+            batchIndex: number;
+            /** @description The ids of the calls of the batch, in schedule order */
+            callIds: string[];
+            /** @description A result of the batch asked to stop the turn: the batches after it are cancelled */
+            stopTurn: boolean;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A batch of calls started */
+        BatchStartedEvent: {
+            /** @enum {string} */
+            type: "BatchStarted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The schedule the event belongs to */
+            scheduleId?: string;
+            /** @description The batch's position in the schedule's `groups`, from 0 */
+            batchIndex: number;
+            /** @description The ids of the calls of the batch, in schedule order */
+            callIds: string[];
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
         CallRecord: {
             id: string;
             scheduleId: string;
@@ -332,6 +405,7 @@ export interface components {
             permissionTimeoutMs?: number;
             sandbox?: components["schemas"]["SandboxSettings"];
         };
+        /** @description Who decided a permission request */
         DecidedBy: "client" | "hook" | "rule" | "broker" | "timeout" | "abort";
         Display: {
             /** @enum {string} */
@@ -453,10 +527,15 @@ export interface components {
             }[];
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
+        /** @description What went wrong, one of a fixed set: match on it, not on the message */
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
-                code: string;
+                code: components["schemas"]["ErrorCode"];
+                /** @description What went wrong, for a person: names the value or the place; not meant to be parsed */
                 message: string;
+                /** @description For API_ERR_VALIDATION, every finding of the schema check; for some codes, the values of the message */
                 details?: unknown;
             };
         };
@@ -471,6 +550,88 @@ export interface components {
             isError: boolean;
             modelContent: components["schemas"]["ModelContent"];
             result: components["schemas"]["ToolExecutionResult"];
+        };
+        /** @description A hook blocked the call */
+        HookRunBlockedEvent: {
+            /** @enum {string} */
+            type: "HookRunBlocked";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The hook event: PreToolUse, PostToolUse, PostToolUseFailure or PermissionRequest */
+            hookEvent: string;
+            /** @description The hook: `command: ` and its command line, or `http: ` and its URL (cut at 80 characters) */
+            hook: string;
+            /** @description The hook's reason, as the model will read it */
+            reason: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A hook ended without blocking the call */
+        HookRunCompletedEvent: {
+            /** @enum {string} */
+            type: "HookRunCompleted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The hook event: PreToolUse, PostToolUse, PostToolUseFailure or PermissionRequest */
+            hookEvent: string;
+            /** @description The hook: `command: ` and its command line, or `http: ` and its URL (cut at 80 characters) */
+            hook: string;
+            /** @description What the hook answered, as parsed */
+            output?: unknown;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A hook failed; the call goes on unless the hook fails closed */
+        HookRunFailedEvent: {
+            /** @enum {string} */
+            type: "HookRunFailed";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The hook event: PreToolUse, PostToolUse, PostToolUseFailure or PermissionRequest */
+            hookEvent: string;
+            /** @description The hook: `command: ` and its command line, or `http: ` and its URL (cut at 80 characters) */
+            hook: string;
+            /** @description Why the hook failed: its exit, its timeout or a malformed answer */
+            error: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A hook started for a call */
+        HookRunStartedEvent: {
+            /** @enum {string} */
+            type: "HookRunStarted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The hook event: PreToolUse, PostToolUse, PostToolUseFailure or PermissionRequest */
+            hookEvent: string;
+            /** @description The hook: `command: ` and its command line, or `http: ` and its URL (cut at 80 characters) */
+            hook: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         HttpToolDefinition: {
             /** @description Letters, digits, `_` and `-`; must not start with `mcp__` */
@@ -512,6 +673,23 @@ export interface components {
             artifactUri?: string;
             path?: string;
         };
+        /** @description A tool's request to the model moved on; the call's timeout does not run while it waits for admission (R22) */
+        ModelNetworkStatusEvent: {
+            /** @enum {string} */
+            type: "ModelNetworkStatus";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description Where the call's model request stands: waiting for admission, admitted, done, failed */
+            status: "model_request_queued" | "model_request_admitted" | "model_request_completed" | "model_request_failed";
+            /** @description How long the request waited for admission, in milliseconds (on admission) */
+            queuedMs?: number;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
         PermissionAnswerBody: {
             decision: "allow" | "deny";
             scope?: "once" | "session" | "project";
@@ -526,6 +704,7 @@ export interface components {
             toolName: string;
             input: unknown;
             preview?: unknown;
+            /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
             reason: string;
             suggestedRule?: string;
@@ -535,6 +714,59 @@ export interface components {
             scope?: string;
             createdAt: string;
             decidedAt?: string;
+        };
+        /** @description A call waits for approval: answer it with POST /permissions/{id} */
+        PermissionRequestedEvent: {
+            /** @enum {string} */
+            type: "PermissionRequested";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The id to answer with POST /permissions/{id} */
+            permissionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The input the call would run with if allowed */
+            input: unknown;
+            /** @description What the call would change (a diff for a file edit), when the tool can tell */
+            preview?: unknown;
+            /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
+            riskLevel: "low" | "medium" | "high";
+            /** @description Why a person is asked */
+            reason: string;
+            /** @description A permission rule that would allow calls like this one, to offer as "always allow" */
+            suggestedRule?: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A permission decision for a call: a person, a hook, a rule, a timeout or an abort decided */
+        PermissionResolvedEvent: {
+            /** @enum {string} */
+            type: "PermissionResolved";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The answered request; absent when a rule decided without asking */
+            permissionId?: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description Whether the call may run */
+            decision: "allow" | "deny";
+            decidedBy: components["schemas"]["DecidedBy"];
+            /** @description The deny message or the rule's reason */
+            reason?: string;
+            /** @description The rule, or the PermissionRequest hook, that decided */
+            ruleId?: string;
+            /** @description How far an allow given by a person reaches: once, session or project */
+            scope?: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         ProjectRule: {
             id: string;
@@ -577,11 +809,43 @@ export interface components {
                 dispatched?: boolean;
             }[];
         };
+        /** @description A schedule was stored; its calls will run in these batches */
+        ScheduleAcceptedEvent: {
+            /** @enum {string} */
+            type: "ScheduleAccepted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The schedule the event belongs to */
+            scheduleId: string;
+            /** @description The turn (model reply) the schedule belongs to */
+            turnId: string;
+            /** @description The batches the calls run in, in order: the calls of one batch run in parallel */
+            groups: string[][];
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
         ScheduleCallInput: {
             id: string;
             name: string;
             input: unknown;
             dependsOn?: string[];
+        };
+        /** @description A schedule ended: every one of its calls has a result */
+        ScheduleCompletedEvent: {
+            /** @enum {string} */
+            type: "ScheduleCompleted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The schedule the event belongs to */
+            scheduleId: string;
+            /** @description completed: every call has its result; stopped: a result stopped the turn; cancelled: the turn was aborted */
+            status: "completed" | "stopped" | "cancelled";
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         ScheduleStatus: "open" | "queued" | "running" | "completed" | "stopped" | "cancelled";
         Session: {
@@ -600,6 +864,8 @@ export interface components {
             };
             lastEventId: number;
         };
+        /** @description The `data:` of one event stream frame: one JSON object, told apart by `type` (also the frame's `event:`) */
+        SessionEvent: components["schemas"]["ScheduleAcceptedEvent"] | components["schemas"]["BatchStartedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["PermissionRequestedEvent"] | components["schemas"]["PermissionResolvedEvent"] | components["schemas"]["ModelNetworkStatusEvent"] | components["schemas"]["ToolCallProgressEvent"] | components["schemas"]["ToolCallResultEvent"] | components["schemas"]["HookRunStartedEvent"] | components["schemas"]["HookRunCompletedEvent"] | components["schemas"]["HookRunBlockedEvent"] | components["schemas"]["HookRunFailedEvent"] | components["schemas"]["ScheduleCompletedEvent"];
         SessionList: {
             sessions: components["schemas"]["Session"][];
             /** @description Present when there are older sessions: pass it as `before` */
@@ -612,6 +878,59 @@ export interface components {
             maxMs?: number;
             allowCallOverride?: boolean;
             cleanupGraceMs?: number;
+        };
+        /** @description A running call reported progress */
+        ToolCallProgressEvent: {
+            /** @enum {string} */
+            type: "ToolCallProgress";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description What the tool reports, in its own shape (output so far, bytes, a step) */
+            progress: {
+                [key: string]: unknown;
+            };
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A call ended (succeeded, failed, denied, cancelled, timed out or interrupted): its one result, with the exact modelContent the model receives */
+        ToolCallResultEvent: {
+            /** @enum {string} */
+            type: "ToolCallResult";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            result: components["schemas"]["ToolExecutionResult"];
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
+        };
+        /** @description A call passed validation, hooks and permission; its handler runs now (the call's timeout starts) */
+        ToolCallStartedEvent: {
+            /** @enum {string} */
+            type: "ToolCallStarted";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The tool call's id, as the client gave it in the schedule */
+            callId: string;
+            /** @description The name of the called tool */
+            toolName: string;
+            /** @description The input the handler runs with: after normalization and any rewrite by a hook, as approved */
+            input: unknown;
+            flags: components["schemas"]["ToolFlags"];
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         ToolExecutionResult: {
             callId: string;
@@ -683,9 +1002,15 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description Sessions per page, 1 to 500 (50 when absent) */
-                limit?: string;
-                /** @description The `next` of the previous page: sessions created before this one */
+                /**
+                 * @description Sessions per page, 1 to 500 (50 when absent)
+                 * @example 10
+                 */
+                limit?: number;
+                /**
+                 * @description The `next` of the previous page: sessions created before this one
+                 * @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90
+                 */
                 before?: string;
             };
             header?: never;
@@ -703,7 +1028,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -730,7 +1055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -763,7 +1088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -790,7 +1115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -817,7 +1142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Insufficient Storage */
+            /** @description Every error reply: 4xx and 5xx alike */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -833,6 +1158,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -875,7 +1201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -891,6 +1217,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -931,7 +1258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -940,7 +1267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -974,6 +1301,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1019,7 +1347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1053,6 +1381,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
@@ -1098,7 +1427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1131,7 +1460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleAccepted"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1158,7 +1487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1185,7 +1514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Too Many Requests */
+            /** @description Every error reply: 4xx and 5xx alike */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1194,7 +1523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Insufficient Storage */
+            /** @description Every error reply: 4xx and 5xx alike */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -1210,6 +1539,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1229,7 +1559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleAccepted"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1256,7 +1586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1265,7 +1595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1292,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Insufficient Storage */
+            /** @description Every error reply: 4xx and 5xx alike */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -1308,6 +1638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1350,7 +1681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1359,7 +1690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1391,10 +1722,15 @@ export interface operations {
     getSchedule: {
         parameters: {
             query?: {
-                wait?: string;
+                /**
+                 * @description Seconds to hold the reply while the schedule is queued or running (0 when absent); fractions allowed
+                 * @example 10
+                 */
+                wait?: number;
             };
             header?: never;
             path: {
+                /** @example sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37 */
                 id: string;
             };
             cookie?: never;
@@ -1410,7 +1746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1437,7 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1453,6 +1789,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example perm_7c2e9b14-3a5f-4d8e-b061-9f4a2c7d1e35 */
                 id: string;
             };
             cookie?: never;
@@ -1472,7 +1809,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionRequestRecord"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1499,7 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1508,7 +1845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1535,7 +1872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Insufficient Storage */
+            /** @description Every error reply: 4xx and 5xx alike */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -1549,7 +1886,9 @@ export interface operations {
     listPermissions: {
         parameters: {
             query?: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 sessionId?: string;
+                /** @example pending */
                 status?: "pending";
             };
             header?: never;
@@ -1569,7 +1908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1643,6 +1982,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example rule_3e8a1c52-9d47-4b6f-a0e2-5c7b9d1f4a68 */
                 id: string;
             };
             cookie?: never;
@@ -1683,7 +2023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1715,28 +2055,37 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                after?: string;
+                /**
+                 * @description The last event id the client has: the stream starts after it (0 when absent)
+                 * @example 0
+                 */
+                after?: number;
             };
             header?: {
-                "last-event-id"?: string;
+                /**
+                 * @description The last event id the client has, as an EventSource sends it when it reconnects; wins over `after`
+                 * @example 12
+                 */
+                "last-event-id"?: number;
             };
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream (text/event-stream) */
+            /** @description The event stream: frames whose `data:` is a `SessionEvent` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["SessionEvent"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1745,7 +2094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Every error reply: 4xx and 5xx alike */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1763,7 +2112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1779,7 +2128,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
                 sessionId: string;
+                /** @example r1-tool-result-5d0b6e2a-7c1f-4e93-b8a4-0f2d9c6e1b73.txt */
                 artifactId: string;
             };
             cookie?: never;
@@ -1831,7 +2182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1840,7 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Range Not Satisfiable */
+            /** @description Every error reply: 4xx and 5xx alike */
             416: {
                 headers: {
                     [name: string]: unknown;
@@ -1913,7 +2264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ToolInfo"];
                 };
             };
-            /** @description Bad Request */
+            /** @description Every error reply: 4xx and 5xx alike */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1940,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1967,7 +2318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Insufficient Storage */
+            /** @description Every error reply: 4xx and 5xx alike */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -1983,6 +2334,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ticket_lookup */
                 name: string;
             };
             cookie?: never;
@@ -2023,7 +2375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Not Found */
+            /** @description Every error reply: 4xx and 5xx alike */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2032,7 +2384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Conflict */
+            /** @description Every error reply: 4xx and 5xx alike */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2098,7 +2450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Service Unavailable */
+            /** @description Every error reply: 4xx and 5xx alike */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,93 +1,95 @@
-import createClient from 'openapi-fetch'
+/**
+ * Clients generated from openapi.yaml by two generators, as their users would make them:
+ * openapi-typescript with openapi-fetch, and @hey-api/openapi-ts. Each is generated into a
+ * temporary folder with a small consumer (test/generated-clients), compiled by tsc in strict
+ * mode and run against a real server: it creates a session, posts a schedule, reads the
+ * events narrowed by their type, answers the approval and reads the result.
+ */
+import { execFile } from 'node:child_process'
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { components, paths } from '../generated/openapi.js'
+import { parse } from 'yaml'
+import { OPENAPI_YAML_PATH, REPO_ROOT, renderOpenApiTypes } from '../../scripts/generate-openapi.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
-type PermissionRequest = components['schemas']['PermissionRequestRecord']
-type Schedule = components['schemas']['Schedule']
-
+const run = promisify(execFile)
+const CONSUMERS = path.join(REPO_ROOT, 'test', 'generated-clients')
 const TOKEN = 'generated-client-token'
-const SESSION = 'generated-client'
+
+const STRICT_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    // DOM for the fetch types the hey-api client names (BodyInit), as in a browser project.
+    lib: ['ES2023', 'DOM'],
+    types: ['node'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    outDir: 'dist',
+    rootDir: '.',
+  },
+  include: ['*.ts', 'hey/**/*.ts'],
+}
 
 let server: TestServer
+let folder: string
 
 beforeAll(async () => {
-  // With a token, so the client's bearer header is exercised as the document describes it.
+  folder = await mkdtemp(path.join(os.tmpdir(), 'toolexec-clients-'))
+  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
+  await writeFile(path.join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }))
+  await writeFile(path.join(folder, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG))
+  for (const file of await readdir(CONSUMERS)) await copyFile(path.join(CONSUMERS, file), path.join(folder, file))
+  // Both from the committed document, as a user of the repository would generate them.
+  const document = parse(await readFile(OPENAPI_YAML_PATH, 'utf8')) as Record<string, unknown>
+  await writeFile(path.join(folder, 'openapi.d.ts'), await renderOpenApiTypes(document))
+  await generateHeyApiClient({
+    input: OPENAPI_YAML_PATH,
+    output: path.join(folder, 'hey'),
+    plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+    logs: { level: 'silent' },
+  })
+  await mkdir(path.join(folder, 'dist'))
+  try {
+    await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], { cwd: folder })
+  } catch (error) {
+    throw new Error(`the consumers do not compile against the generated clients:\n${(error as { stdout?: string }).stdout ?? String(error)}`)
+  }
+  // With a token, so each client's bearer header is exercised as the document describes it.
   server = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN } })
-})
+}, 120_000)
 
 afterAll(async () => {
-  await server.close()
+  await server?.close()
+  if (folder !== undefined) await rm(folder, { recursive: true, force: true })
 })
 
-function client(): ReturnType<typeof createClient<paths>> {
-  return createClient<paths>({ baseUrl: server.url, headers: { authorization: `Bearer ${TOKEN}` } })
+async function consume(consumer: string, sessionId: string): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [path.join(folder, 'dist', `${consumer}.js`), server.url, TOKEN, sessionId], { cwd: folder, timeout: 30_000 })
+  return JSON.parse(stdout)
 }
 
-async function pendingPermissionFor(api: ReturnType<typeof client>, callId: string): Promise<PermissionRequest> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    const { data, response } = await api.GET('/permissions', { params: { query: { sessionId: SESSION, status: 'pending' } } })
-    expect(response.status).toBe(200)
-    const request = data?.requests.find((candidate) => candidate.callId === callId)
-    if (request !== undefined) return request
-    if (Date.now() > deadline) throw new Error(`no pending permission for ${callId}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-async function completedSchedule(api: ReturnType<typeof client>, scheduleId: string): Promise<Schedule> {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const { data, response } = await api.GET('/schedules/{id}', { params: { path: { id: scheduleId }, query: { wait: '5' } } })
-    expect(response.status).toBe(200)
-    if (data !== undefined && data.status !== 'queued' && data.status !== 'running') return data
-    if (Date.now() > deadline) throw new Error(`schedule ${scheduleId} did not end`)
-  }
-}
-
-describe('a client generated from openapi.yaml', () => {
-  it('drives one schedule with an approval: Read runs, Edit waits for the answer, then both succeed', async () => {
-    const api = client()
-    const created = await api.POST('/sessions', { body: { id: SESSION, permissionMode: 'default' } })
-    expect(created.response.status).toBe(201)
-    expect(created.data).toMatchObject({ id: SESSION, permissionMode: 'default', status: 'idle' })
-
-    const accepted = await api.POST('/schedules', {
-      body: {
-        sessionId: SESSION,
-        calls: [
-          { id: 'read-1', name: 'Read', input: { file_path: 'notes.txt' } },
-          { id: 'edit-1', name: 'Edit', input: { file_path: 'notes.txt' } },
-        ],
+describe('clients generated from openapi.yaml', () => {
+  it.each(['openapi-fetch', 'hey-api'])('the %s consumer compiles in strict mode and drives a schedule with an approval from the typed events', async (consumer) => {
+    const outcome = await consume(consumer, `generated-${consumer}`)
+    expect(outcome).toEqual({
+      sessionStatus: 'idle',
+      eventTypes: expect.arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']),
+      askedFor: 'Edit',
+      answeredBy: 'client',
+      streamedResults: { 'read-1': 'contents of notes.txt', 'edit-1': 'edited notes.txt' },
+      scheduleStatus: 'completed',
+      records: {
+        'read-1': { status: 'succeeded', modelContent: 'contents of notes.txt' },
+        'edit-1': { status: 'succeeded', modelContent: 'edited notes.txt' },
       },
+      unknownScheduleCode: 'API_ERR_SCHEDULE_NOT_FOUND',
     })
-    expect(accepted.response.status).toBe(202)
-    const scheduleId = accepted.data?.scheduleId ?? ''
-    expect(accepted.data?.calls.map((call) => call.id)).toEqual(['read-1', 'edit-1'])
-
-    const permission = await pendingPermissionFor(api, 'edit-1')
-    expect(permission).toMatchObject({ sessionId: SESSION, toolName: 'Edit', status: 'pending' })
-    const answered = await api.POST('/permissions/{id}', { params: { path: { id: permission.id } }, body: { decision: 'allow' } })
-    expect(answered.response.status).toBe(200)
-    expect(answered.data).toMatchObject({ id: permission.id, status: 'allow', decidedBy: 'client' })
-
-    const schedule = await completedSchedule(api, scheduleId)
-    expect(schedule.status).toBe('completed')
-    const byId = new Map(schedule.calls.map((call) => [call.id, call]))
-    expect(byId.get('read-1')).toMatchObject({ name: 'Read', status: 'succeeded', modelContent: 'contents of notes.txt' })
-    expect(byId.get('edit-1')).toMatchObject({ name: 'Edit', status: 'succeeded', modelContent: 'edited notes.txt' })
-    expect(byId.get('edit-1')?.result?.isError).toBe(false)
-  })
-
-  it('gets the documented error reply, typed, for an unknown schedule and for a missing token', async () => {
-    const missing = await client().GET('/schedules/{id}', { params: { path: { id: 'sch_missing' } } })
-    expect(missing.response.status).toBe(404)
-    expect(missing.error?.error.code).toBe('API_ERR_SCHEDULE_NOT_FOUND')
-
-    const anonymous = createClient<paths>({ baseUrl: server.url })
-    const refused = await anonymous.GET('/sessions/{id}', { params: { path: { id: SESSION } } })
-    expect(refused.response.status).toBe(401)
-    expect(refused.error?.error.code).toBe('API_ERR_UNAUTHORIZED')
   })
 })

@@ -5,19 +5,45 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { SessionStream, type StreamLimits } from '../session-stream.js'
-import { errors, SessionIdParams } from '../schema.js'
+import { SessionEventSchema } from '../../contracts/session-events.js'
+import { errors, inline, SessionIdParams } from '../schema.js'
+
+const EVENT_LIST = SessionEventSchema.anyOf.map((event) => `- \`${event.properties.type.const}\`: ${event.description ?? ''}`)
 
 const EVENT_STREAM_DESCRIPTION = [
-  'Each event is one frame: `id:` the session\'s sequence number (1, 2, 3, ... with no gaps), `event:` its type,',
-  '`data:` one JSON line `{type, sessionId, seq, at, ...}`. Stored events after the resume point are replayed, then live ones follow.',
-  'A resume point past the last stored event is a 400 (no such id was sent by this session: it was deleted and created again, say).',
-  'A heartbeat comment comes at least every 15 s.',
-].join(' ')
+  "Server-Sent Events. Every event is stored before it is sent, and each is one frame:",
+  '',
+  '```',
+  'id: 7',
+  'event: ToolCallResult',
+  'data: {"type":"ToolCallResult","sessionId":"demo","seq":7,"at":"2026-01-01T00:00:00.000Z","callId":"read-1",...}',
+  '```',
+  '',
+  "- `id:` the session's sequence number, the same as `seq`: 1, 2, 3, ... with no gaps.",
+  '- `event:` the event type, the same as `type`: the name to pass to `addEventListener`.',
+  '- `data:` one JSON line, a `SessionEvent` (the schema of this reply): the fields of its type and `seq` and `at`.',
+  '',
+  'The event types:',
+  '',
+  ...EVENT_LIST,
+  '',
+  'Resuming: the stored events after the resume point are sent first, then live ones follow, none lost or doubled at the seam.',
+  'The resume point is the last id the client has: the `Last-Event-ID` header (an EventSource sends it when it reconnects), else `?after=N`,',
+  'else 0 (the whole history). `Last-Event-ID` wins over `after`. A resume point past the last stored event of the session is a 400',
+  '`API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session\'s last id is',
+  '`lastEventId` in GET /sessions/{id}.',
+  '',
+  'The stream does not end on its own. A comment line (`:`) comes at least every 15 s when nothing else does. A client that reads',
+  'nothing is disconnected once 10,000 frames or 64 MiB of events wait for it; it resumes from the last complete frame it got.',
+  'Deleting the session ends its streams.',
+].join('\n')
 
 const EVENT_STREAM = {
-  description: 'The event stream (text/event-stream)',
-  content: { 'text/event-stream': { schema: Type.String({ description: 'Server-Sent Events frames' }) } },
+  description: 'The event stream: frames whose `data:` is a `SessionEvent`',
+  content: { 'text/event-stream': { schema: inline(SessionEventSchema) } },
 }
+
+const EventId = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description })
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?: StreamLimits | undefined }> = async (app, { runtime, limits }) => {
   app.get(
@@ -33,12 +59,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
         params: SessionIdParams,
         querystring: Type.Object(
           {
-            after: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
-            access_token: Type.Optional(Type.String()),
+            after: Type.Optional(EventId('The last event id the client has: the stream starts after it (0 when absent)')),
+            access_token: Type.Optional(Type.String({ description: "TOOLEXEC_TOKEN, for a browser's EventSource, which cannot send an Authorization header" })),
           },
           { additionalProperties: false },
         ),
-        headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })) }),
+        headers: Type.Object({ 'last-event-id': Type.Optional(EventId('The last event id the client has, as an EventSource sends it when it reconnects; wins over `after`')) }),
         response: { 200: EVENT_STREAM, ...errors(400, 401, 404) },
       },
       // The session check runs before the SSE wrapper commits the response as a stream.
@@ -68,6 +94,6 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
 }
 
 /** The last id the client has: Last-Event-ID wins over ?after=. */
-function resumePoint(lastEventId: string | undefined, after: string | undefined): number {
-  return Number(lastEventId ?? after ?? 0)
+function resumePoint(lastEventId: number | undefined, after: number | undefined): number {
+  return lastEventId ?? after ?? 0
 }

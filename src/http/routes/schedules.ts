@@ -68,13 +68,19 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends",
         tags: ['schedules'],
         params: ScheduleParams,
-        querystring: Type.Object({ wait: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]{1,3})?$' })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          {
+            wait: Type.Optional(
+              Type.Number({ minimum: 0, maximum: MAX_WAIT_SECONDS, description: 'Seconds to hold the reply while the schedule is queued or running (0 when absent); fractions allowed' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: inline(ScheduleReplySchema), ...errors(400, 404) },
       },
     },
     async (request) => {
-      const wait = Math.min(MAX_WAIT_SECONDS, Number(request.query.wait ?? 0))
-      return runtime.schedules.waitFor(request.params.id, wait)
+      return runtime.schedules.waitFor(request.params.id, request.query.wait ?? 0)
     },
   )
 }

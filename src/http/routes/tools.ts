@@ -89,7 +89,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
       const damage = runtime.database.damage()
       if (damage === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
       const error = new ToolexecError('API_ERR_STORAGE_CORRUPT', [damage])
-      return reply.code(503).send({ error: { code: error.code, message: error.message } })
+      return reply.code(503).send({ error: { code: 'API_ERR_STORAGE_CORRUPT' as const, message: error.message } })
     },
   )
 }

@@ -1,0 +1,66 @@
+/**
+ * @module Request examples of the OpenAPI document, one per operation, from the README's
+ * walkthrough: a session in a scratch workspace, a Write that asks for approval and a Read
+ * after it, the approval allowed, the schedule read when it ends. Operations the walkthrough
+ * does not reach continue the same story with the same ids.
+ */
+const SESSION = 'ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90'
+const SCHEDULE = 'sch_019a7c3e-5b2d-7f41-8c6e-2a9d4b1f0c37'
+const PERMISSION = 'perm_7c2e9b14-3a5f-4d8e-b061-9f4a2c7d1e35'
+
+export interface OperationExample {
+  readonly summary: string
+  /** The JSON body, for an operation that takes one. */
+  readonly body?: unknown
+  /** A value for each path, query and header parameter, by name. */
+  readonly parameters?: Readonly<Record<string, unknown>>
+}
+
+export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
+  createSession: { summary: 'A session whose tools work in a scratch directory', body: { workspace: '/tmp/tmp.Xq3bV9kL2a' } },
+  listSessions: { summary: 'The next page of ten sessions', parameters: { limit: 10, before: SESSION } },
+  getSession: { summary: 'The session of the walkthrough', parameters: { id: SESSION } },
+  deleteSession: { summary: 'Delete the session once its work is done', parameters: { id: SESSION } },
+  abortSession: { summary: 'Abort the running turn of the session', parameters: { id: SESSION } },
+  getHistory: { summary: "Every tool record of the session, with what the model received", parameters: { id: SESSION } },
+  createSchedule: {
+    summary: 'The tool calls of one model reply: Write asks for approval, Read runs after it',
+    body: {
+      sessionId: SESSION,
+      calls: [
+        { id: 'w1', name: 'Write', input: { file_path: 'hello.txt', content: 'hello\n' } },
+        { id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } },
+      ],
+    },
+  },
+  addScheduleCall: {
+    summary: 'One more call streamed into an open schedule',
+    parameters: { id: SCHEDULE },
+    body: { id: 'r2', name: 'Read', input: { file_path: 'hello.txt' }, dependsOn: ['w1'] },
+  },
+  closeSchedule: { summary: 'No more calls for the open schedule', parameters: { id: SCHEDULE } },
+  getSchedule: { summary: "The schedule's records, held until it ends (10 s at most)", parameters: { id: SCHEDULE, wait: 10 } },
+  answerPermission: { summary: 'Allow the Write', parameters: { id: PERMISSION }, body: { decision: 'allow' } },
+  listPermissions: { summary: "The session's pending approval requests", parameters: { sessionId: SESSION, status: 'pending' } },
+  deleteProjectRule: { summary: 'Remove a project grant', parameters: { id: 'rule_3e8a1c52-9d47-4b6f-a0e2-5c7b9d1f4a68' } },
+  streamEvents: {
+    summary: "The session's events from the start; a reconnecting client sends the last id it got instead",
+    parameters: { id: SESSION, after: 0, 'last-event-id': 12 },
+  },
+  getArtifact: {
+    summary: "A saved output of the session's Read",
+    parameters: { sessionId: SESSION, artifactId: 'r1-tool-result-5d0b6e2a-7c1f-4e93-b8a4-0f2d9c6e1b73.txt' },
+  },
+  addHttpTool: {
+    summary: 'The ticket lookup tool of the README, added while the server runs',
+    body: {
+      name: 'ticket_lookup',
+      description: 'Looks up a ticket by id',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      readOnly: true,
+      concurrentSafe: true,
+      url: 'http://127.0.0.1:9000/tools/ticket',
+    },
+  },
+  deleteHttpTool: { summary: 'Remove the ticket lookup tool', parameters: { name: 'ticket_lookup' } },
+}
