@@ -7,10 +7,12 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryEntry, ScheduleReply } from '../../src/contracts/api.js'
+import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.js'
 import { resolvedInputView } from '../../src/sessions/views.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { SessionApi } from '../support/hook-scripts/session-api.js'
+import { hook, noteTool } from '../support/permission-tools.js'
 
 const CONTENT_CHARS = 2_000_000
 const REPLY_LIMIT = 2_200_000
@@ -19,7 +21,9 @@ let s: TestServer
 let api: SessionApi
 
 beforeAll(async () => {
-  s = await startTestServer({ tools: builtinTools() })
+  // A PreToolUse hook that rewrites Retag's input to one field: the resolution drops `tag`.
+  const rewrite = hook('PreToolUse', () => ({ updatedInput: { note: 'rewritten' } }), 'Retag')
+  s = await startTestServer({ tools: [...builtinTools(), noteTool('Retag', 'none').entry], hooks: createFunctionHookRunner([rewrite]) })
   api = new SessionApi(s)
 })
 
@@ -66,6 +70,13 @@ describe('reply sizes', () => {
     expect(history.length).toBeLessThan(REPLY_LIMIT)
     const [entry] = (JSON.parse(history) as { entries: HistoryEntry[] }).entries
     expect((entry?.input as { content: string }).content).toBe(content)
+  })
+
+  it('R13 a record names the fields a PreToolUse rewrite dropped, and the input the tool ran with can be rebuilt from it', async () => {
+    const input = { note: 'original', tag: 'x'.repeat(10_000) }
+    const call = await api.run(await api.session(), 'Retag', input)
+    expect(call).toMatchObject({ status: 'succeeded', input, resolvedInput: { note: 'rewritten' }, resolvedInputRemoved: ['tag'] })
+    expect(resolvedFrom(input, call.resolvedInput as Record<string, unknown>, call.resolvedInputRemoved)).toEqual({ note: 'rewritten' })
   })
 
   it('R13 a resolution that drops a field names it, and the input the tool ran with can be rebuilt', () => {
