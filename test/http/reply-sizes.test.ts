@@ -72,6 +72,25 @@ describe('reply sizes', () => {
     expect((entry?.input as { content: string }).content).toBe(content)
   })
 
+  it('R37 R38 every event of an approved 2 MB Write carries its content at most once: the approval preview and the result display keep 1,000 characters a line', async () => {
+    const sessionId = await api.session()
+    const content = 'z'.repeat(CONTENT_CHARS)
+    const scheduleId = await api.accept(sessionId, [{ id: 'asked', name: 'Write', input: { file_path: 'asked.txt', content } }])
+    const pending = await api.pending(sessionId)
+    // The pending request as GET /permissions lists it: the input once, the preview cut.
+    const listed = await rawReply(`/permissions?sessionId=${sessionId}&status=pending`)
+    expect(listed.length).toBeLessThan(REPLY_LIMIT)
+    expect(pending.preview).toMatchObject({ display: { kind: 'file_diff', truncated: true, hunks: [{ lines: ['+' + 'z'.repeat(999)] }] } })
+    expect((await api.answer(pending.id, { decision: 'allow' })).status).toBe(200)
+    await api.finished(scheduleId)
+    const events = await api.events(sessionId, scheduleId)
+    for (const event of events) expect(JSON.stringify(event).length, event.type).toBeLessThan(REPLY_LIMIT)
+    const requested = events.find((event) => event.type === 'PermissionRequested')
+    expect((requested?.input as { content: string }).content).toBe(content)
+    const result = events.find((event) => event.type === 'ToolCallResult')
+    expect(JSON.stringify(result).length).toBeLessThan(10_000)
+  })
+
   it('R13 a record names the fields a PreToolUse rewrite dropped, and the input the tool ran with can be rebuilt from it', async () => {
     const input = { note: 'original', tag: 'x'.repeat(10_000) }
     const call = await api.run(await api.session(), 'Retag', input)
