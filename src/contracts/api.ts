@@ -166,8 +166,17 @@ export const CallRecordSchema = Type.Object(
     id: Type.String(),
     scheduleId: Type.String(),
     name: Type.String(),
-    input: Type.Unknown(),
-    resolvedInput: Type.Optional(Type.Unknown()),
+    input: Type.Unknown({ description: 'The input as the model gave it, whole: the one copy of its large texts (a Write\'s content) in this reply' }),
+    resolvedInput: Type.Optional(
+      Type.Unknown({
+        description:
+          'Once the call started: what resolving the input changed (R13), not a second copy of it. For an object input, only the top-level ' +
+          'fields whose value differs from `input` or that it added (`{}` when nothing changed); the fields named in `resolvedInputRemoved` ' +
+          'were dropped. The input the tool ran with is `input` without those, with these fields laid over it. ' +
+          'The PermissionRequested and ToolCallStarted events carry it whole.',
+      }),
+    ),
+    resolvedInputRemoved: Type.Optional(Type.Array(Type.String(), { description: 'Top-level fields of `input` that the resolved input no longer has' })),
     flags: Type.Optional(ToolFlagsSchema),
     status: CallRecordStatusSchema,
     startedAt: Type.Optional(Type.String()),
@@ -247,7 +256,7 @@ export const HistoryEntrySchema = Type.Object(
     turnId: Type.String(),
     callId: Type.String(),
     toolName: Type.String(),
-    input: Type.Unknown(),
+    input: Type.Unknown({ description: 'The input as the model gave it, whole; the schedule\'s call records say what resolving it changed (`resolvedInput`)' }),
     status: CallRecordStatusSchema,
     isError: Type.Boolean(),
     modelContent: ModelContentSchema,

@@ -6,6 +6,8 @@ import { Type, type Static } from '@sinclair/typebox'
 
 export const FILE_DIFF_MAX_HUNKS = 8
 export const FILE_DIFF_MAX_LINES = 160
+/** A longer line keeps its first characters: the file itself, or the call's input, has the rest. */
+export const FILE_DIFF_MAX_LINE_CHARS = 1_000
 export const BASH_OUTPUT_MAX_BYTES = 150_000
 
 const Str = Type.String()
@@ -17,8 +19,11 @@ export const DiffHunkSchema = Type.Object({
   oldLines: Type.Integer(),
   newStart: Type.Integer(),
   newLines: Type.Integer(),
-  /** Each line starts with ' ', '+' or '-'. */
-  lines: Type.Array(Str),
+  lines: Type.Array(Str, {
+    description:
+      "Each line starts with ' ', '+' or '-'. A line is cut after 1,000 characters (the display then says `truncated`): " +
+      "a Write's whole text is the call's `input.content`, and the file is in the workspace.",
+  }),
 })
 
 export const BashOutputDisplaySchema = Type.Object({
@@ -39,7 +44,7 @@ export const FileDiffDisplaySchema = Type.Object({
   hunks: Type.Array(DiffHunkSchema),
   additions: Type.Integer(),
   deletions: Type.Integer(),
-  truncated: Type.Boolean(),
+  truncated: Type.Boolean({ description: 'Hunks, lines or the text of a line were left out: at most 8 hunks, 160 lines, 1,000 characters a line' }),
 })
 export const McpToolDisplaySchema = Type.Object({
   kind: Type.Literal('mcp_tool'),

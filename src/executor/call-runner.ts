@@ -13,7 +13,7 @@ import type { ToolEntry } from '../contracts/tool-entry.js'
 import { finishFailure, type FailureSpec } from './call-failures.js'
 import { runHandlerStage } from './call-handler.js'
 import type { ExecutorDeps } from './deps.js'
-import { createErrorResult, formatValidationError, projectErrorMessage, toolUseError } from './errors.js'
+import { createErrorResult, formatValidationError, meaningfulReason, projectErrorMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, NO_PRE_TOOL_USE, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
 import { appendHookContext, capHookContexts } from './hook-context.js'
@@ -138,14 +138,14 @@ function cancelledBeforeStart(state: CallState): Promise<ToolExecutionResult> {
 function notFound(state: CallState): Promise<ToolExecutionResult> {
   const name = state.call.name
   const modelContent = name.length === 0 ? toolUseError(`Error: No such tool available: ${name}`) : `Tool not found: ${name}`
-  return state.fail({ status: 'failed', stage: 'lookup', errorClass: 'not_found', message: modelContent, code: 'EXEC_ERR_TOOL_NOT_FOUND' })
+  return state.fail({ status: 'failed', stage: 'lookup', errorClass: 'not_found', message: modelContent, modelContent, code: 'EXEC_ERR_TOOL_NOT_FOUND' })
 }
 
 /** Validation then resolveInput (R13); sets state.input and state.flags, or returns the failure. */
 async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): Promise<ToolExecutionResult | undefined> {
   const invalid = formatValidationError(state.call.name, entry.inputSchema, raw)
   if (invalid !== undefined) {
-    return state.fail({ status: 'failed', stage: 'validation', errorClass: 'validation', message: invalid, code: 'EXEC_ERR_INVALID_INPUT' })
+    return state.fail({ status: 'failed', stage: 'validation', errorClass: 'validation', message: invalid, modelContent: invalid, code: 'EXEC_ERR_INVALID_INPUT' })
   }
   try {
     state.input = entry.resolveInput === undefined ? raw : await entry.resolveInput(raw, { sessionId: state.turn.sessionId, callId: state.call.id, workspace: state.turn.workspace })
@@ -160,7 +160,7 @@ async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): P
 /** R13: a rewritten input is validated and resolved again; R14: a deny blocks here. */
 async function applyPreToolUse(state: CallState, entry: ToolEntry, pre: PreToolUseOutcome): Promise<ToolExecutionResult | undefined> {
   if (pre.decision === 'deny') {
-    const reason = pre.reason ?? 'Blocked by PreToolUse hook'
+    const reason = meaningfulReason(pre.reason) ?? 'Blocked by PreToolUse hook'
     await emitEvent(state.turn.emit, {
       type: 'PermissionResolved',
       sessionId: state.turn.sessionId,
@@ -204,7 +204,7 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
     // A5: only the user's own words are feedback; a broker, hook or timeout reason is not.
     return planExitDenied(state, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
   }
-  const message = decision.message ?? `Permission denied for ${state.call.name}`
+  const message = meaningfulReason(decision.message) ?? `Permission denied for ${state.call.name}`
   return state.fail({ status: 'denied', stage: 'permission', errorClass: 'permission_denied', message, code: 'EXEC_ERR_PERMISSION_DENIED' })
 }
 

@@ -27,7 +27,10 @@ export interface ErrorResultInput {
   readonly errorClass: ErrorClass
   /** The UI message. */
   readonly message: string
-  /** What the model sees; defaults to `message`. */
+  /**
+   * What the model sees. Only A4's texts (validation, business failure, empty name) set it;
+   * every other failure reaches the model as its message projected (R26).
+   */
   readonly modelContent?: string | undefined
   readonly code?: string | undefined
   readonly context?: Record<string, unknown> | undefined
@@ -46,7 +49,7 @@ const ROOT_PARAMETER = '(root)'
 
 /** R25: the one builder of `success: false` results. Absent optional keys are omitted. */
 export function createErrorResult(input: ErrorResultInput): ToolExecutionResult {
-  const modelContent = input.modelContent ?? input.message
+  const modelContent = input.modelContent ?? projectMessage(input.message)
   const bytes = Buffer.byteLength(modelContent, 'utf8')
   return {
     callId: input.callId,
@@ -96,6 +99,19 @@ export function projectErrorMessage(error: unknown): string {
     // A throwing getter or proxy must not turn a failure report into a second failure.
   }
   return UNKNOWN_ERROR
+}
+
+/**
+ * R26 for a text that already is the message (a deny message, a rule's or a hook's reason):
+ * whitespace runs folded to one space, ends trimmed, cut at 500 characters.
+ */
+export function projectMessage(text: string): string {
+  return clipMessage(foldWhitespace(text))
+}
+
+/** A reason with nothing but whitespace says nothing: the caller's default applies. */
+export function meaningfulReason(reason: string | undefined): string | undefined {
+  return reason === undefined || foldWhitespace(reason) === '' ? undefined : reason
 }
 
 /** The folded message of one level, or undefined when that level is a wrapper. */
@@ -196,7 +212,7 @@ export function formatValidationError(toolName: string, schema: TSchema, input: 
   if (issues.length === 0) return undefined
   const noun = issues.length === 1 ? 'issue' : 'issues'
   const lines = issues.map((issue) => issue.line).join('\n')
-  return `<tool_use_error>InputValidationError: ${toolName} failed due to the following ${noun}:\n${lines}\n</tool_use_error>`
+  return `<tool_use_error>InputValidationError: ${toolName} failed due to the following ${noun}:\n${lines}</tool_use_error>`
 }
 
 function collectIssues(errors: Iterable<ValueError>): Issue[] {

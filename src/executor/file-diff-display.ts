@@ -1,10 +1,12 @@
 /**
  * @module The file_diff display (R38): a unified diff of a Write or Edit, limited to
- * FILE_DIFF_MAX_HUNKS hunks and FILE_DIFF_MAX_LINES lines in total.
+ * FILE_DIFF_MAX_HUNKS hunks, FILE_DIFF_MAX_LINES lines in total and FILE_DIFF_MAX_LINE_CHARS
+ * characters a line (a one-line 2 MB Write must not copy its text into every reply again).
  */
 import { structuredPatch, type StructuredPatchHunk } from 'diff'
 import {
   FILE_DIFF_MAX_HUNKS,
+  FILE_DIFF_MAX_LINE_CHARS,
   FILE_DIFF_MAX_LINES,
   type DiffHunk,
   type FileDiffDisplay,
@@ -31,7 +33,9 @@ const NO_NEWLINE_MARKER = '\\'
  */
 export function buildFileDiffDisplay(args: FileDiffArgs): FileDiffDisplay {
   const { hunks: all, additions, deletions } = diffOf(args.oldContent ?? '', args.newContent)
-  const { hunks, truncated } = limitHunks(all)
+  const limited = limitHunks(all)
+  const { hunks, truncated: linesCut } = cutLongLines(limited.hunks)
+  const truncated = limited.truncated || linesCut
   return {
     kind: 'file_diff',
     filePath: args.filePath,
@@ -145,6 +149,19 @@ function limitHunks(all: readonly DiffHunk[]): { hunks: DiffHunk[]; truncated: b
     remaining -= hunk.lines.length
   }
   return { hunks, truncated: false }
+}
+
+/** Cuts every line longer than FILE_DIFF_MAX_LINE_CHARS (its marker included), never inside a surrogate pair. */
+function cutLongLines(hunks: DiffHunk[]): { hunks: DiffHunk[]; truncated: boolean } {
+  if (!hunks.some((hunk) => hunk.lines.some((line) => line.length > FILE_DIFF_MAX_LINE_CHARS))) return { hunks, truncated: false }
+  return { hunks: hunks.map((hunk) => ({ ...hunk, lines: hunk.lines.map(cutLine) })), truncated: true }
+}
+
+function cutLine(line: string): string {
+  if (line.length <= FILE_DIFF_MAX_LINE_CHARS) return line
+  const last = line.charCodeAt(FILE_DIFF_MAX_LINE_CHARS - 1)
+  const end = last >= 0xd800 && last <= 0xdbff ? FILE_DIFF_MAX_LINE_CHARS - 1 : FILE_DIFF_MAX_LINE_CHARS
+  return line.slice(0, end)
 }
 
 /** Keeps the first `keep` lines and recounts the ranges to match them. */

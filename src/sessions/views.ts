@@ -1,4 +1,5 @@
 /** @module Stored records as the API shows them. */
+import { isDeepStrictEqual } from 'node:util'
 import type { CallRecord, HistoryEntry, PermissionRequestRecord, ScheduleReply, Session, ToolInfo } from '../contracts/api.js'
 import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
@@ -19,7 +20,7 @@ export function sessionView(
 
 export function callView(row: CallRow): CallRecord {
   const view: CallRecord = { id: row.id, scheduleId: row.scheduleId, name: row.name, input: row.input, status: row.status }
-  if (row.resolvedInput !== undefined) view.resolvedInput = row.resolvedInput
+  if (row.resolvedInput !== undefined) Object.assign(view, resolvedInputView(row.input, row.resolvedInput))
   if (row.flags !== undefined) view.flags = row.flags
   if (row.startedAt !== null) view.startedAt = row.startedAt
   if (row.completedAt !== null) view.completedAt = row.completedAt
@@ -28,6 +29,28 @@ export function callView(row: CallRow): CallRecord {
     view.result = row.result
   }
   return view
+}
+
+type ResolvedInputView = Pick<CallRecord, 'resolvedInput' | 'resolvedInputRemoved'>
+
+/**
+ * The resolved input as a reply carries it: only the top-level fields the resolution changed
+ * or added, and the names of those it dropped; `input` holds the rest. A 2 MB Write whose
+ * path was made absolute answers `{file_path}`, not a second copy of its content. An input
+ * that is not an object is given whole.
+ */
+export function resolvedInputView(input: unknown, resolved: unknown): ResolvedInputView {
+  if (!isPlainObject(input) || !isPlainObject(resolved)) return { resolvedInput: resolved }
+  const changed: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(resolved)) {
+    if (!Object.hasOwn(input, key) || !isDeepStrictEqual(input[key], value)) changed[key] = value
+  }
+  const removed = Object.keys(input).filter((key) => !Object.hasOwn(resolved, key))
+  return removed.length === 0 ? { resolvedInput: changed } : { resolvedInput: changed, resolvedInputRemoved: removed }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 export function scheduleView(schedule: ScheduleRecord, calls: readonly CallRow[]): ScheduleReply {

@@ -127,7 +127,7 @@ describe('R25-R27 failures', () => {
       'a missing parameter',
       [strict],
       { id: 'c', name: 'Strict', input: {} },
-      '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe required parameter `file_path` is missing\n</tool_use_error>',
+      '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe required parameter `file_path` is missing</tool_use_error>',
       'validation',
     ],
     [
@@ -136,7 +136,7 @@ describe('R25-R27 failures', () => {
       { id: 'c', name: 'Strict', input: { file_path: 3, mode: 'x' } },
       '<tool_use_error>InputValidationError: Strict failed due to the following issues:\n' +
         'An unexpected parameter `mode` was provided\n' +
-        'The parameter `file_path` type is expected as `string` but provided as `number`\n</tool_use_error>',
+        'The parameter `file_path` type is expected as `string` but provided as `number`</tool_use_error>',
       'validation',
     ],
     ['a business failure returned as a value', [business], { id: 'c', name: 'Lookup', input: {} }, '<tool_use_error>File does not exist: /x</tool_use_error>', 'handler'],

@@ -194,7 +194,7 @@ describe('formatValidationError (A4)', () => {
     ],
   ])('A4 reports %s byte for byte', (_label, schema, input, line) => {
     expect(formatValidationError('Read', schema, input)).toBe(
-      `<tool_use_error>InputValidationError: Read failed due to the following issue:\n${line}\n</tool_use_error>`,
+      `<tool_use_error>InputValidationError: Read failed due to the following issue:\n${line}</tool_use_error>`,
     )
   })
 
@@ -205,8 +205,7 @@ describe('formatValidationError (A4)', () => {
         'The required parameter `file_path` is missing',
         'An unexpected parameter `mode` was provided',
         'The parameter `offset` type is expected as `number` but provided as `string`',
-        'The parameter `limit` type is expected as `integer` but provided as `null`',
-        '</tool_use_error>',
+        'The parameter `limit` type is expected as `integer` but provided as `null`</tool_use_error>',
       ].join('\n'),
     )
   })
@@ -219,8 +218,7 @@ describe('formatValidationError (A4)', () => {
       [
         '<tool_use_error>InputValidationError: Search failed due to the following issues:',
         'An unexpected parameter `filter.extra` was provided',
-        'The parameter `filter.tag` type is expected as `string` but provided as `number`',
-        '</tool_use_error>',
+        'The parameter `filter.tag` type is expected as `string` but provided as `number`</tool_use_error>',
       ].join('\n'),
     )
   })
@@ -272,6 +270,14 @@ describe('createErrorResult', () => {
       return Object.keys(result).join(',')
     })
     expect(new Set(shapes).size).toBe(1)
+  })
+
+  it('R26 gives the model the projected message when no model text is given, and keeps the UI message whole', () => {
+    const message = `\n\tHold on:\n\n\tthe release\t\tis frozen ${'😀'.repeat(600)}  \n`
+    const result = createErrorResult({ callId: 'c', toolName: 'Deploy', status: 'denied', stage: 'permission', errorClass: 'permission_denied', message })
+    expect(result.modelContent).toBe(`Hold on: the release is frozen ${'😀'.repeat(497 - 'Hold on: the release is frozen '.length)}...`)
+    expect(result.error?.message).toBe(message)
+    expect(result.serialization.actualBytes).toBe(Buffer.byteLength(result.modelContent as string))
   })
 
   it('R25 measures modelContent in UTF-8 bytes and lets it differ from the UI message', () => {

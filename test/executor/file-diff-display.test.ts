@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value'
 import {
   DisplaySchema,
   FILE_DIFF_MAX_HUNKS,
+  FILE_DIFF_MAX_LINE_CHARS,
   FILE_DIFF_MAX_LINES,
   type DiffHunk,
   type FileDiffDisplay,
@@ -30,6 +31,7 @@ function expectValid(display: FileDiffDisplay): void {
   expect(Value.Check(DisplaySchema, display)).toBe(true)
   expect(display.hunks.length).toBeLessThanOrEqual(FILE_DIFF_MAX_HUNKS)
   expect(totalLines(display)).toBeLessThanOrEqual(FILE_DIFF_MAX_LINES)
+  for (const hunk of display.hunks) for (const line of hunk.lines) expect(line.length).toBeLessThanOrEqual(FILE_DIFF_MAX_LINE_CHARS)
   expectConsistentRanges(display)
 }
 
@@ -139,6 +141,18 @@ describe('file_diff display', () => {
   ])('R38 %s', (_name, oldContent, newContent, expected) => {
     const display = buildFileDiffDisplay({ filePath: 'f', oldContent, newContent })
     expect(display.hunks.flatMap((h) => h.lines)).toEqual(expected)
+    expectValid(display)
+  })
+
+  it.each<[string, string | null, string, string[], boolean]>([
+    ['a created 2 MB file of one line', null, 'x'.repeat(2_000_000), ['+' + 'x'.repeat(999)], true],
+    ['an updated line of 5,000 characters', 'short\n', `${'y'.repeat(5_000)}\n`, ['-short', '+' + 'y'.repeat(999)], true],
+    ['a line cut before a surrogate pair it would split', null, `${'z'.repeat(998)}😀tail`, ['+' + 'z'.repeat(998)], true],
+    ['a line of exactly 1,000 characters with its marker', null, 'w'.repeat(999), ['+' + 'w'.repeat(999)], false],
+  ])('R38 keeps the first 1,000 characters of a long line and says so: %s', (_name, oldContent, newContent, expected, truncated) => {
+    const display = buildFileDiffDisplay({ filePath: 'f', oldContent, newContent })
+    expect(display.hunks.flatMap((h) => h.lines)).toEqual(expected)
+    expect(display.truncated).toBe(truncated)
     expectValid(display)
   })
 

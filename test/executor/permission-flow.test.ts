@@ -89,7 +89,7 @@ describe('R13 what was approved is what runs', () => {
     const result = await executor.execute({ id: 'w3', name: 'Write', input: { file_path: 'x.txt' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
     expect(result.modelContent).toBe(
       '<tool_use_error>InputValidationError: Write failed due to the following issue:\n' +
-        'The parameter `file_path` type is expected as `string` but provided as `number`\n</tool_use_error>',
+        'The parameter `file_path` type is expected as `string` but provided as `number`</tool_use_error>',
     )
     expect(result.error?.stage).toBe('validation')
     expect(ofType(sink.events, 'PermissionRequested')).toEqual([])
@@ -178,6 +178,62 @@ describe('denials reach the model', () => {
     const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's', broker, emit: sink.emit })
     expect([result.status, result.modelContent, result.permission]).toEqual(['denied', content, 'denied'])
     expect(deploy.inputs).toEqual([])
+  })
+
+  // 1,095 characters: 219 words of three digits, each after a run of newlines, tabs and spaces, and a newline at the end.
+  const runs = ['\n', '\t', '\n\t ', '  ', '\r\n\t']
+  const words = Array.from({ length: 219 }, (_, index) => String(index).padStart(3, '0'))
+  const messy = `${words.map((word, index) => `${runs[index % runs.length] as string}${word}`).join('')}\n`
+  const cut = `${words.join(' ').slice(0, 497)}...`
+
+  it('R26 the messy reason is 1,095 characters and its projection is 497 of them plus ...', () => {
+    expect(messy).toHaveLength(1_095)
+    expect(cut).toHaveLength(500)
+    expect(cut.endsWith(' 122 123 1...')).toBe(true)
+  })
+
+  it.each<[string, PermissionAnswer]>([
+    ["a person's deny message", { decision: 'deny', decidedBy: 'client', message: messy }],
+    ["a PermissionRequest hook's message", { decision: 'deny', decidedBy: 'hook', message: messy }],
+  ])('R26 %s reaches the model projected; the event keeps it whole', async (_title, answer) => {
+    const { executor, broker } = build({ tools: [noteTool('Deploy', 'network').entry] })
+    const sink = answeringSink(broker, answer)
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's', broker, emit: sink.emit })
+    expect(result.modelContent).toBe(cut)
+    expect(result.error?.message).toBe(messy)
+    expect(ofType(sink.events, 'PermissionResolved').map((event) => event.reason)).toEqual([messy])
+  })
+
+  it("R26 a rule's deny reason reaches the model projected", async () => {
+    const executor = createExecutor({
+      registry: new InMemoryToolRegistry([noteTool('Deploy', 'network').entry]),
+      permissions: { evaluate: async () => ({ behavior: 'deny', ruleId: 'policy', reason: messy }) },
+    })
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's' })
+    expect([result.status, result.modelContent]).toEqual(['denied', cut])
+  })
+
+  it("R26 a PreToolUse hook's deny reason reaches the model projected", async () => {
+    const { executor } = build({ tools: [noteTool('Deploy', 'none').entry], hooks: [preToolUse({ permissionDecision: 'deny', reason: messy })] })
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's' })
+    expect([result.status, result.modelContent]).toEqual(['denied', cut])
+  })
+
+  it('R26 a PostToolUse block reason reaches the model projected after its prefix', async () => {
+    const { executor } = build({ tools: [noteTool('Deploy', 'none').entry], hooks: [hook('PostToolUse', () => ({ decision: 'block', reason: messy }))] })
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's' })
+    expect([result.status, result.modelContent]).toEqual(['failed', `${`PostToolUse hook blocked this result: ${words.join(' ')}`.slice(0, 497)}...`])
+  })
+
+  it.each<[string, PermissionAnswer | undefined, HookOutput | undefined, string]>([
+    ['a blank deny message', { decision: 'deny', decidedBy: 'client', message: ' \n\t ' }, undefined, 'Permission denied for Deploy'],
+    ['a blank PreToolUse reason', undefined, { permissionDecision: 'deny', reason: '\n\n' }, 'Blocked by PreToolUse hook'],
+  ])('A4 %s counts as none: the default text reaches the model', async (_title, answer, hookOutput, content) => {
+    const hooks = hookOutput === undefined ? [] : [preToolUse(hookOutput)]
+    const { executor, broker } = build({ tools: [noteTool('Deploy', 'network').entry], hooks })
+    const sink = answeringSink(broker, answer ?? CLIENT_ALLOW)
+    const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's', broker, emit: sink.emit })
+    expect([result.status, result.modelContent]).toEqual(['denied', content])
   })
 })
 

@@ -380,8 +380,12 @@ export interface components {
             id: string;
             scheduleId: string;
             name: string;
+            /** @description The input as the model gave it, whole: the one copy of its large texts (a Write's content) in this reply */
             input: unknown;
+            /** @description Once the call started: what resolving the input changed (R13), not a second copy of it. For an object input, only the top-level fields whose value differs from `input` or that it added (`{}` when nothing changed); the fields named in `resolvedInputRemoved` were dropped. The input the tool ran with is `input` without those, with these fields laid over it. The PermissionRequested and ToolCallStarted events carry it whole. */
             resolvedInput?: unknown;
+            /** @description Top-level fields of `input` that the resolved input no longer has */
+            resolvedInputRemoved?: string[];
             flags?: components["schemas"]["ToolFlags"];
             status: components["schemas"]["CallRecordStatus"];
             startedAt?: string;
@@ -427,10 +431,12 @@ export interface components {
                 oldLines: number;
                 newStart: number;
                 newLines: number;
+                /** @description Each line starts with ' ', '+' or '-'. A line is cut after 1,000 characters (the display then says `truncated`): a Write's whole text is the call's `input.content`, and the file is in the workspace. */
                 lines: string[];
             }[];
             additions: number;
             deletions: number;
+            /** @description Hunks, lines or the text of a line were left out: at most 8 hunks, 160 lines, 1,000 characters a line */
             truncated: boolean;
         } | {
             /** @enum {string} */
@@ -545,6 +551,7 @@ export interface components {
             turnId: string;
             callId: string;
             toolName: string;
+            /** @description The input as the model gave it, whole; the schedule's call records say what resolving it changed (`resolvedInput`) */
             input: unknown;
             status: components["schemas"]["CallRecordStatus"];
             isError: boolean;

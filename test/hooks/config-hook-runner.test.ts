@@ -65,15 +65,17 @@ describe('hooks from the config file', () => {
     const { events, emit } = collectEvents()
     const input = { ...(await payload()), toolInput: { command: 'rm -rf /' } }
     const outputs = await runner.run('PreToolUse', input, NEVER, emit)
+    // A hook is named by its command cut to 80 characters: the script's path depends on where the checkout lies.
+    const guard = hookName(command(bashHook('guard.sh')))
     expect(outputs).toEqual([
-      { permissionDecision: 'deny', reason: 'Blocked by guard.sh: rm -rf is not allowed here', hook: `command: ${bashHook('guard.sh')}` },
+      { permissionDecision: 'deny', reason: 'Blocked by guard.sh: rm -rf is not allowed here', hook: guard },
       { permissionDecision: 'ask', hook: hookName(command(nodeHook({ permissionDecision: 'ask' }))) },
     ])
     const ends = events.filter((event) => event.type !== 'HookRunStarted')
     expect(events.filter((event) => event.type === 'HookRunStarted')).toHaveLength(3)
     expect(ends).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'HookRunBlocked', hook: `command: ${bashHook('guard.sh')}`, reason: 'Blocked by guard.sh: rm -rf is not allowed here', hookEvent: 'PreToolUse', callId: 'call-1', sessionId: 'ses-cfg' }),
+        expect.objectContaining({ type: 'HookRunBlocked', hook: guard, reason: 'Blocked by guard.sh: rm -rf is not allowed here', hookEvent: 'PreToolUse', callId: 'call-1', sessionId: 'ses-cfg' }),
         expect.objectContaining({ type: 'HookRunFailed', error: 'Hook exited with code 3: hook crashed: cannot reach the policy server' }),
         expect.objectContaining({ type: 'HookRunCompleted', output: { permissionDecision: 'ask' } }),
       ]),
@@ -96,7 +98,7 @@ describe('hooks from the config file', () => {
     const { events, emit } = collectEvents()
     const outcome = await runPreToolUse({ hooks: runner, payload: await payload(), signal: NEVER, emit })
     expect(outcome.decision).toBe('deny')
-    expect(outcome.reason).toBe(`PreToolUse hook command: ${hang} failed and is marked failClosed: Hook timed out after 300ms`)
+    expect(outcome.reason).toBe(`PreToolUse hook ${hookName(command(hang))} failed and is marked failClosed: Hook timed out after 300ms`)
     expect(events.filter((event) => event.type === 'HookRunBlocked')).toHaveLength(2)
   })
 

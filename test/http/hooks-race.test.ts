@@ -125,7 +125,7 @@ describe('PreToolUse hooks over HTTP', () => {
     const { call } = await runWithEvents('Strict', { note: 'fine' })
     expect(call).toMatchObject({
       status: 'failed',
-      modelContent: '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe parameter `note` type is expected as `string` but provided as `number`\n</tool_use_error>',
+      modelContent: '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe parameter `note` type is expected as `string` but provided as `number`</tool_use_error>',
     })
   })
 

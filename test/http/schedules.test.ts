@@ -211,7 +211,8 @@ describe('GET /schedules/:id', () => {
     ])
     const record = done.calls[1]
     expect(record?.input).toEqual({ file_path: 'r.txt' })
-    expect(record?.resolvedInput).toEqual({ file_path: 'r.txt' })
+    // Resolving changed nothing: the reply says so instead of repeating the input.
+    expect(record?.resolvedInput).toEqual({})
     expect(record?.flags?.readOnly).toBe(true)
     expect(record?.result?.modelContent).toBe(record?.modelContent)
     expect(record?.result?.serialization).toEqual({ truncated: false, originalBytes: 17, actualBytes: 17, strategy: 'inline' })

@@ -168,7 +168,7 @@ describe('client-defined HTTP tools', () => {
   it('A4 validates the input against the declared JSON schema before calling the endpoint', async () => {
     const result = await run(definition('echo', '/echo'), { q: 1 })
     expect(result.modelContent).toBe(
-      '<tool_use_error>InputValidationError: echo failed due to the following issue:\nThe parameter `q` type is expected as `string` but provided as `number`\n</tool_use_error>',
+      '<tool_use_error>InputValidationError: echo failed due to the following issue:\nThe parameter `q` type is expected as `string` but provided as `number`</tool_use_error>',
     )
   })
 })
