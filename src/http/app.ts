@@ -2,7 +2,6 @@
  * @module The HTTP application: routes over the runtime, bearer auth, CORS, errors as
  * `{error:{code,message,details?}}`, the OpenAPI document and its browsable reference.
  */
-import cors from '@fastify/cors'
 import { fastifySSE } from '@fastify/sse'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -13,6 +12,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
+import { registerCors } from './cors.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
@@ -77,10 +77,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request')
   })
+  // Before authentication: a 401 or a 403 carries the CORS headers too.
+  await registerCors(app, options.corsOrigins)
   registerAuth(app, options.token)
-  if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
-    await app.register(cors, { origin: [...options.corsOrigins], allowedHeaders: ['authorization', 'content-type', 'last-event-id'] })
-  }
   await app.register(swagger, swaggerOptions())
   await app.register(swaggerUi, { routePrefix: '/docs' })
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })

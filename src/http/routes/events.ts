@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
-import { SessionStream, type StreamLimits } from '../session-stream.js'
+import { RETRY_FRAME, SessionStream, type StreamLimits } from '../session-stream.js'
 import { errors, SessionIdParams } from '../schema.js'
 
 const EVENT_STREAM_DESCRIPTION = [
@@ -58,8 +58,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       const after = resumePoint(request.headers['last-event-id'], request.query.after)
       reply.sse.keepAlive()
       reply.sse.sendHeaders()
-      // writeHead alone holds the headers until the first write; a caught-up client would wait for a heartbeat.
-      reply.raw.flushHeaders()
+      // The first write sends the headers with it; without one a caught-up client would wait for a heartbeat.
+      reply.raw.write(RETRY_FRAME)
       const stream = new SessionStream(reply.raw, after, limits)
       reply.sse.onClose(() => stream.close())
       await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)
