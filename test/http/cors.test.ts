@@ -3,9 +3,12 @@
  * uses and is cached; every reply to a listed origin, errors included, carries the allow and
  * expose headers, so a page reads a 401's status and body instead of `Failed to fetch`.
  */
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CORS_MAX_AGE_SECONDS, CORS_METHODS } from '../../src/http/cors.js'
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, CORS_METHODS } from '../../src/http/cors.js'
+import { RECONNECT_DELAY_MS } from '../../src/http/session-stream.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { openSse } from '../support/sse-client.js'
 
@@ -174,4 +177,17 @@ describe('every reply to a listed origin carries the CORS headers', () => {
     await stream.close()
   })
 
+})
+
+describe('the README', () => {
+  const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('\n## From a browser\n')).split(/\n## (?!From a browser)/)[0] ?? ''
+
+  it('states what the server sends a listed origin, and the reconnection delay, as the code has them', () => {
+    expect(section).toContain(`Access-Control-Allow-Methods: ${CORS_METHODS.join(', ')}`)
+    expect(section).toContain(`Access-Control-Allow-Headers: ${CORS_ALLOWED_HEADERS.join(', ')}`)
+    expect(section).toContain(`Access-Control-Max-Age: ${CORS_MAX_AGE_SECONDS}`)
+    for (const header of CORS_EXPOSED_HEADERS) expect(section).toContain(`\`${header}\``)
+    expect(section).toContain(`retry: ${RECONNECT_DELAY_MS}`)
+  })
 })
