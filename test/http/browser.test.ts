@@ -6,7 +6,8 @@
  * and deletes the session (a DELETE, so through a preflight); with a wrong token it reads the
  * 401's status and body. The server is killed and started again on the same data dir and
  * port while the page streams: the EventSource resumes by Last-Event-ID with nothing lost or
- * doubled. Any console error or failed request the test does not provoke fails it.
+ * doubled. The reference at /docs opens without a token and its Authorize button sends the
+ * bearer. Any console error or failed request the test does not provoke fails it.
  */
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
@@ -149,4 +150,21 @@ describe('a page on another origin, in Chromium', () => {
 
     expect(browser.problems).toEqual([])
   }, 90_000)
+
+  it("serves /docs without a token, and its Authorize button sends the bearer on Try it out", async () => {
+    const page = browser.page
+    await page.goto(`${server.url}/docs`)
+    await page.locator('button.authorize').first().click()
+    await page.locator('.auth-container input').first().fill(TOKEN)
+    await page.locator('.auth-container button.authorize').first().click()
+    await page.locator('button.btn-done').first().click()
+    await page.locator('#operations-tools-listTools .opblock-summary').first().click()
+    await page.locator('#operations-tools-listTools button.try-out__btn').first().click()
+    const listed = page.waitForResponse((response) => response.url() === `${server.url}/tools`)
+    await page.locator('#operations-tools-listTools button.execute').first().click()
+    const response = await listed
+    expect(response.status()).toBe(200)
+    expect(await response.request().headerValue('authorization')).toBe(`Bearer ${TOKEN}`)
+    expect(browser.problems).toEqual([])
+  }, 60_000)
 })
