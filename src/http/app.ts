@@ -12,7 +12,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
-import { registerCors } from './cors.js'
+import { corsHeadersFor, registerCors } from './cors.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
@@ -46,6 +46,7 @@ function checkingIntervalOf(requestTimeoutMs: number): number {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  const addCorsHeaders = corsHeadersFor(options.corsOrigins)
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -58,8 +59,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // Path ids may be 200 characters, percent-encoded up to three times longer.
     routerOptions: { maxParamLength: 1_000 },
-    // Bad URLs and over-long params get the same error body as every other 4xx.
-    frameworkErrors: handleError,
+    // Bad URLs and over-long params get the same error body, and CORS headers, as every other 4xx.
+    frameworkErrors: (error, request, reply) => {
+      addCorsHeaders(request, reply)
+      handleError(error, request, reply)
+    },
     clientErrorHandler: handleClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()

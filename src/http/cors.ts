@@ -4,7 +4,7 @@
  * as much as a 200: a page reads the status and the error body instead of `Failed to fetch`.
  */
 import cors, { type FastifyCorsOptions } from '@fastify/cors'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Every method a route of the API answers. */
 export const CORS_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'DELETE']
@@ -41,4 +41,19 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
 /** A browser's preflight: never carries credentials, nor data. */
 export function isCorsPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
+}
+
+/**
+ * The headers a listed origin's reply carries, for the errors fastify answers before any hook
+ * runs (a malformed URL, an over-long path parameter). Origins match exactly, as in @fastify/cors.
+ */
+export function corsHeadersFor(origins: readonly string[] | undefined): (request: FastifyRequest, reply: FastifyReply) => void {
+  const listed: ReadonlySet<string> = new Set(origins ?? [])
+  return (request, reply) => {
+    if (listed.size === 0) return
+    void reply.header('vary', 'Origin')
+    const origin = request.headers.origin
+    if (origin === undefined || !listed.has(origin)) return
+    void reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', CORS_EXPOSED_HEADERS.join(', '))
+  }
 }

@@ -110,6 +110,17 @@ describe('every reply to a listed origin carries the CORS headers', () => {
     expectReadableByThePage(reply)
   })
 
+  it('400 and 414 that fastify answers before any hook: a malformed URL, an over-long path parameter', async () => {
+    const malformed = await send(guarded, 'GET', '/sessions/%E0%A4%A', { headers: BEARER })
+    expect(malformed).toMatchObject({ status: 400, body: { error: { code: expect.any(String), message: expect.any(String) } } })
+    expectReadableByThePage(malformed)
+    const overLong = await send(guarded, 'GET', `/sessions/${'a'.repeat(1_200)}`, { headers: BEARER })
+    expect(overLong.status).toBe(414)
+    expectReadableByThePage(overLong)
+    const elsewhere = await send(guarded, 'GET', '/sessions/%E0%A4%A', { origin: OTHER, headers: BEARER })
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('401 for a missing or wrong token, on the API and on the event stream', async () => {
     for (const headers of [{}, { authorization: `Bearer ${TOKEN}x` }] as Record<string, string>[]) {
       const reply = await send(guarded, 'GET', '/sessions', { headers })
