@@ -2,7 +2,6 @@
  * @module The HTTP application: routes over the runtime, bearer auth, CORS, errors as
  * `{error:{code,message,details?}}`, the OpenAPI document and its browsable reference.
  */
-import cors from '@fastify/cors'
 import { fastifySSE } from '@fastify/sse'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -13,6 +12,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
+import { corsHeadersFor, registerCors } from './cors.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
@@ -47,6 +47,7 @@ function checkingIntervalOf(requestTimeoutMs: number): number {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  const addCorsHeaders = corsHeadersFor(options.corsOrigins)
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -59,8 +60,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // Path ids may be 200 characters, percent-encoded up to three times longer.
     routerOptions: { maxParamLength: 1_000 },
-    // Bad URLs and over-long params get the same error body as every other 4xx.
-    frameworkErrors: handleError,
+    // Bad URLs and over-long params get the same error body, and CORS headers, as every other 4xx.
+    frameworkErrors: (error, request, reply) => {
+      addCorsHeaders(request, reply)
+      handleError(error, request, reply)
+    },
     clientErrorHandler: handleClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -79,10 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request')
   })
+  // Before authentication: a 401 or a 403 carries the CORS headers too.
+  await registerCors(app, options.corsOrigins)
   registerAuth(app, options.token)
-  if (options.corsOrigins !== undefined && options.corsOrigins.length > 0) {
-    await app.register(cors, { origin: [...options.corsOrigins], allowedHeaders: ['authorization', 'content-type', 'last-event-id'] })
-  }
   await app.register(swagger, swaggerOptions())
   await app.register(swaggerUi, { routePrefix: '/docs' })
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })

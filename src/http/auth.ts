@@ -1,12 +1,16 @@
 /**
- * @module Bearer-token authentication: every route but /healthz when a token is set. A
- * browser's EventSource cannot send headers, so the events route also takes ?access_token=.
+ * @module Bearer-token authentication: every route but /healthz and the API's description
+ * (/openapi.json, /docs) when a token is set. A browser's EventSource cannot send headers, so
+ * the events route also takes ?access_token=.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ToolexecError } from '../contracts/errors.js'
+import { isCorsPreflight } from './cors.js'
 
-const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz'])
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/openapi.json'])
+/** The reference pages (swagger UI, its assets and the document it shows) hold no data; its Authorize button sets the bearer. */
+const DOCS_PREFIX = '/docs'
 const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
 const EVENTS_ROUTE = '/sessions/:id/events'
 
@@ -20,9 +24,9 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
   const expected = digest(token)
   const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
   app.addHook('onRequest', async function authenticate(request) {
-    if (OPEN_ROUTES.has(request.routeOptions.url ?? '')) return
+    if (isOpenRoute(request.routeOptions.url)) return
     // A browser never sends credentials on a CORS preflight; it carries no data either.
-    if (isPreflight(request)) return
+    if (isCorsPreflight(request)) return
     if (matches(bearerOf(request))) return
     if (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request))) return
     throw new ToolexecError('API_ERR_UNAUTHORIZED')
@@ -40,8 +44,9 @@ function registerLoopbackHostCheck(app: FastifyInstance): void {
   })
 }
 
-function isPreflight(request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined
+function isOpenRoute(route: string | undefined): boolean {
+  if (route === undefined) return false
+  return OPEN_ROUTES.has(route) || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`)
 }
 
 // The scheme is case-insensitive (RFC 9110): `bearer x` is as good as `Bearer x`.

@@ -64,6 +64,14 @@ const MAY_WAIT: ReadonlySet<string> = new Set([
   'ModelNetworkStatus',
 ])
 
+/**
+ * The reconnection delay a browser's EventSource takes after the stream drops (a restart, a
+ * proxy's timeout): long enough not to hammer a server that is starting, short enough that a
+ * page resumes, by Last-Event-ID, without the user noticing. Sent once, first on every stream.
+ */
+export const RECONNECT_DELAY_MS = 2_000
+export const RETRY_FRAME = `retry: ${RECONNECT_DELAY_MS}\n\n`
+
 export function frameOf(event: StoredEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`
 }

@@ -254,6 +254,8 @@ export interface paths {
          *     `API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session's last id is
          *     `lastEventId` in GET /sessions/{id}.
          *
+         *     The stream opens with `retry: 2000`: an EventSource waits 2 s before it reconnects.
+         *
          *     The stream does not end on its own. A comment line (`:`) comes at least every 15 s when nothing else does. A client that reads
          *     nothing is disconnected once 10,000 frames or 64 MiB of events wait for it; it resumes from the last complete frame it got.
          *     Deleting the session ends its streams.

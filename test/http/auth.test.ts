@@ -49,8 +49,6 @@ const ROUTES: [string, string, unknown?][] = [
   ['GET', '/permissions?status=pending'],
   ['GET', '/artifacts/guarded/tool-result-x'],
   ['GET', '/tools'],
-  ['GET', '/openapi.json'],
-  ['GET', '/docs'],
   ['GET', '/no-such-route'],
   ['OPTIONS', '/schedules'],
 ]
@@ -74,7 +72,7 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     expect(await guarded.json('GET', '/tools', undefined, { authorization })).toEqual({ status: 401, body: UNAUTHORIZED })
   })
 
-  it.each(ROUTES.filter(([method, route]) => method !== 'OPTIONS' && route !== '/sessions/guarded/events' && route !== '/docs'))(
+  it.each(ROUTES.filter(([method, route]) => method !== 'OPTIONS' && route !== '/sessions/guarded/events'))(
     '%s %s with the token gets past authentication',
     async (method, route, body) => {
       const reply = await guarded.json(method, route, body, BEARER)
@@ -88,6 +86,22 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
 
   it('GET /healthz needs no token', async () => {
     expect(await guarded.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
+  })
+
+  it('the API reference needs no token: /openapi.json, and /docs with its assets and the document it shows', async () => {
+    const document = await guarded.json<{ openapi: string; components: { securitySchemes: Record<string, unknown> } }>('GET', '/openapi.json')
+    expect(document.status).toBe(200)
+    expect(document.body.openapi).toBe('3.1.0')
+    // Swagger UI's Authorize button offers this scheme and then sends the bearer on "Try it out".
+    expect(document.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+    const page = await fetch(`${guarded.url}/docs`)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain('swagger-initializer.js')
+    for (const asset of ['/docs/static/swagger-initializer.js', '/docs/static/swagger-ui-bundle.js', '/docs/json', '/docs/yaml']) {
+      expect((await fetch(`${guarded.url}${asset}`)).status, asset).toBe(200)
+    }
+    expect(await guarded.json('GET', '/docsx')).toEqual({ status: 401, body: UNAUTHORIZED })
   })
 
   it('the events route takes the token as a bearer header or as ?access_token=, other routes do not', async () => {

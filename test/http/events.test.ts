@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { StoredEvent } from '../../src/contracts/store.js'
+import { RECONNECT_DELAY_MS } from '../../src/http/session-stream.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { dataOf, openSse, parseSse, type SseClient, type SseFrame } from '../support/sse-client.js'
 
@@ -97,6 +98,21 @@ describe('GET /sessions/:id/events', () => {
     expect(stream.headers.get('x-accel-buffering')).toBe('no')
     expect(await stream.waitForComment(3_000)).toBe('heartbeat')
     expect(stream.frames).toEqual([])
+  })
+
+  it('asks a browser to reconnect after RECONNECT_DELAY_MS with a retry: field, before any event, on a fresh and a resumed stream', async () => {
+    const sessionId = fresh('retry')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const raw = await fetch(`${s.url}/sessions/${sessionId}/events`, { headers: { accept: 'text/event-stream' } })
+    const reader = (raw.body as ReadableStream<Uint8Array>).getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    await reader.cancel()
+    expect(first.startsWith(`retry: ${RECONNECT_DELAY_MS}\n\n`)).toBe(true)
+    await finished((await accept(sessionId, [{ id: 'r1', name: 'Read', input: { file_path: 'nothing.txt' } }])).scheduleId)
+    const resumed = await watch(sessionId, { lastEventId: 1 })
+    await resumed.waitForId(2)
+    expect(resumed.retry).toBe(RECONNECT_DELAY_MS)
+    expect(resumed.ids()[0]).toBe(2)
   })
 
   it('replies 404 in the JSON error format, not as a stream, for an unknown session', async () => {

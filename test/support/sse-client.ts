@@ -16,6 +16,8 @@ export interface SseFrame {
 export class SseParser {
   readonly frames: SseFrame[] = []
   readonly comments: string[] = []
+  /** The last `retry:` field (the reconnection delay in ms the server asks for). */
+  retry: number | undefined
   #buffer = ''
   #id: string | undefined
   #event: string | undefined
@@ -56,6 +58,7 @@ export class SseParser {
     if (field === 'id') this.#id = value
     else if (field === 'event') this.#event = value
     else if (field === 'data') this.#data.push(value)
+    else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value)
     return undefined
   }
 
@@ -141,6 +144,11 @@ export class SseClient {
 
   get comments(): readonly string[] {
     return this.#parser.comments
+  }
+
+  /** The reconnection delay the server asked for (`retry:`), once it has arrived. */
+  get retry(): number | undefined {
+    return this.#parser.retry
   }
 
   /** The ids of the frames received so far, as numbers. */

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
-import { SessionStream, type StreamLimits } from '../session-stream.js'
+import { RECONNECT_DELAY_MS, RETRY_FRAME, SessionStream, type StreamLimits } from '../session-stream.js'
 import { SessionEventSchema } from '../../contracts/session-events.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
 
@@ -32,6 +32,8 @@ const EVENT_STREAM_DESCRIPTION = [
   'else 0 (the whole history). `Last-Event-ID` wins over `after`. A resume point past the last stored event of the session is a 400',
   '`API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session\'s last id is',
   '`lastEventId` in GET /sessions/{id}.',
+  '',
+  `The stream opens with \`retry: ${RECONNECT_DELAY_MS}\`: an EventSource waits ${RECONNECT_DELAY_MS / 1000} s before it reconnects.`,
   '',
   'The stream does not end on its own. A comment line (`:`) comes at least every 15 s when nothing else does. A client that reads',
   'nothing is disconnected once 10,000 frames or 64 MiB of events wait for it; it resumes from the last complete frame it got.',
@@ -84,8 +86,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       const after = resumePoint(request.headers['last-event-id'], request.query.after)
       reply.sse.keepAlive()
       reply.sse.sendHeaders()
-      // writeHead alone holds the headers until the first write; a caught-up client would wait for a heartbeat.
-      reply.raw.flushHeaders()
+      // The first write sends the headers with it; without one a caught-up client would wait for a heartbeat.
+      reply.raw.write(RETRY_FRAME)
       const stream = new SessionStream(reply.raw, after, limits)
       reply.sse.onClose(() => stream.close())
       await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)
