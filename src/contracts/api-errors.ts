@@ -37,6 +37,7 @@ export const API_ERROR_CODES = {
   API_ERR_RANGE: 'The Range cannot be satisfied for the artifact (Content-Range has its size)',
   API_ERR_TOO_MANY_SCHEDULES: 'Too many schedules wait to start; nothing was stored; retry after Retry-After seconds',
   API_ERR_HEADERS_TOO_LARGE: 'The request headers are too large',
+  API_ERR_NOT_ACCEPTABLE: 'The events route answers only text/event-stream and the Accept header refuses it',
   API_ERR_INTERNAL: 'An unexpected failure of the server (logged); the request may be retried',
   API_ERR_STORAGE_CORRUPT: 'The database is damaged: the operator must restore it',
   API_ERR_SHUTTING_DOWN: 'The server is stopping and takes no new work',

@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_URI_TOO_LONG: '%s',
   API_ERR_UNSUPPORTED_MEDIA_TYPE: '%s: request bodies are application/json',
   API_ERR_HEADERS_TOO_LARGE: 'The request headers are too large',
+  API_ERR_NOT_ACCEPTABLE: 'This route answers only text/event-stream, which the Accept header (%s) refuses',
   API_ERR_UNAUTHORIZED: 'Missing or invalid bearer token',
   API_ERR_HOST_NOT_LOOPBACK: 'Host %s is not a loopback name: without a token the server answers only localhost, 127.0.0.1 and [::1]',
   API_ERR_NOT_FOUND: 'Route %s %s not found',

@@ -36,6 +36,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   API_ERR_BODY_TOO_LARGE: 413,
   API_ERR_URI_TOO_LONG: 414,
   API_ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  API_ERR_NOT_ACCEPTABLE: 406,
   API_ERR_RANGE: 416,
   API_ERR_TOO_MANY_SCHEDULES: 429,
   API_ERR_HEADERS_TOO_LARGE: 431,
@@ -76,6 +77,7 @@ export function errorBody(error: CodedError, status: number): ErrorReply {
 const CODE_OF_STATUS: Readonly<Record<number, ApiErrorCode>> = {
   400: 'API_ERR_VALIDATION',
   404: 'API_ERR_NOT_FOUND',
+  406: 'API_ERR_NOT_ACCEPTABLE',
   408: 'API_ERR_REQUEST_TIMEOUT',
   413: 'API_ERR_BODY_TOO_LARGE',
   414: 'API_ERR_URI_TOO_LONG',

@@ -237,13 +237,14 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('DELETE', `/permissions/rules/${rule?.id}`), 404)
   })
 
-  it('the event stream: opened with the header token or ?access_token=, refused past the last event, for an unknown session or a malformed resume point', async () => {
+  it('the event stream: opened with the header token or ?access_token=, refused past the last event, for an unknown session, a malformed resume point or an Accept without text/event-stream', async () => {
     await expectStatus(api('GET', '/sessions/contract-a/events'), 200)
     await expectStatus(anonymous('GET', `/sessions/contract-a/events?access_token=${TOKEN}`), 200)
     await expectStatus(api('GET', '/sessions/contract-a/events?after=999999'), 400)
     await expectStatus(api('GET', '/sessions/contract-a/events?after=soon'), 400)
     await expectStatus(api('GET', '/sessions/contract-a/events', { headers: { 'last-event-id': 'soon' } }), 400)
     await expectStatus(api('GET', '/sessions/contract-missing/events'), 404)
+    await expectStatus(api('GET', '/sessions/contract-a/events', { headers: { accept: 'application/json' } }), 406)
   })
 
   it('tools: listed, an HTTP tool added once and removed once; a built-in one cannot be removed', async () => {

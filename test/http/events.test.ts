@@ -122,6 +122,17 @@ describe('GET /sessions/:id/events', () => {
     expect(stream.body).toEqual({ error: { code: 'API_ERR_SESSION_NOT_FOUND', message: 'Session no-such-session not found' } })
   })
 
+  it('answers a client whose Accept refuses text/event-stream with a 406 in the error format', async () => {
+    const sessionId = fresh('not-acceptable')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const reply = await fetch(`${s.url}/sessions/${sessionId}/events`, { headers: { accept: 'application/json' } })
+    expect(reply.status).toBe(406)
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await reply.json()).toEqual({
+      error: { code: 'API_ERR_NOT_ACCEPTABLE', message: 'This route answers only text/event-stream, which the Accept header (application/json) refuses' },
+    })
+  })
+
   it.each([
     ['?after=abc', { after: 'abc' }],
     ['?after=-1', { after: '-1' }],

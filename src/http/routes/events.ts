@@ -7,6 +7,7 @@ import type { Runtime } from '../../sessions/runtime.js'
 import { RECONNECT_DELAY_MS, RETRY_FRAME, SessionStream, type StreamLimits } from '../session-stream.js'
 import { SessionEventSchema } from '../../contracts/session-events.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
+import { errorBody } from '../error-status.js'
 
 const EVENT_LIST = SessionEventSchema.anyOf.map((event) => `- \`${event.properties.type.const}\`: ${event.description ?? ''}`)
 
@@ -67,8 +68,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
           { additionalProperties: false },
         ),
         headers: Type.Object({ 'last-event-id': Type.Optional(EventId('The last event id the client has, as an EventSource sends it when it reconnects; wins over `after`')) }),
-        response: { 200: EVENT_STREAM, ...errors(400, 401, 404) },
+        response: { 200: EVENT_STREAM, ...errors(400, 401, 404, 406) },
       },
+      // The SSE plugin refuses a client whose Accept excludes text/event-stream in a body of its own.
+      onSend: async (request, reply, payload) => (reply.statusCode === 406 ? notAcceptable(request.headers.accept) : payload),
       // The session check runs before the SSE wrapper commits the response as a stream.
       preHandler: async (request) => {
         const sessionId = request.params.id
@@ -98,4 +101,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
 /** The last id the client has: Last-Event-ID wins over ?after=. */
 function resumePoint(lastEventId: number | undefined, after: number | undefined): number {
   return lastEventId ?? after ?? 0
+}
+
+function notAcceptable(accept: string | undefined): string {
+  return JSON.stringify(errorBody(new ToolexecError('API_ERR_NOT_ACCEPTABLE', [accept ?? '']), 406))
 }
