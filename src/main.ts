@@ -11,8 +11,12 @@ import { isStorageFull } from './storage/storage-space.js'
 import { probeSandbox } from './tools/bash/sandbox-probe.js'
 import { builtinTools } from './tools/builtin.js'
 
-/** Under `npm start`, Ctrl-C reaches the server twice: from the terminal and forwarded by npm. */
-const REPEATED_SIGINT_MS = 500
+/**
+ * A signal sent to a process group (systemd's default KillMode, `kill -- -PGID`) reaches the
+ * server twice under `npm start`: directly and forwarded by npm, a few ms apart. The same
+ * signal again within this time is that one request; a person's second Ctrl-C comes later.
+ */
+const SAME_SIGNAL_MS = 100
 
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2))
@@ -33,7 +37,7 @@ async function main(): Promise<void> {
   let first: { signal: NodeJS.Signals; at: number } | undefined
   const stop = (signal: NodeJS.Signals): void => {
     if (first !== undefined) {
-      if (signal === 'SIGINT' && first.signal === 'SIGINT' && performance.now() - first.at < REPEATED_SIGINT_MS) return
+      if (signal === first.signal && performance.now() - first.at < SAME_SIGNAL_MS) return
       // A second signal is someone who will not wait: stop now, as a crash would.
       process.exit(128 + (os.constants.signals[signal] ?? 0))
     }

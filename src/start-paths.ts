@@ -2,7 +2,7 @@
  * @module The two directories a start needs, checked before anything opens them, so that a
  * wrong one is refused in one line naming it rather than by a stack trace from deep inside.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
 import path from 'node:path'
 import type { ServerConfig } from './config.js'
 import { StartupError } from './contracts/errors.js'
@@ -42,10 +42,19 @@ function whyNotCreated(dir: string, error: unknown): string {
 
 /** The nearest of `dir` and its parents that exists and is not a directory. */
 function firstNonDirectory(dir: string): string | undefined {
-  for (let current = dir; ; current = path.dirname(current)) {
-    const stat = statSync(current, { throwIfNoEntry: false })
+  for (let current = dir; path.dirname(current) !== current; current = path.dirname(current)) {
+    // Below a file, stat fails with ENOTDIR rather than finding nothing: go up either way.
+    const stat = statOrUndefined(current)
     if (stat !== undefined) return stat.isDirectory() ? undefined : current
-    if (path.dirname(current) === current) return undefined
+  }
+  return undefined
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file)
+  } catch {
+    return undefined
   }
 }
 
