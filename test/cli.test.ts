@@ -44,6 +44,16 @@ describe('--help and --version', () => {
   })
 })
 
+describe("the README's configuration table", () => {
+  it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const table = readme.slice(readme.indexOf('| variable | flag | default | meaning |')).split('\n\n')[0] ?? ''
+    const rows = table.split('\n').slice(2).map((row) => row.split(' | ').slice(0, 3).map((cell) => cell.replace(/^\| /, '').replaceAll('`', '').replace(/ \(.*\)$/, '')))
+    const settings = (Object.entries(SETTINGS) as [string, Setting][]).map(([name, setting]) => [setting.env, `--${name}`, setting.shown ?? setting.fallback ?? 'none'])
+    expect(rows).toEqual(settings)
+  })
+})
+
 describe('the start line', () => {
   it('names the URL, whether a token is required (never the token), the CORS origins, the workspace and the data directory', async () => {
     const dataDir = tempDir()
