@@ -122,6 +122,16 @@ function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 }
 
+/** `pid`'s children, theirs and so on. */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)])
+}
+
+/** What a failed test would leave listening (a shell's child that outlived it, say). */
+function killLeftovers(pids: readonly number[]): void {
+  for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+}
+
 describe('the package: npm pack, installed from the tarball', () => {
   beforeAll(async () => {
     installDir = await packAndInstall()
@@ -182,31 +192,33 @@ describe('npm start', () => {
   it('SIGTERM to the npm PID reaches the server: the port closes within the grace and no server process is left', async () => {
     const dataDir = tempDir('toolexec-npm-start-')
     const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {})
-    const [server, ...others] = childrenOf(npm.child.pid ?? 0)
-    expect(others).toEqual([])
-    expect(readFileSync(`/proc/${server}/cmdline`, 'utf8')).toContain('src/main.ts')
+    const started = descendantsOf(npm.child.pid ?? 0)
     try {
+      // npm's one child is the server itself (the script's shell exec'd it), not a shell or a wrapper.
+      const [server, ...others] = childrenOf(npm.child.pid ?? 0)
+      expect(others).toEqual([])
+      expect(readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--import', 'tsx', 'src/main.ts']))
       expect((await fetch(`${npm.url}/healthz`)).status).toBe(200)
       npm.child.kill('SIGTERM')
       await expect.poll(() => listening(npm.url), { timeout: GRACE_MS, interval: 100 }).toBe(false)
       expect(await npm.exited).toBe(0)
-      expect(isRunning(server ?? 0)).toBe(false)
+      expect(started.filter(isRunning)).toEqual([])
     } finally {
-      if (server !== undefined && isRunning(server)) process.kill(server, 'SIGKILL')
+      killLeftovers(started)
     }
   }, 60_000)
 
   it("SIGTERM to npm start's process group (systemd's default) is one request to stop, not a second signal that crashes it", async () => {
     const dataDir = tempDir('toolexec-npm-group-')
     const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {}, { detached: true })
-    const [server] = childrenOf(npm.child.pid ?? 0)
+    const started = descendantsOf(npm.child.pid ?? 0)
     try {
       // The server gets it from the signal and again from npm: a crash would exit 143.
       process.kill(-(npm.child.pid ?? 0), 'SIGTERM')
       expect(await npm.exited).toBe(0)
       expect(await listening(npm.url)).toBe(false)
     } finally {
-      if (server !== undefined && isRunning(server)) process.kill(server, 'SIGKILL')
+      killLeftovers(started)
     }
   }, 60_000)
 })
