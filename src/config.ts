@@ -1,6 +1,7 @@
 /**
  * @module Server configuration from environment variables, each also a `--flag` of
- * `npm start -- ...` (flags win). Refuses to expose the server without a token.
+ * `toolexec` and `npm start -- ...` (flags win), all from one table that `--help` prints.
+ * Refuses to expose the server without a token.
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
