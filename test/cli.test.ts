@@ -2,7 +2,7 @@
  * The `toolexec` command as an operator meets it, run as a real process: --help and --version,
  * the one line it logs when it listens, and the one line (exit 2) of a configuration it refuses.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -20,7 +20,10 @@ function tempDir(): string {
 }
 
 afterAll(() => {
-  for (const dir of tempDirs) chmodSync(dir, 0o755)
+  for (const dir of tempDirs) {
+    chmodSync(dir, 0o755)
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 describe('--help and --version', () => {
