@@ -1,6 +1,7 @@
 /**
  * @module Server configuration from environment variables, each also a `--flag` of
- * `npm start -- ...` (flags win). Refuses to expose the server without a token.
+ * `toolexec` and `npm start -- ...` (flags win), all from one table that `--help` prints.
+ * Refuses to expose the server without a token.
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
@@ -40,58 +41,169 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
 
-const FLAGS = {
-  host: { env: 'HOST' },
-  port: { env: 'PORT' },
-  'data-dir': { env: 'TOOLEXEC_DATA_DIR' },
-  workspace: { env: 'TOOLEXEC_WORKSPACE' },
-  token: { env: 'TOOLEXEC_TOKEN' },
-  config: { env: 'TOOLEXEC_CONFIG' },
-  'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS' },
-  'log-level': { env: 'LOG_LEVEL' },
-  'shutdown-grace-ms': { env: 'TOOLEXEC_SHUTDOWN_GRACE_MS' },
-  'max-queued-schedules-per-session': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION' },
-  'max-queued-schedules': { env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES' },
-  'request-timeout-ms': { env: 'TOOLEXEC_REQUEST_TIMEOUT_MS' },
-  'artifact-call-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES' },
-  'artifact-session-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES' },
-  sandbox: { env: 'TOOLEXEC_SANDBOX' },
-} as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const MAX_QUEUED_SCHEDULES = 1_000_000
+/** Within the 10 s a container stop allows, with room left to kill what still runs. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
+const MAX_SHUTDOWN_GRACE_MS = 600_000
+/** Time enough for a 10 MiB body on a slow link; a client dripping one byte at a time holds nothing longer. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+const MIN_REQUEST_TIMEOUT_MS = 100
+const MAX_REQUEST_TIMEOUT_MS = 3_600_000
+/** A shorter token can be guessed by trying; it is allowed (a local test setup) with a warning. */
+export const MIN_TOKEN_LENGTH = 16
 
-type FlagName = keyof typeof FLAGS
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+export interface Setting {
+  /** The environment variable; the flag is the key of SETTINGS. */
+  readonly env: string
+  /** The value taken when neither the flag nor the variable is set; none when absent. */
+  readonly fallback?: string
+  /** How the default reads in `--help` and the README when it is not the fallback itself. */
+  readonly shown?: string
+  readonly help: string
+}
+
+/** Every setting, the one list `loadConfig`, `--help` and the README's configuration table follow. */
+export const SETTINGS = {
+  host: { env: 'HOST', fallback: '127.0.0.1', help: 'listen address; a non-loopback address needs a token' },
+  port: { env: 'PORT', fallback: '8787', help: 'listen port (0: any free port)' },
+  'data-dir': { env: 'TOOLEXEC_DATA_DIR', fallback: '~/.toolexec', help: 'holds toolexec.db and the artifacts; one server at a time' },
+  workspace: { env: 'TOOLEXEC_WORKSPACE', fallback: '.', shown: 'current directory', help: 'default workspace of new sessions; an existing directory' },
+  token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz requires (${MIN_TOKEN_LENGTH} characters or more)` },
+  config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
+  'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS', help: 'comma-separated origins (http(s)://host[:port]) allowed to call from a browser' },
+  'log-level': { env: 'LOG_LEVEL', fallback: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` },
+  'shutdown-grace-ms': {
+    env: 'TOOLEXEC_SHUTDOWN_GRACE_MS',
+    fallback: String(DEFAULT_SHUTDOWN_GRACE_MS),
+    help: `how long Ctrl-C or SIGTERM lets running calls finish (0 to ${MAX_SHUTDOWN_GRACE_MS})`,
+  },
+  'max-queued-schedules-per-session': {
+    env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION',
+    fallback: String(DEFAULT_BACKLOG_BOUNDS.perSession),
+    help: `schedules one session may have waiting to start; more are refused with 429 (1 to ${MAX_QUEUED_SCHEDULES})`,
+  },
+  'max-queued-schedules': {
+    env: 'TOOLEXEC_MAX_QUEUED_SCHEDULES',
+    fallback: String(DEFAULT_BACKLOG_BOUNDS.total),
+    help: `schedules all sessions together may have waiting to start; more are refused with 429 (1 to ${MAX_QUEUED_SCHEDULES})`,
+  },
+  'request-timeout-ms': {
+    env: 'TOOLEXEC_REQUEST_TIMEOUT_MS',
+    fallback: String(DEFAULT_REQUEST_TIMEOUT_MS),
+    help: `how long a request may take to arrive, headers and body, before a 408 (${MIN_REQUEST_TIMEOUT_MS} to ${MAX_REQUEST_TIMEOUT_MS})`,
+  },
+  'artifact-call-cap-bytes': { env: 'TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', fallback: String(DEFAULT_ARTIFACT_CALL_CAP_BYTES), help: 'most bytes of artifacts one call may keep' },
+  'artifact-session-cap-bytes': {
+    env: 'TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES',
+    fallback: String(DEFAULT_ARTIFACT_SESSION_CAP_BYTES),
+    help: 'most bytes of artifacts one session may keep, all its calls together',
+  },
+  sandbox: { env: 'TOOLEXEC_SANDBOX', fallback: 'auto', help: `Bash's sandbox: ${SANDBOX_MODES.join(', ')}` },
+} as const satisfies Record<string, Setting>
+
+type SettingName = keyof typeof SETTINGS
+
+const OPTIONS = {
+  ...Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, { type: 'string' as const }])),
+  help: { type: 'boolean' as const, short: 'h' },
+  version: { type: 'boolean' as const, short: 'v' },
+}
+
+function parseFlags(argv: readonly string[]): Record<string, string | boolean | undefined> {
+  return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values
+}
+
+/** `--help` or `--version` when the command line asks for one (the server then does not start). */
+export function requestedInfo(argv: readonly string[]): 'help' | 'version' | undefined {
+  const values = parseFlags(argv)
+  if (values.help === true) return 'help'
+  return values.version === true ? 'version' : undefined
+}
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): ServerConfig {
-  const options = Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' as const }]))
-  const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false })
-  const pick = (name: FlagName): string | undefined => {
-    const value = values[name] ?? env[FLAGS[name].env]
+  const values = parseFlags(argv)
+  const given = (name: SettingName): string | undefined => {
+    const value = values[name] ?? env[SETTINGS[name].env]
     return typeof value === 'string' && value.length > 0 ? value : undefined
   }
-  const host = pick('host') ?? '127.0.0.1'
-  const token = pick('token')
+  const pick = (name: SettingName): string => given(name) ?? fallbackOf(name)
+  const host = pick('host')
+  const token = given('token')
   if (!isLoopback(host) && token === undefined) {
     throw new ConfigError(`Refusing to listen on ${host} without a token: set TOOLEXEC_TOKEN (or --token) or listen on 127.0.0.1.`)
   }
-  const configFile = pick('config')
+  const configFile = given('config')
   return {
     host,
-    port: parsePort(pick('port') ?? '8787'),
-    dataDir: path.resolve(cwd, pick('data-dir') ?? path.join(os.homedir(), '.toolexec')),
-    workspace: path.resolve(cwd, pick('workspace') ?? '.'),
+    port: parsePort(pick('port')),
+    dataDir: path.resolve(cwd, expandHome(pick('data-dir'))),
+    workspace: path.resolve(cwd, expandHome(pick('workspace'))),
     token,
     configFile,
     fileConfig: configFile === undefined ? {} : readConfigFile(path.resolve(cwd, configFile)),
-    corsOrigins: (pick('cors-origins') ?? '').split(',').map((o) => o.trim()).filter((o) => o.length > 0),
-    logLevel: parseLogLevel(pick('log-level') ?? 'info'),
-    shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms') ?? String(DEFAULT_SHUTDOWN_GRACE_MS)),
-    maxQueuedSchedulesPerSession: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', pick('max-queued-schedules-per-session'), DEFAULT_BACKLOG_BOUNDS.perSession),
-    maxQueuedSchedules: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES', pick('max-queued-schedules'), DEFAULT_BACKLOG_BOUNDS.total),
-    requestTimeoutMs: parseRequestTimeoutMs(pick('request-timeout-ms') ?? String(DEFAULT_REQUEST_TIMEOUT_MS)),
-    artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes') ?? String(DEFAULT_ARTIFACT_CALL_CAP_BYTES)),
-    artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes') ?? String(DEFAULT_ARTIFACT_SESSION_CAP_BYTES)),
-    sandboxMode: parseSandboxMode(pick('sandbox') ?? 'auto'),
+    corsOrigins: parseCorsOrigins(given('cors-origins') ?? ''),
+    logLevel: parseLogLevel(pick('log-level')),
+    shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms')),
+    maxQueuedSchedulesPerSession: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', pick('max-queued-schedules-per-session')),
+    maxQueuedSchedules: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES', pick('max-queued-schedules')),
+    requestTimeoutMs: parseRequestTimeoutMs(pick('request-timeout-ms')),
+    artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes')),
+    artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes')),
+    sandboxMode: parseSandboxMode(pick('sandbox')),
   }
+}
+
+function fallbackOf(name: SettingName): string {
+  const setting: Setting = SETTINGS[name]
+  if (setting.fallback === undefined) throw new Error(`${name} has no default`)
+  return setting.fallback
+}
+
+/** Warnings about a configuration that starts but should not stay as it is. */
+export function configWarnings(config: ServerConfig): string[] {
+  const warnings: string[] = []
+  if (config.token !== undefined && config.token.length < MIN_TOKEN_LENGTH) {
+    warnings.push(`TOOLEXEC_TOKEN is ${config.token.length} characters long; use ${MIN_TOKEN_LENGTH} or more (e.g. openssl rand -hex 32) so it cannot be guessed`)
+  }
+  return warnings
+}
+
+/** The text of `--help`: every flag with its variable, default and meaning, from SETTINGS. */
+export function helpText(version: string): string {
+  const entries = Object.entries(SETTINGS).map(([name, setting]: [string, Setting]) => {
+    const shown = setting.shown ?? setting.fallback ?? 'none'
+    return `  --${name} <value>\n      ${setting.env} (default: ${shown})\n      ${setting.help}\n`
+  })
+  return [
+    `toolexec ${version}: a server that executes AI agents' tool calls.`,
+    '',
+    'Usage: toolexec [--flag value ...]    (from a checkout: npm start -- [--flag value ...])',
+    '',
+    'Each flag may also be given by its environment variable; the flag wins.',
+    '',
+    ...entries,
+    '  -h, --help       print this help and exit',
+    '  -v, --version    print the version and exit',
+    '',
+  ].join('\n')
+}
+
+function expandHome(value: string): string {
+  return value === '~' || value.startsWith('~/') ? path.join(os.homedir(), value.slice(1)) : value
+}
+
+/** What a browser sends in `Origin`: scheme, host and a port other than the scheme's own, nothing else. */
+function parseCorsOrigins(value: string): string[] {
+  const origins = value.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0)
+  for (const origin of origins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : undefined
+    if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      const hint = parsed !== undefined && parsed.origin !== 'null' ? ` (did you mean "${parsed.origin}"?)` : ''
+      throw new ConfigError(`TOOLEXEC_CORS_ORIGINS: "${origin}" is not an origin: write http(s)://host[:port] with no path, as a browser sends it${hint}`)
+    }
+  }
+  return origins
 }
 
 export function isLoopback(host: string): boolean {
@@ -104,10 +216,6 @@ function parsePort(value: string): number {
   return port
 }
 
-/** Within the 10 s a container stop allows, with room left to kill what still runs. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
-const MAX_SHUTDOWN_GRACE_MS = 600_000
-
 function parseGraceMs(value: string): number {
   const ms = Number(value)
   if (!/^\d+$/.test(value) || ms > MAX_SHUTDOWN_GRACE_MS) {
@@ -116,19 +224,11 @@ function parseGraceMs(value: string): number {
   return ms
 }
 
-const MAX_QUEUED_SCHEDULES = 1_000_000
-
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
+function parseCount(name: string, value: string): number {
   const count = Number(value)
   if (!/^\d+$/.test(value) || count < 1 || count > MAX_QUEUED_SCHEDULES) throw new ConfigError(`${name} must be a whole number from 1 to ${MAX_QUEUED_SCHEDULES}, got "${value}"`)
   return count
 }
-
-/** Time enough for a 10 MiB body on a slow link; a client dripping one byte at a time holds nothing longer. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
-const MIN_REQUEST_TIMEOUT_MS = 100
-const MAX_REQUEST_TIMEOUT_MS = 3_600_000
 
 function parseRequestTimeoutMs(value: string): number {
   const ms = Number(value)
@@ -151,7 +251,7 @@ function parseSandboxMode(value: string): SandboxMode {
 }
 
 function parseLogLevel(value: string): string {
-  if (!LOG_LEVELS.has(value)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}, got "${value}"`)
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`)
   return value
 }
 

@@ -1,49 +1,78 @@
-/** @module `npm start`: configuration from the environment and flags, then the server. */
+#!/usr/bin/env node
+/** @module The `toolexec` command (and `npm start`): configuration from the environment and flags, then the server. */
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type ServerConfig } from './config.js'
 import { StartupError } from './contracts/errors.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
+import { checkStartPaths } from './start-paths.js'
 import { isStorageFull } from './storage/storage-space.js'
 import { probeSandbox } from './tools/bash/sandbox-probe.js'
 import { builtinTools } from './tools/builtin.js'
 
+/**
+ * A signal sent to a process group (systemd's default KillMode, `kill -- -PGID`) reaches the
+ * server twice under `npm start`: directly and forwarded by npm, a few ms apart. The same
+ * signal again within this time is that one request; a person's second Ctrl-C comes later.
+ */
+const SAME_SIGNAL_MS = 100
+
 async function main(): Promise<void> {
-  let config
-  try {
-    config = loadConfig(process.argv.slice(2), process.env)
-  } catch (error) {
-    if (error instanceof ConfigError || (error instanceof Error && 'code' in error)) {
-      process.stderr.write(`toolexec: ${error.message}\n`)
-      process.exit(2)
-    }
-    throw error
-  }
+  const config = readConfig(process.argv.slice(2))
+  for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
   let server
   try {
+    checkStartPaths(config)
     // Once, for the Bash tool and the server alike: `required` refuses to start without one.
     const sandbox = probeSandbox(config.sandboxMode)
     server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox })
   } catch (error) {
-    if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) {
-      process.stderr.write(`toolexec: ${error.message}\n`)
-      process.exit(2)
-    }
+    if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) refuse(error.message)
     if (isStorageFull(error)) {
-      process.stderr.write(`toolexec: no space left in the data directory ${config.dataDir} (${(error as { code: string }).code}): free space there and start again\n`)
-      process.exit(2)
+      refuse(`no space left in the data directory ${config.dataDir} (${(error as { code: string }).code}): free space there and start again`)
     }
     throw error
   }
-  let stopping = false
+  let first: { signal: NodeJS.Signals; at: number } | undefined
   const stop = (signal: NodeJS.Signals): void => {
-    // A second signal is someone who will not wait: stop now, as a crash would.
-    if (stopping) process.exit(128 + (os.constants.signals[signal] ?? 0))
-    stopping = true
+    if (first !== undefined) {
+      if (signal === first.signal && performance.now() - first.at < SAME_SIGNAL_MS) return
+      // A second signal is someone who will not wait: stop now, as a crash would.
+      process.exit(128 + (os.constants.signals[signal] ?? 0))
+    }
+    first = { signal, at: performance.now() }
     void server.close({ graceMs: config.shutdownGraceMs }).then(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+}
+
+/** The configuration, or the help or version printed and exit 0, or one line and exit 2. */
+function readConfig(argv: readonly string[]): ServerConfig {
+  try {
+    const info = requestedInfo(argv)
+    if (info !== undefined) {
+      process.stdout.write(info === 'help' ? helpText(packageVersion()) : `${packageVersion()}\n`)
+      process.exit(0)
+    }
+    return loadConfig(argv, process.env)
+  } catch (error) {
+    // parseArgs throws with a code (ERR_PARSE_ARGS_UNKNOWN_OPTION and the like).
+    if (error instanceof ConfigError || (error instanceof Error && 'code' in error)) refuse(error.message)
+    throw error
+  }
+}
+
+function refuse(message: string): never {
+  process.stderr.write(`toolexec: ${message}\n`)
+  process.exit(2)
+}
+
+/** package.json sits one level above both src/ and dist/, in a checkout and in an installed package. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  return manifest.version
 }
 
 function isConfigCode(error: unknown): error is Error {

@@ -85,7 +85,9 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
-    logger.info({ url: address, dataDir: config.dataDir, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    // What an operator checks first; the token itself never reaches a log.
+    const listening = { url: address, tokenRequired: config.token !== undefined, corsOrigins: config.corsOrigins, workspace: config.workspace, dataDir: config.dataDir }
+    logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined
     return {

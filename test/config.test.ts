@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, isLoopback, loadConfig } from '../src/config.js'
+import { ConfigError, configWarnings, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
 
 const CWD = '/srv/app'
 let dir: string
@@ -211,5 +211,68 @@ describe('loadConfig', () => {
   it('refuses an unknown flag or a stray argument with a coded error', () => {
     expect(() => loadConfig(['--prot', '80'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }))
     expect(() => loadConfig(['serve'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' }))
+  })
+})
+
+describe('TOOLEXEC_CORS_ORIGINS', () => {
+  it.each(['http://localhost:5173', 'https://app.example.com', 'http://127.0.0.1:8080', 'http://[::1]:3000'])('takes the origin %s as given', (origin) => {
+    expect(loadConfig([], { TOOLEXEC_CORS_ORIGINS: origin }, CWD).corsOrigins).toEqual([origin])
+  })
+
+  it.each([
+    ['https://app.example.com/', 'did you mean "https://app.example.com"'],
+    ['https://app.example.com/page', 'did you mean "https://app.example.com"'],
+    ['http://localhost:80', 'did you mean "http://localhost"'],
+    ['https://App.Example.com', 'did you mean "https://app.example.com"'],
+    ['app.example.com', 'is not an origin'],
+    ['*', 'is not an origin'],
+    ['ftp://files.example.com', 'is not an origin'],
+    ['file:///tmp/page.html', 'is not an origin'],
+  ])('refuses %s in one line naming it', (origin, hint) => {
+    const error = refusal([], { TOOLEXEC_CORS_ORIGINS: `http://ok.example,${origin}` })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toContain(`"${origin}" is not an origin`)
+    expect(error.message).toContain(hint)
+    expect(error.message).not.toContain('\n')
+  })
+})
+
+describe('settings, --help and warnings', () => {
+  it('expands a leading ~/ of a path to the home directory', () => {
+    expect(loadConfig([], { TOOLEXEC_DATA_DIR: '~/data', TOOLEXEC_WORKSPACE: '~' }, CWD)).toMatchObject({
+      dataDir: path.join(os.homedir(), 'data'),
+      workspace: os.homedir(),
+    })
+  })
+
+  it('asks for help or the version on -h, --help, -v and --version, and refuses what it does not know', () => {
+    expect(requestedInfo(['--help'])).toBe('help')
+    expect(requestedInfo(['--port', '1', '-h'])).toBe('help')
+    expect(requestedInfo(['--version'])).toBe('version')
+    expect(requestedInfo(['-v'])).toBe('version')
+    expect(requestedInfo(['--port', '1'])).toBeUndefined()
+    expect(() => requestedInfo(['--helps'])).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }))
+  })
+
+  it('lists every setting in --help with its variable and default', () => {
+    const text = helpText('1.2.3')
+    expect(text).toContain('toolexec 1.2.3')
+    for (const [name, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+      expect(text).toContain(`--${name} <value>\n      ${setting.env} (default: ${setting.shown ?? setting.fallback ?? 'none'})\n      ${setting.help}\n`)
+    }
+    expect(text).toContain('(default: 127.0.0.1)')
+    expect(text).toContain('(default: ~/.toolexec)')
+    expect(text).toContain('--help')
+    expect(text).toContain('--version')
+  })
+
+  it('warns about a token shorter than MIN_TOKEN_LENGTH without naming it, and not about a long one', () => {
+    const short = 'x'.repeat(MIN_TOKEN_LENGTH - 1)
+    const [warning, ...more] = configWarnings(loadConfig([], { TOOLEXEC_TOKEN: short }, CWD))
+    expect(more).toEqual([])
+    expect(warning).toContain(`TOOLEXEC_TOKEN is ${MIN_TOKEN_LENGTH - 1} characters long`)
+    expect(warning).not.toContain(short)
+    expect(configWarnings(loadConfig([], { TOOLEXEC_TOKEN: 'x'.repeat(MIN_TOKEN_LENGTH) }, CWD))).toEqual([])
+    expect(configWarnings(loadConfig([], {}, CWD))).toEqual([])
   })
 })

@@ -1,6 +1,8 @@
 /**
  * No Docker engine runs here, so the image is checked by what can be run without one: its
- * instructions, the files it copies, its HEALTHCHECK command and its CMD with its ENV.
+ * instructions, the files it copies, its HEALTHCHECK command and its CMD with its ENV (on the
+ * checkout's dist/, built as its build stage builds it; test/packaging.test.ts runs the same
+ * compiled server with production dependencies only).
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -8,6 +10,7 @@ import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { buildDist } from './support/dist-lock.js'
 import { startTestServer } from './support/server.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -61,13 +64,20 @@ function run(argv: string[], env: Record<string, string>, timeoutMs = 30_000): P
 }
 
 describe('Dockerfile', () => {
-  it('builds on node:20-bookworm-slim in two stages, compiling better-sqlite3 with npm ci in the first', () => {
+  it('builds on node:20-bookworm-slim in two stages, compiling better-sqlite3 with npm ci and the TypeScript with npm run build in the first', () => {
     expect(argsOf('FROM', all)).toEqual(['node:20-bookworm-slim AS build', 'node:20-bookworm-slim AS runtime'])
     const build = all.filter((instruction) => instruction.stage === 0)
-    expect(argsOf('RUN', build).join(' ')).toMatch(/apt-get install .*python3 make g\+\+/)
-    expect(argsOf('RUN', build).join(' ')).toMatch(/npm ci/)
+    const buildRuns = argsOf('RUN', build).join(' ; ')
+    expect(buildRuns).toMatch(/apt-get install .*python3 make g\+\+/)
+    expect(buildRuns).toMatch(/npm ci .*npm run build .*npm prune --omit=dev/)
     expect(argsOf('RUN').join(' ')).toMatch(/apt-get install .*bubblewrap/)
-    expect(argsOf('COPY')).toContain('--from=build /app/node_modules ./node_modules')
+  })
+
+  it('runs the compiled server with node, without devDependencies, TypeScript or npm', () => {
+    expect(argsOf('COPY')).toEqual(['--from=build /app/node_modules ./node_modules', '--from=build /app/dist ./dist', 'package.json ./', 'migrations ./migrations'])
+    expect(execForm('CMD')).toEqual(['node', 'dist/main.js'])
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    expect(manifest.bin.toolexec, 'the bin and the image run the same entry').toBe('dist/main.js')
   })
 
   it('runs as a non-root user with its data dir on a volume, on 0.0.0.0:8787', () => {
@@ -102,9 +112,10 @@ describe('Dockerfile', () => {
   })
 
   it('its CMD with its ENV refuses to start without TOOLEXEC_TOKEN', async () => {
+    await buildDist()
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-docker-'))
     const result = await run(execForm('CMD'), { ...runtimeEnv(), TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a token')
-  }, 40_000)
+  }, 240_000)
 })

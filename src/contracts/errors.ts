@@ -58,6 +58,8 @@ export const ERROR_CATALOGUE = {
   STORE_ERR_DB_DAMAGED: 'Database %s is damaged: %s; restore it from a backup or move it away',
   STORE_ERR_DB_FOREIGN: 'Database %s is not a toolexec database: %s; start with another --data-dir',
   STORE_ERR_DB_NEWER: 'Database %s was written by a newer toolexec (schema version %s; this build knows up to %s); upgrade toolexec to open it',
+  CONF_ERR_DATA_DIR: 'Data directory %s cannot be used: %s; fix it or give another --data-dir (TOOLEXEC_DATA_DIR)',
+  CONF_ERR_WORKSPACE: 'Workspace %s %s; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',
   CONF_ERR_SANDBOX: 'Config file %s: sandbox: %s',
   CONF_ERR_SANDBOX_UNAVAILABLE: 'TOOLEXEC_SANDBOX is required, but no sandbox can start: %s',

@@ -10,6 +10,8 @@ export interface MainChild {
   readonly child: ChildProcess
   /** The exit code; null when a signal ended the process. */
   readonly exited: Promise<number | null>
+  /** What it has printed so far on stdout and on stderr. */
+  output(): { stdout: string; stderr: string }
 }
 
 /** Starts the server on a free port with `dataDir` as data dir and workspace; the URL comes from its "listening" log line. */
@@ -27,18 +29,18 @@ export async function startMain(dataDir: string, shutdownGraceMs: number, extraE
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const url = await new Promise<string>((resolve, reject) => {
-    let output = ''
     child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      stdout += chunk.toString('utf8')
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(stdout)
       if (match?.[1] !== undefined) resolve(match[1])
     })
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)))
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stdout}${stderr}`)))
   })
-  child.stdout?.resume()
-  child.stderr?.resume()
-  return { url, child, exited }
+  return { url, child, exited, output: () => ({ stdout, stderr }) }
 }
 
 export interface RefusedStart {
@@ -47,12 +49,22 @@ export interface RefusedStart {
   readonly stderr: string
 }
 
-/** Runs src/main.ts on `dataDir` where it is expected to refuse to start; one that starts anyway is killed after `timeoutMs`. */
-export async function runRefusedMain(dataDir: string, env: Record<string, string> = {}, timeoutMs = 15_000): Promise<RefusedStart> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export interface MainRunOptions {
+  /** Command-line arguments of src/main.ts. */
+  readonly args?: readonly string[]
+  /** Runs the process as this user and group (a root test run checks what an ordinary user meets). */
+  readonly uid?: number
+  readonly gid?: number
+}
+
+/** Runs src/main.ts on `dataDir` where it is expected to refuse to start (or to print and exit); one that starts anyway is killed after `timeoutMs`. */
+export async function runRefusedMain(dataDir: string, env: Record<string, string> = {}, timeoutMs = 15_000, options: MainRunOptions = {}): Promise<RefusedStart> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+    ...(options.gid === undefined ? {} : { gid: options.gid }),
   })
   let stdout = ''
   let stderr = ''

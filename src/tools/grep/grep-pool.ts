@@ -25,7 +25,9 @@ const WATCH_EVERY_MS = 100
 const IDLE_MS = 30_000
 const BEAT = 0
 const RUNNING = 1
-const WORKER_URL = new URL('./grep-worker.mjs', import.meta.url)
+// Compiled (dist/), the worker is plain JavaScript; from the TypeScript source it is loaded
+// through the .mjs shim, since a worker thread does not inherit tsx's or vitest's loader.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './grep-worker.mjs' : './grep-worker.js', import.meta.url)
 
 export function slowPatternError(pattern: string, limitMs: number): FileToolError {
   return new FileToolError(

@@ -1,0 +1,153 @@
+/**
+ * The `toolexec` command as an operator meets it, run as a real process: --help and --version,
+ * the one line it logs when it listens, and the one line (exit 2) of a configuration it refuses.
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { MIN_TOKEN_LENGTH, SETTINGS, type Setting } from '../src/config.js'
+import { runRefusedMain, startMain } from './support/main-process.js'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+const tempDirs: string[] = []
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-cli-'))
+  tempDirs.push(dir)
+  return dir
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) {
+    chmodSync(dir, 0o755)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+describe('--help and --version', () => {
+  it.each([['--help'], ['-h']])('%s prints every flag with its variable and default, exits 0 and starts nothing', async (flag) => {
+    const dataDir = path.join(tempDir(), 'never-created')
+    const run = await runRefusedMain(dataDir, {}, 15_000, { args: [flag] })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toBe('')
+    for (const [name, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+      expect(run.stdout).toContain(`--${name} <value>\n      ${setting.env} (default: ${setting.shown ?? setting.fallback ?? 'none'})`)
+    }
+    expect(run.stdout).toContain(`toolexec ${VERSION}`)
+    expect(existsSync(dataDir)).toBe(false)
+  })
+
+  it.each([['--version'], ['-v']])('%s prints the package version and exits 0', async (flag) => {
+    const dataDir = path.join(tempDir(), 'never-created')
+    const run = await runRefusedMain(dataDir, {}, 15_000, { args: [flag] })
+    expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
+    expect(existsSync(dataDir)).toBe(false)
+  })
+})
+
+describe("the README's configuration table", () => {
+  it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const table = readme.slice(readme.indexOf('| variable | flag | default | meaning |')).split('\n\n')[0] ?? ''
+    const rows = table.split('\n').slice(2).map((row) => row.split(' | ').slice(0, 3).map((cell) => cell.replace(/^\| /, '').replaceAll('`', '').replace(/ \(.*\)$/, '')))
+    const settings = (Object.entries(SETTINGS) as [string, Setting][]).map(([name, setting]) => [setting.env, `--${name}`, setting.shown ?? setting.fallback ?? 'none'])
+    expect(rows).toEqual(settings)
+  })
+})
+
+describe('the start line', () => {
+  it('names the URL, whether a token is required (never the token), the CORS origins, the workspace and the data directory', async () => {
+    const dataDir = tempDir()
+    const workspace = tempDir()
+    const token = 'a-token-long-enough-to-keep'
+    const { line, output } = await startLine(dataDir, { TOOLEXEC_TOKEN: token, TOOLEXEC_WORKSPACE: workspace, TOOLEXEC_CORS_ORIGINS: 'http://localhost:5173,https://app.example' })
+    expect(line).toMatchObject({ msg: 'toolexec listening', tokenRequired: true, corsOrigins: ['http://localhost:5173', 'https://app.example'], workspace, dataDir })
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(output).not.toContain(token)
+    expect(output).not.toContain('warning')
+  }, 30_000)
+
+  it('says no token is required and no CORS origin is allowed when none is set', async () => {
+    const dataDir = tempDir()
+    const { line } = await startLine(dataDir, {})
+    expect(line).toMatchObject({ tokenRequired: false, corsOrigins: [], workspace: dataDir, dataDir })
+  }, 30_000)
+
+  it(`warns in one line, without the token, about a token shorter than ${MIN_TOKEN_LENGTH} characters, and starts`, async () => {
+    const { line, stderr } = await startLine(tempDir(), { TOOLEXEC_TOKEN: 'short-token' })
+    expect(line).toMatchObject({ tokenRequired: true })
+    expect(stderr).toBe(`toolexec: warning: TOOLEXEC_TOKEN is 11 characters long; use ${MIN_TOKEN_LENGTH} or more (e.g. openssl rand -hex 32) so it cannot be guessed\n`)
+  }, 30_000)
+})
+
+/** Starts the server, answers /healthz, stops it on SIGTERM; its "toolexec listening" line and all it printed. */
+async function startLine(dataDir: string, env: Record<string, string>): Promise<{ line: Record<string, unknown>; output: string; stderr: string }> {
+  const server = await startMain(dataDir, 0, env)
+  try {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+  } finally {
+    server.child.kill('SIGTERM')
+  }
+  expect(await server.exited).toBe(0)
+  const { stdout, stderr } = server.output()
+  const line = stdout.split('\n').find((text) => text.includes('"msg":"toolexec listening"'))
+  if (line === undefined) throw new Error(`no start line in: ${stdout}`)
+  return { line: JSON.parse(line) as Record<string, unknown>, output: stdout + stderr, stderr }
+}
+
+describe('a configuration it cannot start with: one line naming it, exit 2', () => {
+  const refusedWith = async (env: Record<string, string>, options = {}): Promise<string> => {
+    const run = await runRefusedMain(tempDir(), env, 15_000, options)
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^toolexec: [^\n]+\n$/)
+    return run.stderr
+  }
+
+  it('a data directory under a file', async () => {
+    const file = path.join(tempDir(), 'a-file')
+    writeFileSync(file, 'not a directory')
+    const dataDir = path.join(file, 'data')
+    expect(await refusedWith({ TOOLEXEC_DATA_DIR: dataDir })).toBe(
+      `toolexec: Data directory ${dataDir} cannot be used: ${file} is a file, not a directory; fix it or give another --data-dir (TOOLEXEC_DATA_DIR)\n`,
+    )
+  })
+
+  it('a data directory that is a file', async () => {
+    const file = path.join(tempDir(), 'a-file')
+    writeFileSync(file, 'not a directory')
+    expect(await refusedWith({ TOOLEXEC_DATA_DIR: file })).toContain(`Data directory ${file} cannot be used: it is a file, not a directory;`)
+  })
+
+  it('a read-only data directory', async () => {
+    const dataDir = tempDir()
+    chmodSync(dataDir, 0o555)
+    // root writes through a directory's mode: the server runs as nobody then, as an operator's user would.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+    expect(await refusedWith({ TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: os.tmpdir(), HOME: os.tmpdir() }, asUser)).toBe(
+      `toolexec: Data directory ${dataDir} cannot be used: it is not writable (EACCES); fix it or give another --data-dir (TOOLEXEC_DATA_DIR)\n`,
+    )
+  })
+
+  it('a workspace that does not exist, or is a file', async () => {
+    const missing = path.join(tempDir(), 'no-such-workspace')
+    expect(await refusedWith({ TOOLEXEC_WORKSPACE: missing })).toBe(
+      `toolexec: Workspace ${missing} does not exist; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)\n`,
+    )
+    const file = path.join(tempDir(), 'a-file')
+    writeFileSync(file, '')
+    expect(await refusedWith({ TOOLEXEC_WORKSPACE: file })).toContain(`Workspace ${file} is not a directory;`)
+  })
+
+  it('a CORS origin that is not an origin', async () => {
+    expect(await refusedWith({ TOOLEXEC_CORS_ORIGINS: 'http://localhost:5173,https://app.example/' })).toBe(
+      'toolexec: TOOLEXEC_CORS_ORIGINS: "https://app.example/" is not an origin: write http(s)://host[:port] with no path, as a browser sends it (did you mean "https://app.example"?)\n',
+    )
+  })
+
+  it('an unknown flag', async () => {
+    expect(await refusedWith({}, { args: ['--prot', '80'] })).toContain("Unknown option '--prot'")
+  })
+})

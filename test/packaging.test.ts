@@ -1,0 +1,224 @@
+/**
+ * The package as a user installs it (`npm pack`, then the tarball installed into an empty
+ * folder) and `npm start` as a process manager stops it: a signal to the PID it shows.
+ *
+ * The install: a fresh `npm install <tarball>` would resolve every dependency range against
+ * the registry (the network) and compile better-sqlite3 again (~90 s). Instead the folder gets
+ * a lockfile made of the checkout's own production entries (versions, tarball URLs and
+ * integrity hashes as `npm ci` installed them), and `npm ci --offline` installs from npm's
+ * cache, which that `npm ci` filled on any machine the suite runs on, fresh CI included.
+ * `--ignore-scripts` skips the native build; the checkout's better_sqlite3.node is copied
+ * in instead: the same Node runs both, so the ABI is the same.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT, runCommand, withDistLock } from './support/dist-lock.js'
+
+interface Manifest {
+  readonly name: string
+  readonly version: string
+  readonly bin: Record<string, string>
+  readonly dependencies: Record<string, string>
+  readonly devDependencies: Record<string, string>
+  readonly overrides?: unknown
+  readonly engines?: unknown
+}
+
+interface LockEntry {
+  readonly dev?: boolean
+}
+
+const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest
+// The node running the suite runs the installed bin too (its better_sqlite3.node is built for it).
+const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`
+let installDir: string
+
+function checkoutLock(): { packages: Record<string, LockEntry | undefined> } {
+  return JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }
+}
+
+async function packAndInstall(): Promise<string> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'toolexec-pack-'))
+  // prepack rebuilds dist/ from nothing, so the tarball holds exactly what src/ compiles to.
+  const packed = await withDistLock(() => runCommand('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT }))
+  const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }]
+  const spec = `file:${filename}`
+  const production = Object.entries(checkoutLock().packages).filter(([key, entry]) => key !== '' && entry?.dev !== true)
+  const root = { name: 'toolexec-install-check', version: '1.0.0', private: true, dependencies: { [manifest.name]: spec }, overrides: manifest.overrides }
+  const packages = {
+    '': { name: root.name, version: root.version, dependencies: root.dependencies },
+    [`node_modules/${manifest.name}`]: { version: manifest.version, resolved: spec, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
+    ...Object.fromEntries(production),
+  }
+  writeFileSync(path.join(work, 'package.json'), JSON.stringify(root, null, 2))
+  writeFileSync(path.join(work, 'package-lock.json'), JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 2))
+  await runCommand('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: work, env: { ...process.env, PATH } })
+  const addon = path.join('build', 'Release', 'better_sqlite3.node')
+  const checkoutDriver = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'))
+  mkdirSync(path.join(work, 'node_modules', 'better-sqlite3', path.dirname(addon)), { recursive: true })
+  copyFileSync(path.join(checkoutDriver, addon), path.join(work, 'node_modules', 'better-sqlite3', addon))
+  return work
+}
+
+interface Started {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly exited: Promise<number | null>
+}
+
+/** Spawns a command that starts the server and waits for the URL of its start line. */
+async function startServerProcess(command: string, args: readonly string[], cwd: string, env: Record<string, string>, options: { detached?: boolean } = {}): Promise<Started> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, PATH, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let output = ''
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (match?.[1] !== undefined) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening: ${output}`)))
+  })
+  return { child, url, exited }
+}
+
+const tempDirs: string[] = []
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  tempDirs.push(dir)
+  return dir
+}
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
+})
+
+async function listening(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The PIDs whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+}
+
+/** `pid`'s children, theirs and so on. */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)])
+}
+
+/** What a failed test would leave listening (a shell's child that outlived it, say). */
+function killLeftovers(pids: readonly number[]): void {
+  for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+}
+
+describe('the package: npm pack, installed from the tarball', () => {
+  beforeAll(async () => {
+    installDir = await packAndInstall()
+  }, 300_000)
+
+  afterAll(() => {
+    rmSync(installDir, { recursive: true, force: true })
+  })
+
+  it('holds the compiled server, its migrations and its bin, and installs no devDependency', () => {
+    const installed = path.join(installDir, 'node_modules')
+    expect(existsSync(path.join(installed, manifest.name, 'dist', 'main.js'))).toBe(true)
+    expect(existsSync(path.join(installed, manifest.name, 'migrations', '001_init.sql'))).toBe(true)
+    expect(existsSync(path.join(installed, manifest.name, 'src'))).toBe(false)
+    expect(existsSync(path.join(installed, '.bin', 'toolexec'))).toBe(true)
+    expect(readFileSync(path.join(installed, manifest.name, 'dist', 'main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
+    // Some devDependencies (ajv) are also what a dependency needs; those that only development needs are absent.
+    const devOnly = Object.keys(manifest.devDependencies).filter((name) => checkoutLock().packages[`node_modules/${name}`]?.dev === true)
+    expect(devOnly).toEqual(expect.arrayContaining(['tsx', 'typescript', 'vitest']))
+    for (const dev of devOnly) expect(existsSync(path.join(installed, dev)), dev).toBe(false)
+  })
+
+  it('toolexec --version prints the version', async () => {
+    const run = await runCommand(path.join(installDir, 'node_modules', '.bin', 'toolexec'), ['--version'], { cwd: installDir, env: { ...process.env, PATH } })
+    expect(run.stdout).toBe(`${manifest.version}\n`)
+  })
+
+  it('toolexec starts a real server from it: /healthz answers, a Grep call runs in its worker, SIGTERM stops it', async () => {
+    const dataDir = tempDir('toolexec-pack-data-')
+    const workspace = tempDir('toolexec-pack-ws-')
+    writeFileSync(path.join(workspace, 'notes.txt'), 'a needle in a haystack\n')
+    const server = await startServerProcess(path.join(installDir, 'node_modules', '.bin', 'toolexec'), [], installDir, {
+      TOOLEXEC_DATA_DIR: dataDir,
+      TOOLEXEC_WORKSPACE: workspace,
+      TOOLEXEC_SHUTDOWN_GRACE_MS: '3000',
+    })
+    try {
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ status: 'ok' })
+      const json = { 'content-type': 'application/json' }
+      await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1' }) })
+      const calls = [{ id: 'g1', name: 'Grep', input: { pattern: 'needle', output_mode: 'content' } }]
+      const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as { scheduleId: string }
+      const done = (await (await fetch(`${server.url}/schedules/${accepted.scheduleId}?wait=20`)).json()) as { calls: { status: string; modelContent: unknown }[] }
+      expect(done.calls[0]?.status).toBe('succeeded')
+      expect(JSON.stringify(done.calls[0]?.modelContent)).toContain('a needle in a haystack')
+      expect(existsSync(path.join(dataDir, 'toolexec.db'))).toBe(true)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect(await server.exited).toBe(0)
+    expect(await listening(server.url)).toBe(false)
+  }, 60_000)
+})
+
+describe('npm start', () => {
+  const GRACE_MS = 5_000
+
+  it('SIGTERM to the npm PID reaches the server: the port closes within the grace and no server process is left', async () => {
+    const dataDir = tempDir('toolexec-npm-start-')
+    const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {})
+    const started = descendantsOf(npm.child.pid ?? 0)
+    try {
+      // npm's one child is the server itself (the script's shell exec'd it), not a shell or a wrapper.
+      const [server, ...others] = childrenOf(npm.child.pid ?? 0)
+      expect(others).toEqual([])
+      expect(readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--import', 'tsx', 'src/main.ts']))
+      expect((await fetch(`${npm.url}/healthz`)).status).toBe(200)
+      npm.child.kill('SIGTERM')
+      await expect.poll(() => listening(npm.url), { timeout: GRACE_MS, interval: 100 }).toBe(false)
+      expect(await npm.exited).toBe(0)
+      expect(started.filter(isRunning)).toEqual([])
+    } finally {
+      killLeftovers(started)
+    }
+  }, 60_000)
+
+  it("SIGTERM to npm start's process group (systemd's default) is one request to stop, not a second signal that crashes it", async () => {
+    const dataDir = tempDir('toolexec-npm-group-')
+    const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {}, { detached: true })
+    const started = descendantsOf(npm.child.pid ?? 0)
+    try {
+      // The server gets it from the signal and again from npm: a crash would exit 143.
+      process.kill(-(npm.child.pid ?? 0), 'SIGTERM')
+      expect(await npm.exited).toBe(0)
+      expect(await listening(npm.url)).toBe(false)
+    } finally {
+      killLeftovers(started)
+    }
+  }, 60_000)
+})
