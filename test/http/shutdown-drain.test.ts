@@ -140,7 +140,7 @@ describe('npm start on SIGTERM', () => {
     try {
       const reply = (await (await fetch(`${second.url}/schedules/${accepted.scheduleId}?wait=5`)).json()) as ScheduleReply
       expect(reply.calls[0]).toMatchObject({ status: 'succeeded' })
-      expect(JSON.stringify(reply.calls[0]?.result?.modelContent)).toContain('drained')
+      expect(JSON.stringify(reply.calls[0]?.modelContent)).toContain('drained')
     } finally {
       second.child.kill('SIGKILL')
       await second.exited
