@@ -178,7 +178,7 @@ export const CallResultSchema = Type.Composite(
             '`modelContent` (`outputIsModelContent`); with a ' + OUTPUT_DISPLAY_KINDS + ' display, its `output` text stops where ' +
             "`display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of " +
             'repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, ' +
-            'then comes `\n\n... [<bytes> bytes omitted] ...\n\n`, then the tail',
+            'then comes `\\n\\n... [<bytes> bytes omitted] ...\\n\\n`, then the tail',
         }),
       ),
       outputIsModelContent: Type.Optional(
@@ -188,7 +188,8 @@ export const CallResultSchema = Type.Composite(
         Type.Literal(true, {
           description:
             "`output.output` stops where `display.output` begins: the tool's kept output text is `output.output` followed by " +
-            '`display.output`. The whole output, when it was saved, is the artifact at `serialization.persistedPath` / `artifactUri`',
+            '`display.output`. The whole output, when it was saved, is the artifact `toolexec-artifact://<sessionId>/<artifactId>` ' +
+            'named by `serialization.artifactUri` (or `output.artifactUri`): GET /artifacts/{sessionId}/{artifactId}',
         }),
       ),
     }),

@@ -74,7 +74,13 @@ interface CommandOutputView {
   output: string
   totalBytes: number
   omitted?: { bytes: number; headLength: number }
-  persistedPath?: string
+}
+
+/** The text of the artifact a `toolexec-artifact://<sessionId>/<artifactId>` URI names, from GET /artifacts. */
+async function artifactText(uri: string | undefined): Promise<string> {
+  const match = /^toolexec-artifact:\/\/([^/]+)\/([^/]+)$/.exec(uri ?? '')
+  expect(match, uri).not.toBeNull()
+  return rawReply(`/artifacts/${match?.[1]}/${match?.[2]}`)
 }
 
 /** A command's kept output put back together as the CallResult schema describes. */
@@ -195,7 +201,7 @@ describe('reply sizes', () => {
     // The model reads an envelope of its own: a different, short text.
     expect(String(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
     expect(String(call.modelContent).length).toBeLessThan(12_000)
-    expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(printed)
+    expect(await artifactText(result.serialization.artifactUri)).toBe(printed)
   })
 
   it('R37 a Grep with 1.3 MB of matches: its full output once, the model\'s envelope apart; the whole in the artifact too', async () => {
@@ -210,6 +216,6 @@ describe('reply sizes', () => {
     expect(result.outputIsModelContent).toBeUndefined()
     expect(String(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
     expect(String(call.modelContent).length).toBeLessThan(5_000)
-    expect(await readFile(result.serialization.persistedPath ?? '', 'utf8')).toBe(expected)
+    expect(await artifactText(result.serialization.artifactUri)).toBe(expected)
   })
 })
