@@ -202,7 +202,9 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     expect(done.status).toBe('completed')
     const [bigCall, savedCall] = done.calls
     expect(bigCall?.status).toBe('succeeded')
-    expect(bigCall?.result?.output).toBe('p'.repeat(3_000_000))
+    // Its output is what the model received: the record's modelContent, given once.
+    expect(bigCall?.modelContent).toBe('p'.repeat(3_000_000))
+    expect(bigCall?.result?.outputIsModelContent).toBe(true)
     // The artifact could not be written whole: none is kept, and the model is told.
     expect(savedCall?.status).toBe('succeeded')
     expect(String(savedCall?.modelContent)).toContain('[Full output not saved: ENOSPC')
