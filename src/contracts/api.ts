@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ApiErrorCodeSchema } from './api-errors.js'
 import { ToolFlagsSchema } from './flags.js'
-import { ModelContentSchema } from './model-content.js'
+import { ModelContentBlockSchema } from './model-content.js'
 import { CallStatusSchema, ToolExecutionResultSchema } from './result.js'
 import { DecidedBySchema, RiskLevelSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
@@ -161,6 +161,48 @@ export const ScheduleAcceptedReplySchema = Type.Object(
 )
 export type ScheduleAcceptedReply = Static<typeof ScheduleAcceptedReplySchema>
 
+const OUTPUT_DISPLAY_KINDS = '`bash_output` or `background_task_output`'
+
+/**
+ * A call's result as a record or a history entry carries it: the event's ToolExecutionResult
+ * without the texts the reply already has elsewhere. The ToolCallResult event has it whole.
+ */
+export const CallResultSchema = Type.Composite(
+  [
+    Type.Omit(ToolExecutionResultSchema, ['modelContent', 'output']),
+    Type.Object({
+      output: Type.Optional(
+        Type.Unknown({
+          description:
+            "The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's " +
+            '`modelContent` (`outputIsModelContent`); with a ' + OUTPUT_DISPLAY_KINDS + ' display, its `output` text stops where ' +
+            "`display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of " +
+            'repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, ' +
+            'then comes `\\n\\n... [<bytes> bytes omitted] ...\\n\\n`, then the tail',
+        }),
+      ),
+      outputIsModelContent: Type.Optional(
+        Type.Literal(true, { description: "`output` is left out: it is the same as the record's (or history entry's) `modelContent`" }),
+      ),
+      outputRestInDisplay: Type.Optional(
+        Type.Literal(true, {
+          description:
+            "`output.output` stops where `display.output` begins: the tool's kept output text is `output.output` followed by " +
+            '`display.output`. The whole output, when it was saved, is the artifact `toolexec-artifact://<sessionId>/<artifactId>` ' +
+            'named by `serialization.artifactUri` (or `output.artifactUri`): GET /artifacts/{sessionId}/{artifactId}',
+        }),
+      ),
+    }),
+  ],
+  {
+    $id: 'CallResult',
+    description:
+      "The call's one result (R37, R38) as a record carries it: the ToolCallResult event's `result` without `modelContent`, " +
+      "which is the record's own `modelContent`, and without the parts of `output` that repeat a text of this reply",
+  },
+)
+export type CallResult = Static<typeof CallResultSchema>
+
 export const CallRecordSchema = Type.Object(
   {
     id: Type.String(),
@@ -181,8 +223,12 @@ export const CallRecordSchema = Type.Object(
     status: CallRecordStatusSchema,
     startedAt: Type.Optional(Type.String()),
     completedAt: Type.Optional(Type.String()),
-    modelContent: Type.Optional(ModelContentSchema),
-    result: Type.Optional(ToolExecutionResultSchema),
+    modelContent: Type.Optional(
+      Type.Union([Type.String(), Type.Array(ModelContentBlockSchema)], {
+        description: 'Once the call ended: exactly what the model receives (R37), given here only: `result` does not repeat it',
+      }),
+    ),
+    result: Type.Optional(CallResultSchema),
   },
   { $id: 'CallRecord' },
 )
@@ -259,8 +305,10 @@ export const HistoryEntrySchema = Type.Object(
     input: Type.Unknown({ description: 'The input as the model gave it, whole; the schedule\'s call records say what resolving it changed (`resolvedInput`)' }),
     status: CallRecordStatusSchema,
     isError: Type.Boolean(),
-    modelContent: ModelContentSchema,
-    result: ToolExecutionResultSchema,
+    modelContent: Type.Union([Type.String(), Type.Array(ModelContentBlockSchema)], {
+      description: 'Exactly what the model received (R37), given here only: `result` does not repeat it',
+    }),
+    result: CallResultSchema,
   },
   { $id: 'HistoryEntry' },
 )

@@ -7,6 +7,7 @@ import type { DecidedBy, RiskLevel } from '../contracts/events.js'
 import { isErrorForHistory } from '../executor/history.js'
 import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
 import { declaredFlags } from '../executor/tool-flags.js'
+import { resultView } from './result-view.js'
 
 export function sessionView(
   record: SessionRecord,
@@ -26,7 +27,7 @@ export function callView(row: CallRow): CallRecord {
   if (row.completedAt !== null) view.completedAt = row.completedAt
   if (row.result !== undefined) {
     view.modelContent = row.result.modelContent
-    view.result = row.result
+    view.result = resultView(row.result)
   }
   return view
 }
@@ -76,7 +77,7 @@ export function historyView(row: CallRow & { turnId: string }): HistoryEntry | u
     status: row.status,
     isError: isErrorForHistory(result),
     modelContent: result.modelContent,
-    result,
+    result: resultView(result),
   }
 }
 

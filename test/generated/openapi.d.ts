@@ -392,10 +392,63 @@ export interface components {
             status: components["schemas"]["CallRecordStatus"];
             startedAt?: string;
             completedAt?: string;
-            modelContent?: components["schemas"]["ModelContent"];
-            result?: components["schemas"]["ToolExecutionResult"];
+            /** @description Once the call ended: exactly what the model receives (R37), given here only: `result` does not repeat it */
+            modelContent?: string | components["schemas"]["ModelContentBlock"][];
+            result?: components["schemas"]["CallResult"];
         };
         CallRecordStatus: "pending" | "awaiting_permission" | "running" | components["schemas"]["CallStatus"];
+        /** @description The call's one result (R37, R38) as a record carries it: the ToolCallResult event's `result` without `modelContent`, which is the record's own `modelContent`, and without the parts of `output` that repeat a text of this reply */
+        CallResult: {
+            callId: string;
+            toolName: string;
+            success: boolean;
+            status: components["schemas"]["CallStatus"];
+            isError: boolean;
+            display?: components["schemas"]["Display"];
+            error?: {
+                message: string;
+                stage: components["schemas"]["ErrorStage"];
+                errorClass: components["schemas"]["ErrorClass"];
+                code?: string;
+                context?: {
+                    [key: string]: unknown;
+                };
+            };
+            control?: {
+                turnControl?: {
+                    reason: string;
+                    /** @enum {boolean} */
+                    stopTurnAfterResult: true;
+                };
+            };
+            serialization: {
+                truncated: boolean;
+                originalBytes: number;
+                actualBytes: number;
+                strategy: "inline" | "truncate" | "artifact";
+                persistedPath?: string;
+                artifactUri?: string;
+            };
+            perf: {
+                totalMs: number;
+                permissionWaitMs: number;
+                queuedMs: number;
+            };
+            permission: "none" | "approved" | "denied";
+            hookContext: string[];
+            /** @description The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's `modelContent` (`outputIsModelContent`); with a `bash_output` or `background_task_output` display, its `output` text stops where `display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, then comes `\n\n... [<bytes> bytes omitted] ...\n\n`, then the tail */
+            output?: unknown;
+            /**
+             * @description `output` is left out: it is the same as the record's (or history entry's) `modelContent`
+             * @enum {boolean}
+             */
+            outputIsModelContent?: true;
+            /**
+             * @description `output.output` stops where `display.output` begins: the tool's kept output text is `output.output` followed by `display.output`. The whole output, when it was saved, is the artifact `toolexec-artifact://<sessionId>/<artifactId>` named by `serialization.artifactUri` (or `output.artifactUri`): GET /artifacts/{sessionId}/{artifactId}
+             * @enum {boolean}
+             */
+            outputRestInDisplay?: true;
+        };
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
         CreateScheduleBody: {
             sessionId: string;
@@ -557,8 +610,9 @@ export interface components {
             input: unknown;
             status: components["schemas"]["CallRecordStatus"];
             isError: boolean;
-            modelContent: components["schemas"]["ModelContent"];
-            result: components["schemas"]["ToolExecutionResult"];
+            /** @description Exactly what the model received (R37), given here only: `result` does not repeat it */
+            modelContent: string | components["schemas"]["ModelContentBlock"][];
+            result: components["schemas"]["CallResult"];
         };
         /** @description A hook blocked the call */
         HookRunBlockedEvent: {

@@ -202,16 +202,18 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     expect(done.status).toBe('completed')
     const [bigCall, savedCall] = done.calls
     expect(bigCall?.status).toBe('succeeded')
-    expect(bigCall?.result?.output).toBe('p'.repeat(3_000_000))
+    // Its output is what the model received: the record's modelContent, given once.
+    expect(bigCall?.modelContent).toBe('p'.repeat(3_000_000))
+    expect(bigCall?.result?.outputIsModelContent).toBe(true)
     // The artifact could not be written whole: none is kept, and the model is told.
     expect(savedCall?.status).toBe('succeeded')
-    expect(String(savedCall?.result?.modelContent)).toContain('[Full output not saved: ENOSPC')
+    expect(String(savedCall?.modelContent)).toContain('[Full output not saved: ENOSPC')
     expect(savedCall?.result?.serialization.persistedPath).toBeUndefined()
 
     const bashDone = await view(bash, 10)
     expect(bashDone.calls[0]?.status).toBe('failed')
     expect(bashDone.calls[0]?.result?.error).toMatchObject({ code: 'TOOL_ERR_OUTPUT_LOST' })
-    expect(String(bashDone.calls[0]?.result?.modelContent)).toContain('could not be stored whole')
+    expect(String(bashDone.calls[0]?.modelContent)).toContain('could not be stored whole')
     expectNoStrayArtifacts()
     expect((await server.json('GET', '/sessions/fd-abort')).status).toBe(404)
 

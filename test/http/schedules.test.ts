@@ -214,7 +214,10 @@ describe('GET /schedules/:id', () => {
     // Resolving changed nothing: the reply says so instead of repeating the input.
     expect(record?.resolvedInput).toEqual({})
     expect(record?.flags?.readOnly).toBe(true)
-    expect(record?.result?.modelContent).toBe(record?.modelContent)
+    // The model content is the record's; the result repeats neither it nor a Read's output equal to it.
+    expect(record?.result).not.toHaveProperty('modelContent')
+    expect(record?.result).not.toHaveProperty('output')
+    expect(record?.result?.outputIsModelContent).toBe(true)
     expect(record?.result?.serialization).toEqual({ truncated: false, originalBytes: 17, actualBytes: 17, strategy: 'inline' })
     expect(Date.parse(record?.completedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(record?.startedAt ?? ''))
   })

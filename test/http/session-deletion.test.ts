@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
+import type { CallRecord, ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { SseClient } from '../support/sse-client.js'
 import { sleepTool } from '../support/tools.js'
@@ -23,16 +22,20 @@ async function runBash(s: TestServer, sessionId: string, callId: string, command
   return (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
 }
 
-async function runCall(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<ToolExecutionResult> {
+async function runCall(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<CallRecord> {
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
-  const reply = (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
-  const result = reply.calls[0]?.result
-  if (result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(reply.calls[0])}`)
-  return result
+  return endedCall((await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body, name)
+}
+
+/** The schedule's one call, once it has its result: its status and `modelContent` are the record's. */
+function endedCall(reply: ScheduleReply, name: string): CallRecord {
+  const call = reply.calls[0]
+  if (call?.result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(call)}`)
+  return call
 }
 
 /** Runs a call that asks, allowing it once asked. */
-async function runApproved(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<ToolExecutionResult> {
+async function runApproved(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<CallRecord> {
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
   let pending: Array<{ id: string }> = []
   for (let tries = 0; pending.length === 0 && tries < 200; tries++) {
@@ -40,10 +43,7 @@ async function runApproved(s: TestServer, sessionId: string, callId: string, nam
     if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
   }
   expect((await s.json('POST', `/permissions/${pending[0]?.id}`, { decision: 'allow' })).status).toBe(200)
-  const reply = (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
-  const result = reply.calls[0]?.result
-  if (result === undefined) throw new Error(`${name} has no result: ${JSON.stringify(reply.calls[0])}`)
-  return result
+  return endedCall((await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body, name)
 }
 
 /** The artifact a Bash call saved its large output to: id and file. */
