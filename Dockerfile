@@ -4,7 +4,7 @@
 
 # --- build: compile the native module (better-sqlite3) against this exact Node and libc,
 # compile the TypeScript to dist/, then drop what only development needs ---
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -18,7 +18,7 @@ RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: no compilers, non-root, data on a volume ---
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8787 \

@@ -64,8 +64,8 @@ function run(argv: string[], env: Record<string, string>, timeoutMs = 30_000): P
 }
 
 describe('Dockerfile', () => {
-  it('builds on node:20-bookworm-slim in two stages, compiling better-sqlite3 with npm ci and the TypeScript with npm run build in the first', () => {
-    expect(argsOf('FROM', all)).toEqual(['node:20-bookworm-slim AS build', 'node:20-bookworm-slim AS runtime'])
+  it('builds on node:24-bookworm-slim in two stages, compiling better-sqlite3 with npm ci and the TypeScript with npm run build in the first', () => {
+    expect(argsOf('FROM', all)).toEqual(['node:24-bookworm-slim AS build', 'node:24-bookworm-slim AS runtime'])
     const build = all.filter((instruction) => instruction.stage === 0)
     const buildRuns = argsOf('RUN', build).join(' ; ')
     expect(buildRuns).toMatch(/apt-get install .*python3 make g\+\+/)
