@@ -69,7 +69,7 @@ export const SETTINGS = {
   port: { env: 'PORT', fallback: '8787', help: 'listen port (0: any free port)' },
   'data-dir': { env: 'TOOLEXEC_DATA_DIR', fallback: '~/.toolexec', help: 'holds toolexec.db and the artifacts; one server at a time' },
   workspace: { env: 'TOOLEXEC_WORKSPACE', fallback: '.', shown: 'current directory', help: 'default workspace of new sessions; an existing directory' },
-  token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz requires (${MIN_TOKEN_LENGTH} characters or more)` },
+  token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz, /openapi.json and /docs requires (${MIN_TOKEN_LENGTH} characters or more)` },
   config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS', help: 'comma-separated origins (http(s)://host[:port]) allowed to call from a browser' },
   'log-level': { env: 'LOG_LEVEL', fallback: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` },

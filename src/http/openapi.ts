@@ -52,7 +52,7 @@ const SERVERS = [
 ]
 
 const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'TOOLEXEC_TOKEN: required on every route but /healthz when the server runs with a token' },
+  bearer: { type: 'http', scheme: 'bearer', description: 'TOOLEXEC_TOKEN: required on every route but /healthz, /openapi.json and /docs when the server runs with a token' },
   accessToken: {
     type: 'apiKey',
     in: 'query',
