@@ -59,7 +59,8 @@ function readConfig(argv: readonly string[]): ServerConfig {
     return loadConfig(argv, process.env)
   } catch (error) {
     // parseArgs throws with a code (ERR_PARSE_ARGS_UNKNOWN_OPTION and the like).
-    if (error instanceof ConfigError || (error instanceof Error && 'code' in error)) refuse(error.message)
+    if (error instanceof ConfigError) refuse(error.message)
+    if (error instanceof Error && 'code' in error) refuse(`${error.message}; see --help`)
     throw error
   }
 }
