@@ -1,10 +1,10 @@
 /**
  * What both consumers do and print, whichever generator made their client: the calls of one
- * model reply, Read and Edit; the Edit waits for approval and is allowed.
+ * model reply, a Read and an Edit of a real file; the Edit waits for approval and is allowed.
  */
 export const CALLS = [
   { id: 'read-1', name: 'Read', input: { file_path: 'notes.txt' } },
-  { id: 'edit-1', name: 'Edit', input: { file_path: 'notes.txt' } },
+  { id: 'edit-1', name: 'Edit', input: { file_path: 'notes.txt', old_string: 'draft', new_string: 'final' } },
 ]
 
 export interface Outcome {

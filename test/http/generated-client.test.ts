@@ -15,10 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { OPENAPI_YAML_PATH, REPO_ROOT, renderOpenApiTypes } from '../../scripts/generate-openapi.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { builtinTools } from '../../src/tools/builtin.js'
 
 const run = promisify(execFile)
 const CONSUMERS = path.join(REPO_ROOT, 'test', 'generated-clients')
 const TOKEN = 'generated-client-token'
+const READ_CONTENT = '     1\ta draft'
+const editContent = (file: string): string => `The file ${file} has been updated successfully (1 replacement).`
 
 const STRICT_TSCONFIG = {
   compilerOptions: {
@@ -62,7 +65,8 @@ beforeAll(async () => {
     throw new Error(`the consumers do not compile against the generated clients:\n${(error as { stdout?: string }).stdout ?? String(error)}`)
   }
   // With a token, so each client's bearer header is exercised as the document describes it.
-  server = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN } })
+  // The built-in tools on a real workspace (the server's data directory): a real Read and an Edit that asks.
+  server = await startTestServer({ tools: builtinTools(), env: { TOOLEXEC_TOKEN: TOKEN } })
 }, 120_000)
 
 afterAll(async () => {
@@ -77,17 +81,20 @@ async function consume(consumer: string, sessionId: string): Promise<unknown> {
 
 describe('clients generated from openapi.yaml', () => {
   it.each(['openapi-fetch', 'hey-api'])('the %s consumer compiles in strict mode and drives a schedule with an approval from the typed events', async (consumer) => {
+    const notes = path.join(server.dataDir, 'notes.txt')
+    await writeFile(notes, 'a draft\n')
     const outcome = await consume(consumer, `generated-${consumer}`)
+    expect(await readFile(notes, 'utf8')).toBe('a final\n')
     expect(outcome).toEqual({
       sessionStatus: 'idle',
       eventTypes: expect.arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']),
       askedFor: 'Edit',
       answeredBy: 'client',
-      streamedResults: { 'read-1': 'contents of notes.txt', 'edit-1': 'edited notes.txt' },
+      streamedResults: { 'read-1': READ_CONTENT, 'edit-1': editContent(notes) },
       scheduleStatus: 'completed',
       records: {
-        'read-1': { status: 'succeeded', modelContent: 'contents of notes.txt' },
-        'edit-1': { status: 'succeeded', modelContent: 'edited notes.txt' },
+        'read-1': { status: 'succeeded', modelContent: READ_CONTENT },
+        'edit-1': { status: 'succeeded', modelContent: editContent(notes) },
       },
       unknownScheduleCode: 'API_ERR_SCHEDULE_NOT_FOUND',
     })
