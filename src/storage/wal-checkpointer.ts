@@ -40,7 +40,10 @@ const checkpoint = () => {
   // Every pass while the WAL is large, and the first one after, is reported.
   if (pass !== undefined && (large || frames > workerData.largeFrames)) parentPort.postMessage({ frames, checkpointed: pass.checkpointed })
   large = frames > workerData.largeFrames
-  timer = setTimeout(checkpoint, large ? 0 : workerData.intervalMs)
+  // Pass after pass only while there is something to copy: once caught up, a pass could take
+  // the locks just as the held commit wants them to start the WAL over, and it would not.
+  const behind = large && pass.checkpointed < frames
+  timer = setTimeout(checkpoint, behind ? 0 : workerData.intervalMs)
 }
 timer = setTimeout(checkpoint, workerData.intervalMs)
 parentPort.on('message', () => {

@@ -67,12 +67,14 @@ describe('two servers on one data directory (issue 12)', () => {
     await until(async () => (statusOf(await schedule(first, sleepSchedule), 'slow') === 'running' ? true : undefined), 'the first call to run', 10_000)
     expect((await schedule(first, queuedSchedule)).status).toBe('queued')
     const before = await lastEventId(first, 'lk')
-    // Given the first server's port, the start would fail there too: the lock comes first.
+    // Given the first server's port, the start would fail there too: the lock comes first. Two
+    // starts of the whole server at once take many seconds on a loaded machine: they are waited
+    // out (runRefusedMain kills only one that listens, or that hangs for a minute).
     ;[refused, refusedOnItsPort] = await Promise.all([runRefusedMain(dataDir), runRefusedMain(dataDir, { PORT: new URL(first.url).port })])
     eventsWhileRefused = { before, after: await lastEventId(first, 'lk') }
     expect(statusOf(await schedule(first, sleepSchedule), 'slow')).toBe('running')
     writeFileSync(releaseFile, '')
-  }, 60_000)
+  }, 150_000)
 
   it('the second start exits 2 with one line naming the data directory and the PID of the server holding it', () => {
     const line = `toolexec: Data directory ${dataDir} is in use by another toolexec server (PID ${first.process.pid}); stop it or start with another --data-dir\n`

@@ -12,6 +12,7 @@ import type { PermissionRequestRecord, ScheduleAcceptedReply } from '../../src/c
 import { routeRequests, type FuzzPools, type FuzzRequest } from '../support/crash-fuzz.js'
 import { readTool, editTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { until } from '../support/until.js'
 
 /** Runs per route; 14 routes, 2,800 requests. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
@@ -26,8 +27,27 @@ const rowCounts = (): string => JSON.stringify(server.runtime.ctx.store.rowCount
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-/** An accepted request may go on writing (its schedule runs); wait until the rows stop changing. */
+/**
+ * Nothing goes on by itself: every session's schedules have ended, or wait, with none of its
+ * calls running, on an approval or on an open schedule (only a decision, or calls added to it
+ * or its close, moves them on).
+ */
+function settled(): true | undefined {
+  const db = server.runtime.ctx.store.db
+  const count = (sql: string) => {
+    const statement = db.prepare(sql).pluck()
+    return (sessionId: string): number => statement.get(sessionId) as number
+  }
+  const runningCalls = count("SELECT count(*) FROM tool_calls WHERE session_id = ? AND status = 'running'")
+  const pendingApprovals = count("SELECT count(*) FROM permission_requests WHERE session_id = ? AND status = 'pending'")
+  const openSchedules = count("SELECT count(*) FROM schedules WHERE session_id = ? AND status = 'open'")
+  const waiting = (sessionId: string): boolean => runningCalls(sessionId) === 0 && (pendingApprovals(sessionId) > 0 || openSchedules(sessionId) > 0)
+  return server.runtime.ctx.live.all().every((live) => live.running === 0 || waiting(live.id)) ? true : undefined
+}
+
+/** An accepted request may go on writing (its schedule runs): wait until its work has settled, and its rows stop changing. */
 async function quiesce(): Promise<void> {
+  await until(settled, 'the work of an accepted request to end or wait on an approval', 15_000, 5)
   let last = rowCounts()
   // Reads a few ms apart: a schedule's commits come a tick or a file read apart.
   for (let stable = 0; stable < 3; ) {

@@ -4,6 +4,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+/** The URL in the server's "toolexec listening" log line. */
+const LISTENING = /"url":"(http:\/\/[^"]+)"/
 
 export interface MainChild {
   readonly url: string
@@ -35,7 +37,7 @@ export async function startMain(dataDir: string, shutdownGraceMs: number, extraE
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8')
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(stdout)
+      const match = LISTENING.exec(stdout)
       if (match?.[1] !== undefined) resolve(match[1])
     })
     child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stdout}${stderr}`)))
@@ -57,8 +59,12 @@ export interface MainRunOptions {
   readonly gid?: number
 }
 
-/** Runs src/main.ts on `dataDir` where it is expected to refuse to start (or to print and exit); one that starts anyway is killed after `timeoutMs`. */
-export async function runRefusedMain(dataDir: string, env: Record<string, string> = {}, timeoutMs = 15_000, options: MainRunOptions = {}): Promise<RefusedStart> {
+/**
+ * Runs src/main.ts on `dataDir` where it is expected to refuse to start (or to print and exit).
+ * One that starts anyway is killed as soon as it logs that it listens (its code is then null);
+ * `timeoutMs` only ends one that hangs, so a slow start on a loaded machine is waited out.
+ */
+export async function runRefusedMain(dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000, options: MainRunOptions = {}): Promise<RefusedStart> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_OPTIONS: '', PORT: '0', TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir, LOG_LEVEL: 'info', ...env },
@@ -68,7 +74,10 @@ export async function runRefusedMain(dataDir: string, env: Record<string, string
   })
   let stdout = ''
   let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+    if (LISTENING.test(stdout)) child.kill('SIGKILL')
+  })
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
   const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)))

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROCESS_TAG_VARIABLE, createProcessTag, signalTagged } from '../../src/tools/bash/process-tag.js'
 import { eventually, isRunning, killAll, processesTagged } from '../support/processes.js'
@@ -32,8 +34,11 @@ describe('the process tag', () => {
 
   it('never signals the process that scans, though it carries the tag', () => {
     const tag = createProcessTag()
-    const script = `const { signalTagged } = await import(${JSON.stringify(PROCESS_TAG_MODULE)}); console.log(signalTagged(${JSON.stringify(tag)}, 'SIGKILL'))`
-    const scanner = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    // The module as plain JavaScript: a loader compiling it at run time (tsx) may start a
+    // compiler process, which inherits the tag and would rightly be signalled.
+    const module = ts.transpileModule(readFileSync(PROCESS_TAG_MODULE, 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText
+    const script = `${module}\nconsole.log(signalTagged(${JSON.stringify(tag)}, 'SIGKILL'))`
+    const scanner = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       env: { ...process.env, [PROCESS_TAG_VARIABLE]: tag },
       encoding: 'utf8',
     })

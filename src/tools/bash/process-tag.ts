@@ -50,32 +50,32 @@ function carriesTag(pid: number, entry: Buffer): boolean {
   }
 }
 
-function signalOnce(entry: Buffer, signal: NodeJS.Signals): number {
-  let signalled = 0
+/** Signals the tagged processes not in `signalled` yet, adds them to it, and returns how many it added. */
+function signalOnce(entry: Buffer, signal: NodeJS.Signals, signalled: Set<number>): number {
+  const before = signalled.size
   for (const pid of pidsInProc()) {
-    if (pid === process.pid || !carriesTag(pid, entry)) continue
+    // A process killed in an earlier round may still be there, dying: it is not counted twice.
+    if (pid === process.pid || signalled.has(pid) || !carriesTag(pid, entry)) continue
     try {
       process.kill(pid, signal)
-      signalled++
+      signalled.add(pid)
     } catch {
       // It ended in the meantime.
     }
   }
-  return signalled
+  return signalled.size - before
 }
 
 /**
  * Signals every process of this user whose environment carries `tag`; with SIGKILL, scans
- * again until a scan finds none (at most a few times). Returns how many were signalled.
+ * again until a scan finds no new one (at most a few times). Returns how many processes were signalled.
  */
 export function signalTagged(tag: string, signal: NodeJS.Signals): number {
   const entry = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`)
   const rounds = signal === 'SIGKILL' ? KILL_ROUNDS : 1
-  let total = 0
+  const signalled = new Set<number>()
   for (let round = 0; round < rounds; round++) {
-    const signalled = signalOnce(entry, signal)
-    total += signalled
-    if (signalled === 0) break
+    if (signalOnce(entry, signal, signalled) === 0) break
   }
-  return total
+  return signalled.size
 }
