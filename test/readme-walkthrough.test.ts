@@ -28,7 +28,8 @@ describe('README curl walk-through', () => {
     // Asynchronous on purpose: the server answers from this same process.
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', walkthrough()], {
       cwd,
-      env: { ...process.env, BASE: server.url },
+      // The block's `mktemp -d` workspace lands in cwd, removed with it.
+      env: { ...process.env, BASE: server.url, TMPDIR: cwd },
       encoding: 'utf8',
       timeout: 30_000,
     })
