@@ -2,33 +2,20 @@
  * The `toolexec` command as an operator meets it, run as a real process: --help and --version,
  * the one line it logs when it listens, and the one line (exit 2) of a configuration it refuses.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MIN_TOKEN_LENGTH, SETTINGS, type Setting } from '../src/config.js'
 import { runRefusedMain, startMain } from './support/main-process.js'
+import { tempDirSync } from './support/temp-dirs.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
-const tempDirs: string[] = []
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-cli-'))
-  tempDirs.push(dir)
-  return dir
-}
-
-afterAll(() => {
-  for (const dir of tempDirs) {
-    chmodSync(dir, 0o755)
-    rmSync(dir, { recursive: true, force: true })
-  }
-})
 
 describe('--help and --version', () => {
   it.each([['--help'], ['-h']])('%s prints every flag with its variable and default, exits 0 and starts nothing', async (flag) => {
-    const dataDir = path.join(tempDir(), 'never-created')
+    const dataDir = path.join(tempDirSync('cli'), 'never-created')
     const run = await runRefusedMain(dataDir, {}, 15_000, { args: [flag] })
     expect(run.code).toBe(0)
     expect(run.stderr).toBe('')
@@ -40,7 +27,7 @@ describe('--help and --version', () => {
   })
 
   it.each([['--version'], ['-v']])('%s prints the package version and exits 0', async (flag) => {
-    const dataDir = path.join(tempDir(), 'never-created')
+    const dataDir = path.join(tempDirSync('cli'), 'never-created')
     const run = await runRefusedMain(dataDir, {}, 15_000, { args: [flag] })
     expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
     expect(existsSync(dataDir)).toBe(false)
@@ -59,8 +46,8 @@ describe("the README's configuration table", () => {
 
 describe('the start line', () => {
   it('names the URL, whether a token is required (never the token), the CORS origins, the workspace and the data directory', async () => {
-    const dataDir = tempDir()
-    const workspace = tempDir()
+    const dataDir = tempDirSync('cli')
+    const workspace = tempDirSync('cli')
     const token = 'a-token-long-enough-to-keep'
     const { line, output } = await startLine(dataDir, { TOOLEXEC_TOKEN: token, TOOLEXEC_WORKSPACE: workspace, TOOLEXEC_CORS_ORIGINS: 'http://localhost:5173,https://app.example' })
     expect(line).toMatchObject({ msg: 'toolexec listening', tokenRequired: true, corsOrigins: ['http://localhost:5173', 'https://app.example'], workspace, dataDir })
@@ -70,13 +57,13 @@ describe('the start line', () => {
   }, 30_000)
 
   it('says no token is required and no CORS origin is allowed when none is set', async () => {
-    const dataDir = tempDir()
+    const dataDir = tempDirSync('cli')
     const { line } = await startLine(dataDir, {})
     expect(line).toMatchObject({ tokenRequired: false, corsOrigins: [], workspace: dataDir, dataDir })
   }, 30_000)
 
   it(`warns in one line, without the token, about a token shorter than ${MIN_TOKEN_LENGTH} characters, and starts`, async () => {
-    const { line, stderr } = await startLine(tempDir(), { TOOLEXEC_TOKEN: 'short-token' })
+    const { line, stderr } = await startLine(tempDirSync('cli'), { TOOLEXEC_TOKEN: 'short-token' })
     expect(line).toMatchObject({ tokenRequired: true })
     expect(stderr).toBe(`toolexec: warning: TOOLEXEC_TOKEN is 11 characters long; use ${MIN_TOKEN_LENGTH} or more (e.g. openssl rand -hex 32) so it cannot be guessed\n`)
   }, 30_000)
@@ -99,7 +86,7 @@ async function startLine(dataDir: string, env: Record<string, string>): Promise<
 
 describe('a configuration it cannot start with: one line naming it, exit 2', () => {
   const refusedWith = async (env: Record<string, string>, options = {}): Promise<string> => {
-    const run = await runRefusedMain(tempDir(), env, 15_000, options)
+    const run = await runRefusedMain(tempDirSync('cli'), env, 15_000, options)
     expect(run.code, run.stdout + run.stderr).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr).toMatch(/^toolexec: [^\n]+\n$/)
@@ -107,7 +94,7 @@ describe('a configuration it cannot start with: one line naming it, exit 2', () 
   }
 
   it('a data directory under a file', async () => {
-    const file = path.join(tempDir(), 'a-file')
+    const file = path.join(tempDirSync('cli'), 'a-file')
     writeFileSync(file, 'not a directory')
     const dataDir = path.join(file, 'data')
     expect(await refusedWith({ TOOLEXEC_DATA_DIR: dataDir })).toBe(
@@ -116,13 +103,13 @@ describe('a configuration it cannot start with: one line naming it, exit 2', () 
   })
 
   it('a data directory that is a file', async () => {
-    const file = path.join(tempDir(), 'a-file')
+    const file = path.join(tempDirSync('cli'), 'a-file')
     writeFileSync(file, 'not a directory')
     expect(await refusedWith({ TOOLEXEC_DATA_DIR: file })).toContain(`Data directory ${file} cannot be used: it is a file, not a directory;`)
   })
 
   it('a read-only data directory', async () => {
-    const dataDir = tempDir()
+    const dataDir = tempDirSync('cli')
     chmodSync(dataDir, 0o555)
     // root writes through a directory's mode: the server runs as nobody then, as an operator's user would.
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
@@ -132,11 +119,11 @@ describe('a configuration it cannot start with: one line naming it, exit 2', () 
   })
 
   it('a workspace that does not exist, or is a file', async () => {
-    const missing = path.join(tempDir(), 'no-such-workspace')
+    const missing = path.join(tempDirSync('cli'), 'no-such-workspace')
     expect(await refusedWith({ TOOLEXEC_WORKSPACE: missing })).toBe(
       `toolexec: Workspace ${missing} does not exist; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)\n`,
     )
-    const file = path.join(tempDir(), 'a-file')
+    const file = path.join(tempDirSync('cli'), 'a-file')
     writeFileSync(file, '')
     expect(await refusedWith({ TOOLEXEC_WORKSPACE: file })).toContain(`Workspace ${file} is not a directory;`)
   })

@@ -1,14 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, configWarnings, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
+import { tempDir } from './support/temp-dirs.js'
 
 const CWD = '/srv/app'
 let dir: string
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-config-'))
+  dir = await tempDir('config')
 })
 
 afterAll(async () => {

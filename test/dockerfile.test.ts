@@ -6,12 +6,12 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildDist } from './support/dist-lock.js'
 import { startTestServer } from './support/server.js'
+import { tempDir } from './support/temp-dirs.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 
@@ -113,7 +113,7 @@ describe('Dockerfile', () => {
 
   it('its CMD with its ENV refuses to start without TOOLEXEC_TOKEN', async () => {
     await buildDist()
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-docker-'))
+    const dataDir = await tempDir('docker')
     const result = await run(execForm('CMD'), { ...runtimeEnv(), TOOLEXEC_DATA_DIR: dataDir, TOOLEXEC_WORKSPACE: dataDir })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a token')

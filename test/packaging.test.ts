@@ -11,12 +11,12 @@
  * in instead: the same Node runs both, so the ABI is the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, runCommand, withDistLock } from './support/dist-lock.js'
+import { tempDirSync } from './support/temp-dirs.js'
 
 interface Manifest {
   readonly name: string
@@ -42,7 +42,7 @@ function checkoutLock(): { packages: Record<string, LockEntry | undefined> } {
 }
 
 async function packAndInstall(): Promise<string> {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'toolexec-pack-'))
+  const work = tempDirSync('pack')
   // prepack rebuilds dist/ from nothing, so the tarball holds exactly what src/ compiles to.
   const packed = await withDistLock(() => runCommand('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT }))
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }]
@@ -87,17 +87,6 @@ async function startServerProcess(command: string, args: readonly string[], cwd:
   return { child, url, exited }
 }
 
-const tempDirs: string[] = []
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
-  tempDirs.push(dir)
-  return dir
-}
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
 
 async function listening(url: string): Promise<boolean> {
   try {
@@ -160,8 +149,8 @@ describe('the package: npm pack, installed from the tarball', () => {
   })
 
   it('toolexec starts a real server from it: /healthz answers, a Grep call runs in its worker, SIGTERM stops it', async () => {
-    const dataDir = tempDir('toolexec-pack-data-')
-    const workspace = tempDir('toolexec-pack-ws-')
+    const dataDir = tempDirSync('pack-data')
+    const workspace = tempDirSync('pack-ws')
     writeFileSync(path.join(workspace, 'notes.txt'), 'a needle in a haystack\n')
     const server = await startServerProcess(path.join(installDir, 'node_modules', '.bin', 'toolexec'), [], installDir, {
       TOOLEXEC_DATA_DIR: dataDir,
@@ -190,7 +179,7 @@ describe('npm start', () => {
   const GRACE_MS = 5_000
 
   it('SIGTERM to the npm PID reaches the server: the port closes within the grace and no server process is left', async () => {
-    const dataDir = tempDir('toolexec-npm-start-')
+    const dataDir = tempDirSync('npm-start')
     const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {})
     const started = descendantsOf(npm.child.pid ?? 0)
     try {
@@ -209,7 +198,7 @@ describe('npm start', () => {
   }, 60_000)
 
   it("SIGTERM to npm start's process group (systemd's default) is one request to stop, not a second signal that crashes it", async () => {
-    const dataDir = tempDir('toolexec-npm-group-')
+    const dataDir = tempDirSync('npm-group')
     const npm = await startServerProcess('npm', ['start', '--', '--data-dir', dataDir, '--workspace', dataDir, '--shutdown-grace-ms', String(GRACE_MS)], REPO_ROOT, {}, { detached: true })
     const started = descendantsOf(npm.child.pid ?? 0)
     try {

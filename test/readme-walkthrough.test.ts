@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtinTools } from '../src/tools/builtin.js'
 import { startTestServer, type TestServer } from './support/server.js'
+import { tempDirSync } from './support/temp-dirs.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
@@ -25,11 +24,12 @@ describe('README curl walk-through', () => {
   })
 
   it('R13 runs as written: the approved Write runs and the Read sees its file', async () => {
-    const cwd = mkdtempSync(path.join(os.tmpdir(), 'toolexec-walk-'))
+    const cwd = tempDirSync('walk')
     // Asynchronous on purpose: the server answers from this same process.
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', walkthrough()], {
       cwd,
-      env: { ...process.env, BASE: server.url },
+      // The block's `mktemp -d` workspace lands in cwd, removed with it.
+      env: { ...process.env, BASE: server.url, TMPDIR: cwd },
       encoding: 'utf8',
       timeout: 30_000,
     })

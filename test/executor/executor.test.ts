@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hasCode } from '../../src/contracts/errors.js'
@@ -10,6 +9,7 @@ import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createBarrier, deferred, eventsOfType, makeTool, sleep, type ToolExtras } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 const BYPASS = { permissionMode: 'bypassPermissions' } as const
 const SERIAL = { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } } as const
@@ -112,7 +112,7 @@ describe('executor surface', () => {
 describe('R31-R36 large results through an artifact store', () => {
   let dataDir = ''
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'toolexec-call-handler-'))
+    dataDir = await tempDir('call-handler')
   })
   afterEach(async () => {
     await rm(dataDir, { recursive: true, force: true })

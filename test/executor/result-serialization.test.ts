@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import fc from 'fast-check'
@@ -15,6 +14,7 @@ import {
   type SerializeInput,
 } from '../../src/executor/result-serialization.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 function makeEntry(resultBudget?: ResultBudget, extra: Partial<ToolEntry> = {}): ToolEntry {
   return {
@@ -39,7 +39,7 @@ let dataDir: string
 let store: FsArtifactStore
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-serialize-'))
+  dataDir = await tempDir('serialize')
   store = new FsArtifactStore({ dataDir })
 })
 

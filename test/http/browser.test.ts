@@ -9,15 +9,13 @@
  * doubled. The reference at /docs opens without a token and its Authorize button sends the
  * bearer. Any console error or failed request the test does not provoke fails it.
  */
-import { mkdtempSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ExecutorEventSchema } from '../../src/contracts/events.js'
 import { startPageServer, type PageReply, type PageServer, type SeenEvent } from '../support/browser-page.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
 import { startMain, type MainChild } from '../support/main-process.js'
 import { openSse } from '../support/sse-client.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const TOKEN = 'browser-token-Zq4mW8xK2p'
 const SESSION = 'browser-session'
@@ -33,7 +31,7 @@ async function startServer(port: string): Promise<MainChild> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-browser-'))
+  dataDir = tempDirSync('browser')
   pageServer = await startPageServer()
   ;[server, browser] = await Promise.all([startServer('0'), launchChromium()])
   expect(new URL(server.url).origin).not.toBe(pageServer.origin)

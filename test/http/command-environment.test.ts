@@ -6,13 +6,14 @@
  * config's `env` and `passEnv` name does arrive. Each command's output proves it ran.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bashCall, openSession, type BashOutcome, type JsonFetch } from '../support/bash-calls.js'
 import { startMain, type MainChild } from '../support/main-process.js'
 import { MCP_SERVER_SCRIPT } from '../support/mcp-server.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const TOKEN = randomBytes(24).toString('hex')
 const SECRET = `fake-aws-${randomBytes(12).toString('hex')}`
@@ -23,7 +24,7 @@ let server: MainChild
 let json: JsonFetch
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-env-'))
+  dataDir = tempDirSync('env')
   const configFile = path.join(dataDir, 'config.json')
   writeFileSync(
     configFile,

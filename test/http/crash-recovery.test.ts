@@ -3,15 +3,14 @@
  * calls, is killed with SIGKILL while a Sleep handler runs, an approval is pending and a
  * schedule is queued, then restarts on the same data dir.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
 import { readAllEvents, spawnCrashServer, type CrashChild, type SseFrame } from '../support/crash-child.js'
 import { runKey, runsByCall } from '../support/crash-tools.js'
 import { until } from '../support/until.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const SLEEP_MS = 2_000
 const DENY_MESSAGE = 'Not this file, please'
@@ -136,8 +135,8 @@ async function runAfterRestart(server: CrashChild): Promise<void> {
 
 describe('crash recovery: SIGKILL mid-run, restart on the same data dir (issue 3)', () => {
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-crash-data-'))
-    markerDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-crash-runs-'))
+    dataDir = tempDirSync('crash-data')
+    markerDir = tempDirSync('crash-runs')
     const first = await spawnCrashServer(dataDir, markerDir)
     children.push(first)
     await runUntilKilled(first)

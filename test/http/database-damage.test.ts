@@ -4,8 +4,7 @@
  * gives the data directory back, and damage met while running answers with its own code.
  */
 import { createHash } from 'node:crypto'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
-import os from 'node:os'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,6 +12,7 @@ import { hasCode, StartupError } from '../../src/contracts/errors.js'
 import { openDatabase, readMigrations } from '../../src/storage/database.js'
 import { runRefusedMain } from '../support/main-process.js'
 import { startTestServer } from '../support/server.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const dirs: string[] = []
 const NEWEST = Math.max(...readMigrations().map((migration) => migration.version))
@@ -22,7 +22,7 @@ afterAll(() => {
 })
 
 function dataDirWith(write: (file: string) => void): { dataDir: string; file: string } {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-damage-'))
+  const dataDir = tempDirSync('damage')
   dirs.push(dataDir)
   const file = path.join(dataDir, 'toolexec.db')
   write(file)

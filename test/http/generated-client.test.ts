@@ -6,8 +6,7 @@
  * events narrowed by their type, answers the approval and reads the result.
  */
 import { execFile } from 'node:child_process'
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts'
@@ -16,6 +15,7 @@ import { parse } from 'yaml'
 import { OPENAPI_YAML_PATH, REPO_ROOT, renderOpenApiTypes } from '../../scripts/generate-openapi.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { builtinTools } from '../../src/tools/builtin.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 const run = promisify(execFile)
 const CONSUMERS = path.join(REPO_ROOT, 'test', 'generated-clients')
@@ -44,7 +44,7 @@ let server: TestServer
 let folder: string
 
 beforeAll(async () => {
-  folder = await mkdtemp(path.join(os.tmpdir(), 'toolexec-clients-'))
+  folder = await tempDir('clients')
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
   await writeFile(path.join(folder, 'package.json'), JSON.stringify({ type: 'module', private: true }))
   await writeFile(path.join(folder, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG))

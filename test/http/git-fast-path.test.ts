@@ -5,13 +5,13 @@
  * mode: it either runs, its output shows it really ran and the marker stays away, or it asks.
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { bashCall, openSession, type BashOutcome } from '../support/bash-calls.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 let server: TestServer
 let scratch: string
@@ -21,7 +21,7 @@ let signer: string
 
 beforeAll(async () => {
   server = await startTestServer({ tools: builtinTools() })
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'git-fast-path-'))
+  scratch = tempDirSync('git-fast-path')
   marker = path.join(scratch, 'marker')
   evil = path.join(scratch, 'evil.sh')
   // Writes the marker; as a textconv or a filter it passes the content through.

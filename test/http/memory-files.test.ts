@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 describe('memory files through the real Write tool', () => {
   let server: TestServer
   let workspace: string
   beforeAll(async () => {
     server = await startTestServer({ tools: builtinTools() })
-    workspace = mkdtempSync(path.join(os.tmpdir(), 'toolexec-ws-'))
+    workspace = tempDirSync('ws')
     await server.json('POST', '/sessions', { id: 'mem', workspace, interactive: false })
   })
   afterAll(async () => {

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
@@ -11,13 +10,14 @@ import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 // Each test starts from an empty database: what the stream replays is what the test stores.
 let dir: string
 let store: SqliteStore
 let server: http.Server | undefined
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-stream-'))
+  dir = tempDirSync('stream')
   store = new SqliteStore(openDatabase(path.join(dir, 'toolexec.db')))
 })
 afterEach(async () => {

@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
@@ -7,6 +5,7 @@ import { useHttpSuite } from '../support/http-suite.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { dataOf } from '../support/sse-client.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 // One server for the file (starting one costs about a second); every test uses its own sessions.
 let s: TestServer
@@ -44,7 +43,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 
 /** A consistent copy of the live database in a new data dir: what a cold restart would find. */
 async function copyDataDir(server: TestServer): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-cold-'))
+  const dir = await tempDir('cold')
   server.runtime.ctx.store.db.prepare('VACUUM INTO ?').run(path.join(dir, 'toolexec.db'))
   return dir
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
@@ -8,6 +5,7 @@ import { countRuns, runKey, runsByCall } from '../support/crash-tools.js'
 import { startMain } from '../support/main-process.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 let server: TestServer | undefined
 
@@ -15,8 +13,6 @@ afterEach(async () => {
   await server?.close()
   server = undefined
 })
-
-const tempDir = (prefix: string): string => mkdtempSync(path.join(os.tmpdir(), prefix))
 
 async function schedule(s: TestServer, calls: unknown[]): Promise<string> {
   const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls })
@@ -30,7 +26,7 @@ async function callStatus(s: TestServer, scheduleId: string, index = 0): Promise
 
 describe('stopping the server with a grace period', () => {
   it('lets a running call finish and keeps its result, instead of leaving it interrupted', async () => {
-    const markers = tempDir('toolexec-drain-runs-')
+    const markers = tempDirSync('drain-runs')
     const tools = [countRuns(sleepTool(), markers)]
     server = await startTestServer({ tools })
     const scheduleId = await schedule(server, [{ id: 'c1', name: 'Sleep', input: { ms: 400 } }])
@@ -44,7 +40,7 @@ describe('stopping the server with a grace period', () => {
   })
 
   it('starts nothing new meanwhile: a call that had not started runs once, at the next start', async () => {
-    const markers = tempDir('toolexec-drain-runs-')
+    const markers = tempDirSync('drain-runs')
     const tools = [countRuns(sleepTool(), markers)]
     server = await startTestServer({ tools })
     const first = await schedule(server, [{ id: 'c1', name: 'Sleep', input: { ms: 400 } }])
@@ -102,7 +98,7 @@ describe('the moment the stop begins', () => {
     ['with a grace period', 2_000],
     ['with no grace period', 0],
   ])('%s, starts no call, not even one whose dependency ends just then: it runs once, at the next start', async (_, graceMs) => {
-    const markers = tempDir('toolexec-drain-runs-')
+    const markers = tempDirSync('drain-runs')
     const gate = gateTool()
     const tools = [gate.entry, countRuns(sleepTool(), markers)]
     server = await startTestServer({ tools })
@@ -124,7 +120,7 @@ describe('the moment the stop begins', () => {
 
 describe('npm start on SIGTERM', () => {
   it('waits TOOLEXEC_SHUTDOWN_GRACE_MS for a running command, whose result is kept', async () => {
-    const dataDir = tempDir('toolexec-drain-main-')
+    const dataDir = tempDirSync('drain-main')
     const first = await startMain(dataDir, 5_000)
     const post = (body: unknown): Promise<Response> =>
       fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -154,7 +150,7 @@ describe('npm start on a second signal', () => {
     ['SIGTERM', 'SIGINT', 130],
     ['SIGINT', 'SIGTERM', 143],
   ] as const)('after %s, %s stops it at once, as a crash would; the running call is interrupted at the next start', async (first, second, code) => {
-    const dataDir = tempDir('toolexec-drain-main-')
+    const dataDir = tempDirSync('drain-main')
     const server = await startMain(dataDir, 5_000)
     const json = { 'content-type': 'application/json' }
     await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })

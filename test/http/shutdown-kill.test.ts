@@ -2,13 +2,13 @@
  * `npm start` on SIGTERM ends its process once the database is closed: whatever a command
  * left that ignores SIGTERM must have had its SIGKILL by then, or it outlives the server.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply } from '../../src/contracts/api.js'
 import { startMain } from '../support/main-process.js'
 import { hostPidInFile, isRunning, killAll } from '../support/processes.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
@@ -17,7 +17,7 @@ describe('npm start on SIGTERM, with a command still running', () => {
     ['in the command\'s process group', ''],
     ['outside its process group', 'setsid '],
   ])('leaves no process behind that ignores SIGTERM, %s', async (_, prefix) => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-stop-kill-'))
+    const dataDir = tempDirSync('stop-kill')
     const server = await startMain(dataDir, 0)
     const pidFile = path.join(dataDir, 'stubborn.pid')
     const stubborn = `trap "" TERM; echo "$$ $TOOLEXEC_PROCESS_TAG" > ${pidFile}; while :; do sleep 0.05; done`

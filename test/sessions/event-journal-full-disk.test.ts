@@ -3,8 +3,7 @@
  * answers SQLITE_FULL exactly as for a full file system): what already happened is kept and
  * written, in order, when space returns; what would begin new work is refused.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
@@ -15,6 +14,7 @@ import { EventJournal } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
 import { StorageSpace } from '../../src/storage/storage-space.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
 let store: SqliteStore
@@ -65,7 +65,7 @@ async function until(what: string, condition: () => boolean): Promise<void> {
 }
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-journal-full-'))
+  dir = await tempDir('journal-full')
   store = new SqliteStore(openDatabase(path.join(dir, 'toolexec.db')))
   freeBytes = Number.MAX_SAFE_INTEGER
   space = new StorageSpace(dir, { freeBytes: () => freeBytes })

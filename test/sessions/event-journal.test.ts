@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -9,6 +8,7 @@ import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal, type StateChange } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
 let file: string
@@ -19,7 +19,7 @@ let journal: EventJournal
 let reader: Database.Database
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-journal-'))
+  dir = await tempDir('journal')
   file = path.join(dir, 'toolexec.db')
   store = new SqliteStore(openDatabase(file))
   bus = new EventBus()

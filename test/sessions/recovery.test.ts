@@ -4,7 +4,6 @@
  * recovers it.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pino } from 'pino'
@@ -19,20 +18,13 @@ import { createRuntime, type Runtime } from '../../src/sessions/runtime.js'
 import type { SqliteStore } from '../../src/storage/sqlite-store.js'
 import { crashTools, runKey, runsByCall } from '../support/crash-tools.js'
 import { until } from '../support/until.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
-const dirs: string[] = []
 const runtimes: Runtime[] = []
 
 afterEach(() => {
   for (const runtime of runtimes.splice(0)) runtime.close()
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
-  dirs.push(dir)
-  return dir
-}
 
 function openRuntime(dataDir: string, markerDir: string): Runtime {
   const runtime = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
@@ -156,8 +148,8 @@ function successResult(callId: string, stopTurn = false): ToolExecutionResult {
 
 /** A crashed data dir: seeded and closed by one runtime, reopened by a second one that is returned. */
 function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; markerDir: string; state: CrashState; dataDir: string } {
-  const dataDir = tempDir('toolexec-recovery-')
-  const markerDir = tempDir('toolexec-recovery-runs-')
+  const dataDir = tempDirSync('recovery')
+  const markerDir = tempDirSync('recovery-runs')
   const first = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
   const state = new CrashState(first)
   seed(state)

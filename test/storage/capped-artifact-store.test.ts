@@ -1,12 +1,11 @@
 /** Artifact caps per call and per session, over the real file store: what passes a cap is not kept, and says which. */
 import { existsSync, readdirSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
+import { rm } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ArtifactRef, ArtifactStore } from '../../src/contracts/ports.js'
 import { capArtifacts, type ArtifactUsage } from '../../src/storage/capped-artifact-store.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dataDir: string
 let files: FsArtifactStore
@@ -24,7 +23,7 @@ function filesOnDisk(): string[] {
 }
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-caps-'))
+  dataDir = await tempDir('caps')
   files = new FsArtifactStore({ dataDir })
   kept = []
   const capped = capArtifacts(files, { perCallBytes: 1_000, perSessionBytes: 2_500 }, usage)

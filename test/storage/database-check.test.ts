@@ -4,21 +4,21 @@
  */
 import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, closeSync, writeSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hasCode, StartupError, type ErrorCode } from '../../src/contracts/errors.js'
 import { APPLICATION_ID } from '../../src/storage/database-check.js'
 import { MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/database.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
 let file: string
 const NEWEST = Math.max(...readMigrations().map((migration) => migration.version))
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-dbcheck-'))
+  dir = await tempDir('dbcheck')
   file = path.join(dir, 'toolexec.db')
 })
 

@@ -1,14 +1,14 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { applyMigrations, MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/database.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
 let db: Db | undefined
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-db-'))
+  dir = await tempDir('db')
 })
 
 afterEach(async () => {

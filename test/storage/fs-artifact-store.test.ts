@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, writeSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { artifactUri, extensionFor, FsArtifactStore, sanitizePathSegment } from '../../src/storage/fs-artifact-store.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
@@ -12,7 +12,7 @@ let dataDir: string
 let store: FsArtifactStore
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'toolexec-artifacts-'))
+  dataDir = await tempDir('artifacts')
   store = new FsArtifactStore({ dataDir })
 })
 

@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolFlags } from '../../src/contracts/flags.js'
@@ -8,12 +7,13 @@ import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { SessionRecord } from '../../src/contracts/store.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
 let store: SqliteStore
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-store-'))
+  dir = await tempDir('store')
   store = new SqliteStore(openDatabase(path.join(dir, 'toolexec.db')))
 })
 

@@ -5,10 +5,9 @@
  * said it would.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { tempDirSync } from './temp-dirs.js'
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
@@ -38,7 +37,7 @@ export interface Browser {
 }
 
 export async function launchChromium(): Promise<Browser> {
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-chromium-'))
+  const userDataDir = tempDirSync('chromium')
   const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), headless: true, args: ARGS })
   const page = context.pages()[0] ?? (await context.newPage())
   const problems: string[] = []

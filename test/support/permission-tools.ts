@@ -3,7 +3,6 @@
  * function hooks, a sink that answers approvals the moment they become visible, temp dirs.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import type { vi } from 'vitest'
@@ -13,6 +12,7 @@ import type { ApprovalPreparation, InputContext, ToolEntry } from '../../src/con
 import type { SideEffectScope } from '../../src/contracts/flags.js'
 import type { FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import type { AnswerOutcome, InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
+import { tempDir } from './temp-dirs.js'
 
 export interface WriteInput {
   readonly file_path: string
@@ -141,9 +141,7 @@ export function answeringSink(
 export const CLIENT_ALLOW: PermissionAnswer = Object.freeze({ decision: 'allow', decidedBy: 'client' })
 export const CLIENT_DENY: PermissionAnswer = Object.freeze({ decision: 'deny', decidedBy: 'client' })
 
-export function tempDir(prefix: string): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), `toolexec-${prefix}-`))
-}
+export { tempDir }
 
 /** Lets pending promise callbacks run (real timers). */
 export function settle(): Promise<void> {

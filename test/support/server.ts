@@ -1,12 +1,10 @@
 /** A real toolexec server on 127.0.0.1 with a temporary data dir, for HTTP tests. */
-import { mkdtempSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { startServer, type RunningServer, type ServerParts } from '../../src/server.js'
 import { editTool, readTool, sleepTool } from './tools.js'
+import { tempDirSync } from './temp-dirs.js'
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string
@@ -22,7 +20,7 @@ export interface TestServerOptions extends Partial<ServerParts> {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'toolexec-test-'))
+  const dataDir = options.dataDir ?? tempDirSync('test')
   const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: 'silent', ...options.env })
   const server = await startServer(config, {
     // No 8 MiB space reserve per test server unless a test asks for one.

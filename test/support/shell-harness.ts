@@ -2,9 +2,7 @@
  * An executor with Bash (and whatever tools a test adds) over a fresh workspace and data
  * directory, with the background-task registry and shell-task store Bash's tools share.
  */
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { realpath, rm } from 'node:fs/promises'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
@@ -15,6 +13,7 @@ import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { tempDir } from './temp-dirs.js'
 
 export interface CallOptions {
   readonly sessionId?: string
@@ -38,8 +37,8 @@ export interface ShellHarness {
 
 /** @example const h = await openShellHarness('taskstop', [createTaskStopTool()]) */
 export async function openShellHarness(name: string, tools: readonly ToolEntry[] = []): Promise<ShellHarness> {
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), `toolexec-${name}-ws-`)))
-  const dataDir = await mkdtemp(join(tmpdir(), `toolexec-${name}-data-`))
+  const workspace = await realpath(await tempDir(`${name}-ws`))
+  const dataDir = await tempDir(`${name}-data`)
   const backgroundTasks = new BackgroundTaskRegistry()
   const shellTasks = new ShellTaskStore()
   const executor = createExecutor({

@@ -3,13 +3,13 @@
  * never vouch for bytes the file no longer holds. Real files and real worker threads.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, closeSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DigestFollower } from '../../src/tools/bash/digest-follower.js'
 import { digestAfterFollowing } from '../../src/tools/bash/output-digest.js'
 import { eventually } from '../support/processes.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const MIB = 1024 * 1024
 
@@ -18,7 +18,7 @@ let file: string
 let followers: DigestFollower[]
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolexec-digest-'))
+  dir = tempDirSync('digest')
   file = join(dir, 'output.txt')
   writeFileSync(file, '')
   followers = []

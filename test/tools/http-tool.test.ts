@@ -1,7 +1,6 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasCode } from '../../src/contracts/errors.js'
@@ -16,6 +15,7 @@ import { createHttpTool, isHttpTool, MAX_REPLY_BYTES } from '../../src/tools/htt
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { readTool } from '../support/tools.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 type Route = (body: string, request: IncomingMessage, response: ServerResponse) => void
 
@@ -63,7 +63,7 @@ let deadUrl: string
 let dataDir: string
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-http-tool-'))
+  dataDir = await tempDir('http-tool')
   endpoint = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))

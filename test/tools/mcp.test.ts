@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +13,7 @@ import { McpManager, type McpServerStatus } from '../../src/tools/mcp/mcp-manage
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { MCP_SERVER_SCRIPT, PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { collectEvents } from '../support/tools.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 const ALPHA_TIMEOUT_MS = 1_500
 const FROZEN_TIMEOUT_MS = 800
@@ -30,7 +31,7 @@ let dataDir: string
 let callCount = 0
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-mcp-'))
+  dataDir = await tempDir('mcp')
   manager = new McpManager(
     [server('alpha', { timeoutMs: ALPHA_TIMEOUT_MS }), server('crashy'), server('frozen', { timeoutMs: FROZEN_TIMEOUT_MS })],
     { livenessTimeoutMs: 500 },

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
-import os from 'node:os'
+import { openSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +7,7 @@ import { groupIsRunning, signalGroup, spawnShell, type ShellProcess } from '../.
 import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/bash/sandbox.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { eventually, groupMembers, isRunning, killAll } from '../support/processes.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const OWNER = fileURLToPath(new URL('../support/shell-owner.ts', import.meta.url))
 const groups: number[] = []
@@ -22,7 +22,7 @@ afterEach(() => {
 
 /** Starts a server-like owner process running `command`; resolves with it and the command's group. */
 async function ownerRunning(command: string): Promise<{ owner: ReturnType<typeof spawn>; pgid: number }> {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-tree-'))
+  dir = tempDirSync('tree')
   const owner = spawn(process.execPath, ['--import', 'tsx', OWNER, command, path.join(dir, 'out')], { stdio: ['ignore', 'pipe', 'inherit'] })
   const pgid = await new Promise<number>((resolve, reject) => {
     let text = ''
@@ -67,7 +67,7 @@ describe('a command whose server dies', () => {
 
 /** Starts `command` confined and resolves once its main process has exited. */
 async function confinedShellExited(command: string): Promise<{ shell: ShellProcess; pgid: number; output: string }> {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-tree-'))
+  dir = tempDirSync('tree')
   const output = path.join(dir, 'out')
   const confinement = bwrapArguments({ workspace: dir, cwd: dir, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS })
   const shell = spawnShell(command, dir, { PATH: process.env.PATH ?? '' }, openSync(output, 'w'), confinement)

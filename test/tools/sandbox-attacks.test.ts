@@ -10,10 +10,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
@@ -23,6 +22,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const MARK = randomBytes(6).toString('hex')
 const OUTSIDE = `OUTSIDE-SECRET-${MARK}`
@@ -40,7 +40,7 @@ let port: number
 let hits = 0
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'toolexec-attack-'))
+  root = tempDirSync('attack')
   workspace = path.join(root, 'ws')
   home = path.join(root, 'home')
   for (const dir of [workspace, home, path.join(root, 'outside'), path.join(root, 'sec'), path.join(workspace, 'sub'), path.join(workspace, '.git', 'hooks'), path.join(workspace, '.toolexec')]) mkdirSync(dir, { recursive: true })
@@ -376,7 +376,7 @@ describe('TOOLEXEC_SANDBOX=required', () => {
 
   it('refuses to start, with one line, when no sandbox can', () => {
     const main = path.join(import.meta.dirname, '..', '..', 'src', 'main.ts')
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-required-'))
+    const dataDir = tempDirSync('required')
     try {
       const child = spawnSync(process.execPath, ['--import', 'tsx', main], {
         env: { ...process.env, PATH: '/nonexistent', TOOLEXEC_SANDBOX: 'required', TOOLEXEC_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },

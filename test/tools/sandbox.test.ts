@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
+import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { writeGrantOf } from '../../src/executor/permission-flow.js'
@@ -7,8 +6,9 @@ import { isStrictlyReadOnly } from '../../src/permissions/strict-read-only.js'
 import { ToolexecError } from '../../src/contracts/errors.js'
 import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, sandboxHome, type ConfinementPlan } from '../../src/tools/bash/sandbox.js'
 import { parseSandboxConfig, withSession } from '../../src/tools/bash/sandbox-config.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
-const workspace = mkdtempSync(path.join(os.tmpdir(), 'toolexec-sandbox-args-'))
+const workspace = tempDirSync('sandbox-args')
 afterAll(() => rmSync(workspace, { recursive: true, force: true }))
 
 function plan(overrides: Partial<ConfinementPlan> = {}): string[] {

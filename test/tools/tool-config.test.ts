@@ -1,10 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { hasCode } from '../../src/contracts/errors.js'
 import { parseToolConfig } from '../../src/tools/tool-config.js'
+import { tempDir } from '../support/temp-dirs.js'
 
 const FILE = '/etc/toolexec/config.json'
 const tool = { name: 'pick_color', description: 'Asks the user for a color', inputSchema: { type: 'object', properties: {} }, url: 'http://127.0.0.1:3000/tools/pick_color' }
@@ -57,7 +57,7 @@ describe('the tools and mcpServers sections of the config file', () => {
   })
 
   it('parses the fileConfig that loadConfig read from a real file', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-config-'))
+    const dir = await tempDir('config')
     const file = path.join(dir, 'toolexec.json')
     await writeFile(file, JSON.stringify({ tools: [tool], mcpServers: { files: mcp } }))
     const config = loadConfig(['--config', file], {})

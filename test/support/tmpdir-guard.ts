@@ -1,0 +1,52 @@
+/**
+ * Global setup (vitest.config.ts): the suite runs in a TMPDIR of its own, made here and set
+ * before the workers start, so os.tmpdir() in every test file and every server or child it
+ * starts points into it. At the end it must be empty again: whatever a test left is named and
+ * fails the run, and the directory is removed either way, so a leak never piles up on a
+ * machine. A child killed at teardown may still be writing for a moment: the check waits up to
+ * LEFTOVER_GRACE_MS for the directory to empty before it counts.
+ */
+import { chmodSync, mkdtempSync, readdirSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { removeTree } from './temp-dirs.js'
+
+const LEFTOVER_GRACE_MS = 5_000
+const POLL_MS = 100
+/**
+ * tsx's compile cache (`tsx-<uid>`) of the `node --import tsx` children the tests start: one per
+ * user, shared by every child of the run, not a test's leftover; it goes with the directory.
+ */
+const TOOL_CACHE = /^tsx-\d+$/
+
+export default function setup(): () => Promise<void> {
+  const outer = os.tmpdir()
+  const own = mkdtempSync(path.join(outer, 'toolexec-suite-'))
+  // World-writable and sticky like /tmp: a test runs the server as nobody when it runs as root.
+  chmodSync(own, 0o1777)
+  process.env.TMPDIR = own
+  return async () => {
+    const left = await leftoversAfterGrace(own)
+    process.env.TMPDIR = outer
+    let removeError = ''
+    try {
+      removeTree(own)
+    } catch (error) {
+      removeError = ` (and ${own} could not be removed: ${(error as Error).message})`
+    }
+    if (left.length > 0) {
+      // vitest prints an error thrown here but keeps its exit code: fail the run ourselves.
+      process.exitCode = 1
+      throw new Error(`the tests left ${left.length} entries in their TMPDIR; every test removes what it makes (test/support/temp-dirs.ts): ${left.join(', ')}${removeError}`)
+    }
+  }
+}
+
+async function leftoversAfterGrace(dir: string): Promise<string[]> {
+  const deadline = Date.now() + LEFTOVER_GRACE_MS
+  for (;;) {
+    const left = readdirSync(dir).filter((name) => !TOOL_CACHE.test(name)).sort()
+    if (left.length === 0 || Date.now() >= deadline) return left
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+  }
+}
