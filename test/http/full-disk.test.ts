@@ -179,24 +179,28 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     await callRunning(bash, 'bash-1')
     await callRunning(aborted, 'sleep-1')
 
-    fillDisk()
-    writeFileSync(path.join(workspace, 'go'), '')
-    await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
+    // A failure while full frees the disk all the same: the tests after this one need it.
+    try {
+      fillDisk()
+      writeFileSync(path.join(workspace, 'go'), '')
+      await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
 
-    expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
-    expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
-    // The session moves on: its schedule ended in memory, its end written when space returns.
-    await waitFor('the session idle', () => server.runtime.ctx.live.peek('fd-main')?.running === 0)
+      expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
+      expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
+      // The session moves on: its schedule ended in memory, its end written when space returns.
+      await waitFor('the session idle', () => server.runtime.ctx.live.peek('fd-main')?.running === 0)
 
-    // Abort and DELETE work while full.
-    const abort = await server.json<{ aborted: boolean }>('POST', '/sessions/fd-abort/abort')
-    expect(abort.status).toBe(200)
-    await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek('fd-abort')?.running === 0)
-    const deleted = await server.json('DELETE', '/sessions/fd-abort')
-    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
+      // Abort and DELETE work while full.
+      const abort = await server.json<{ aborted: boolean }>('POST', '/sessions/fd-abort/abort')
+      expect(abort.status).toBe(200)
+      await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek('fd-abort')?.running === 0)
+      const deleted = await server.json('DELETE', '/sessions/fd-abort')
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
 
-    await waitFor('the Bash session idle', () => server.runtime.ctx.live.peek('fd-bash')?.running === 0)
-    freeDisk()
+      await waitFor('the Bash session idle', () => server.runtime.ctx.live.peek('fd-bash')?.running === 0)
+    } finally {
+      freeDisk()
+    }
     await waitFor('every kept write written', () => server.runtime.ctx.journal.keptCount === 0)
 
     const done = await view(big, 10)
