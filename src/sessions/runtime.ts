@@ -21,7 +21,6 @@ import { lockDataDir, type DataDirLock } from '../storage/data-dir-lock.js'
 import { FsArtifactStore } from '../storage/fs-artifact-store.js'
 import { recordArtifacts } from '../storage/recorded-artifact-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
-import { ensureReserve, releaseReserve, RESERVE_BYTES } from '../storage/storage-reserve.js'
 import { StorageSpace, type StorageSpaceOptions } from '../storage/storage-space.js'
 import { startWalCheckpointer } from '../storage/wal-checkpointer.js'
 import type { CommandEnvironment } from '../tools/command-environment.js'
@@ -113,8 +112,7 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
   const store = new SqliteStore(db)
   const bus = new EventBus()
   const storage = new StorageSpace(options.dataDir, options.storageSpace)
-  const reserveBytes = options.storageSpace?.reserveBytes ?? RESERVE_BYTES
-  if (reserveBytes > 0 && !ensureReserve(options.dataDir, reserveBytes)) options.logger.warn({ dataDir: options.dataDir }, 'no room for the space reserve: a stop on a full disk may lose results')
+  if (!storage.reserve.make()) options.logger.warn({ dataDir: options.dataDir }, 'no room for the space reserve: a stop on a full disk may lose results')
   const journal = new EventJournal(store, bus, () => checkpointer.writeGate(), storage)
   const broker = new SessionPermissionBroker(store, journal)
   const registry = new InMemoryToolRegistry(options.tools)
@@ -175,7 +173,8 @@ function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
       journal.holdStarts()
       if ((options.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, options.graceMs ?? 0)
       // The reserve's space lets what a full disk kept in memory be written before the database closes.
-      if (journal.keptCount > 0 && releaseReserve(storage.dataDir)) journal.flush()
+      if (journal.keptCount > 0 && storage.reserve.release()) journal.flush()
+      storage.reserve.close()
       const lost = journal.keptCount
       journal.close()
       // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.

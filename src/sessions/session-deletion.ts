@@ -17,7 +17,8 @@ export async function deleteSession(ctx: RuntimeContext, sessionId: string): Pro
   ctx.journal.flush()
   const busy = workGoingOn(ctx, sessionId)
   if (busy !== undefined) throw new ToolexecError('API_ERR_SESSION_BUSY', [sessionId, busy, sessionId])
-  const files = ctx.store.deleteSession(sessionId)
+  // Its transaction appends to the WAL, which a full disk may leave no room to grow.
+  const files = ctx.storage.writeWithReserve(() => ctx.store.deleteSession(sessionId))
   ctx.journal.forget(sessionId)
   ctx.live.forget(sessionId)
   ctx.broker.forgetSession(sessionId)

@@ -3,10 +3,12 @@
  * failed for want of space (SQLITE_FULL, ENOSPC, EDQUOT, or an I/O error on write), until
  * its file system again has `minFreeBytes` free; and none while it has less than that.
  * While it has none, new work is refused (507 API_ERR_STORAGE_FULL) and what is already
- * running ends and is recorded as space allows (see event-journal.ts).
+ * running ends and is recorded as space allows (see event-journal.ts). A write that must
+ * happen all the same (a delete) may spend the space reserve (storage-reserve.ts).
  */
 import { statfsSync } from 'node:fs'
 import { ToolexecError } from '../contracts/errors.js'
+import { RESERVE_BYTES, SpaceReserve } from './storage-reserve.js'
 
 /** Below this much free space in the data directory, new work is refused. */
 export const MIN_FREE_BYTES = 16 * 1024 * 1024
@@ -27,7 +29,7 @@ export interface StorageSpaceOptions {
   readonly minFreeBytes?: number
   /** Free bytes of the data directory's file system (statfs by default; tests give their own). */
   readonly freeBytes?: (dir: string) => number
-  /** Size of the space reserve kept for a stop on a full disk (storage-reserve.ts); 0 for none. */
+  /** Size of the space reserve kept for a full disk (storage-reserve.ts); 0 for none. */
   readonly reserveBytes?: number
 }
 
@@ -40,6 +42,7 @@ export class StorageSpace {
   readonly dataDir: string
   readonly #minFreeBytes: number
   readonly #freeBytes: (dir: string) => number
+  readonly reserve: SpaceReserve
   #writeFailed = false
   #probedAt = -Infinity
   #lastFree = Infinity
@@ -48,6 +51,8 @@ export class StorageSpace {
     this.dataDir = dataDir
     this.#minFreeBytes = options.minFreeBytes ?? MIN_FREE_BYTES
     this.#freeBytes = options.freeBytes ?? statfsFreeBytes
+    // Made again only where it leaves room for new work: a reserve must not make the disk full.
+    this.reserve = new SpaceReserve(dataDir, options.reserveBytes ?? RESERVE_BYTES, (bytes) => this.#freeNow() >= this.#minFreeBytes + bytes)
   }
 
   /** A write failed for want of space: no new work until there is room again. */
@@ -68,6 +73,21 @@ export class StorageSpace {
     if (this.full) throw this.error()
   }
 
+  /**
+   * Runs `write`; when it fails for want of space, gives it the reserve's space and runs it
+   * once more. For a write a full disk must not stop and that holds nothing back (a delete).
+   */
+  writeWithReserve<T>(write: () => T): T {
+    try {
+      return write()
+    } catch (error) {
+      if (!isStorageFull(error)) throw error
+      this.markFull()
+      if (!this.reserve.spend()) throw error
+      return write()
+    }
+  }
+
   error(cause?: unknown): ToolexecError {
     return new ToolexecError('API_ERR_STORAGE_FULL', [this.dataDir], { cause, context: { dataDir: this.dataDir } })
   }
@@ -83,12 +103,16 @@ export class StorageSpace {
     const now = performance.now()
     if (now - this.#probedAt < PROBE_INTERVAL_MS) return this.#lastFree
     this.#probedAt = now
+    this.#lastFree = this.#freeNow()
+    return this.#lastFree
+  }
+
+  #freeNow(): number {
     try {
-      this.#lastFree = this.#freeBytes(this.dataDir)
+      return this.#freeBytes(this.dataDir)
     } catch {
       // A directory that cannot be asked about is not taken for a full one.
-      this.#lastFree = Infinity
+      return Infinity
     }
-    return this.#lastFree
   }
 }

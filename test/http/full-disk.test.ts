@@ -2,11 +2,12 @@
  * A full disk loses nothing: a real server whose data directory is a small tmpfs (the test
  * machines run as root) is filled mid-run. Calls that ran keep their results (written when
  * space returns), new work is refused with 507 API_ERR_STORAGE_FULL, abort and DELETE work
- * while full, a Bash whose output the disk cut does not succeed, an artifact is whole or
+ * while full (a DELETE also when the WAL cannot start over: it spends the space reserve,
+ * made again once space returns), a Bash whose output the disk cut does not succeed, an artifact is whole or
  * absent, the server recovers without a restart, and after one nothing is `interrupted`.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +16,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleReply } from '../../src/contracts/api.js'
 import { defineTool, type ToolEntry } from '../../src/contracts/tool-entry.js'
-import { RESERVE_BYTES } from '../../src/storage/storage-reserve.js'
+import { RESERVE_BYTES, RESERVE_FILE } from '../../src/storage/storage-reserve.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
@@ -178,24 +179,28 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     await callRunning(bash, 'bash-1')
     await callRunning(aborted, 'sleep-1')
 
-    fillDisk()
-    writeFileSync(path.join(workspace, 'go'), '')
-    await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
+    // A failure while full frees the disk all the same: the tests after this one need it.
+    try {
+      fillDisk()
+      writeFileSync(path.join(workspace, 'go'), '')
+      await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
 
-    expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
-    expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
-    // The session moves on: its schedule ended in memory, its end written when space returns.
-    await waitFor('the session idle', () => server.runtime.ctx.live.peek('fd-main')?.running === 0)
+      expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
+      expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
+      // The session moves on: its schedule ended in memory, its end written when space returns.
+      await waitFor('the session idle', () => server.runtime.ctx.live.peek('fd-main')?.running === 0)
 
-    // Abort and DELETE work while full.
-    const abort = await server.json<{ aborted: boolean }>('POST', '/sessions/fd-abort/abort')
-    expect(abort.status).toBe(200)
-    await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek('fd-abort')?.running === 0)
-    const deleted = await server.json('DELETE', '/sessions/fd-abort')
-    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
+      // Abort and DELETE work while full.
+      const abort = await server.json<{ aborted: boolean }>('POST', '/sessions/fd-abort/abort')
+      expect(abort.status).toBe(200)
+      await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek('fd-abort')?.running === 0)
+      const deleted = await server.json('DELETE', '/sessions/fd-abort')
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
 
-    await waitFor('the Bash session idle', () => server.runtime.ctx.live.peek('fd-bash')?.running === 0)
-    freeDisk()
+      await waitFor('the Bash session idle', () => server.runtime.ctx.live.peek('fd-bash')?.running === 0)
+    } finally {
+      freeDisk()
+    }
     await waitFor('every kept write written', () => server.runtime.ctx.journal.keptCount === 0)
 
     const done = await view(big, 10)
@@ -222,6 +227,46 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     const after = await schedule('fd-after', [{ id: 'after-1', name: 'Produce', input: { bytes: 1_000 } }])
     expect((await view(after, 10)).status).toBe('completed')
   }, 90_000)
+
+  it('abort and DELETE work on a full disk while the WAL has no room to reuse (its checkpoint lags), and the space reserve comes back', async () => {
+    const sessionId = 'fd-wal'
+    expect((await server.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions', workspace })).status).toBe(201)
+    const produced = await schedule(sessionId, [{ id: 'wal-1', name: 'Produce', input: { bytes: 200_000 } }])
+    expect((await view(produced, 10)).status).toBe('completed')
+    const sleeping = await schedule(sessionId, [{ id: 'wal-sleep', name: 'Sleep', input: { ms: 60_000 } }])
+    await callRunning(sleeping, 'wal-sleep')
+    // An empty WAL file, one commit into it, then a reader pinned to that snapshot: no checkpoint
+    // can catch up and no commit can start the WAL over, so every frame from now on needs new space.
+    const db = server.runtime.ctx.store.db
+    await waitFor('the WAL truncated', () => (db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]?.busy === 0)
+    expect((await server.json('POST', '/sessions', { id: 'fd-wal-pin', workspace })).status).toBe(201)
+    const reserve = path.join(dataDir, RESERVE_FILE)
+    expect(statSync(reserve).size).toBe(RESERVE_BYTES)
+    const reader = new Database(path.join(dataDir, 'toolexec.db'), { readonly: true })
+    reader.prepare('BEGIN').run()
+    reader.prepare('SELECT count(*) FROM sessions').get()
+    try {
+      fillDisk()
+      expect((await server.json('POST', `/sessions/${sessionId}/abort`)).status).toBe(200)
+      await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek(sessionId)?.running === 0)
+      const deleted = await server.json('DELETE', `/sessions/${sessionId}`)
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
+      expect((await server.json('GET', `/sessions/${sessionId}`)).status).toBe(404)
+      // The delete took the reserve's space: the WAL had none to reuse.
+      expect(existsSync(reserve)).toBe(false)
+      // New work is still refused: the reserve's space is not for it.
+      expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-wal-new' }))
+    } finally {
+      reader.prepare('ROLLBACK').run()
+      reader.close()
+      freeDisk()
+    }
+    await waitFor('the space reserve made again', () => existsSync(reserve) && statSync(reserve).size === RESERVE_BYTES)
+    await waitFor('every kept write written', () => server.runtime.ctx.journal.keptCount === 0)
+    expect((await server.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions', workspace })).status).toBe(201)
+    const again = await schedule(sessionId, [{ id: 'wal-2', name: 'Produce', input: { bytes: 1_000 } }])
+    expect((await view(again, 10)).status).toBe('completed')
+  }, 60_000)
 
   it('after a restart nothing that ran is interrupted, and the database passes integrity_check', async () => {
     await server.close()
