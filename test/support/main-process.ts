@@ -80,7 +80,14 @@ export async function runRefusedMain(dataDir: string, env: Record<string, string
   })
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)))
-  clearTimeout(timer)
-  return { code, stdout, stderr }
+  try {
+    // A start that cannot even spawn (EACCES for another uid) is the test's failure, not a hang.
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject)
+      child.once('close', (exitCode) => resolve(exitCode))
+    })
+    return { code, stdout, stderr }
+  } finally {
+    clearTimeout(timer)
+  }
 }
