@@ -14,10 +14,11 @@ import { removeTree } from './temp-dirs.js'
 const LEFTOVER_GRACE_MS = 5_000
 const POLL_MS = 100
 /**
- * tsx's compile cache (`tsx-<uid>`) of the `node --import tsx` children the tests start: one per
+ * tsx's compile cache (`tsx-<uid>`) of the `node --import tsx` children the tests start, and
+ * Node's own module compile cache (`node-compile-cache`, which tsx turns on from Node 22): one per
  * user, shared by every child of the run, not a test's leftover; it goes with the directory.
  */
-const TOOL_CACHE = /^tsx-\d+$/
+const TOOL_CACHE = /^(tsx-\d+|node-compile-cache)$/
 
 export default function setup(): () => Promise<void> {
   const outer = os.tmpdir()

@@ -42,9 +42,16 @@ const approvingBroker: PermissionBroker = {
 const askEverything: PermissionService = { evaluate: () => ({ behavior: 'ask', reason: 'asked for the test' }) }
 
 const swappers: ChildProcess[] = []
-afterEach(() => {
-  for (const child of swappers.splice(0)) child.kill('SIGKILL')
-})
+/** Killed and gone: a swapper still renaming in the workspace would race the folder's removal. */
+async function stopSwappers(): Promise<void> {
+  const stopping = swappers.splice(0).map((child) => {
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    return exited
+  })
+  await Promise.all(stopping)
+}
+afterEach(stopSwappers)
 
 async function harness(options: { approve?: boolean } = {}) {
   const root = await realpath(await tempDir('workspace'))
@@ -207,7 +214,7 @@ describe('workspace confinement', () => {
       if (result.status === 'succeeded') written++
       else expect(result.error?.code).toMatch(/^TOOL_ERR_(OUTSIDE_WORKSPACE|FS_ENOENT)$/)
     }
-    for (const child of swappers.splice(0)) child.kill('SIGKILL')
+    await stopSwappers()
     await outsideUntouched()
     expect(written).toBeGreaterThan(0)
     expect((await readdir(path.join(workspace, 'real-sub'))).length).toBe(written)
