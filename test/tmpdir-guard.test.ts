@@ -12,11 +12,11 @@ import { tempDir } from './support/temp-dirs.js'
 const ROOT = path.resolve(import.meta.dirname, '..')
 const CONFIG = path.join(ROOT, 'test/support/tmpdir-fixtures/vitest.config.ts')
 
-function runFixture(fixture: string, tmpdir: string): Promise<{ code: number | null; output: string }> {
+function runFixture(fixture: string, tmpdir: string, guard = 'strict'): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', '--config', CONFIG, fixture], {
       cwd: ROOT,
-      env: { ...process.env, TMPDIR: tmpdir, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, TMPDIR: tmpdir, NO_COLOR: '1', FORCE_COLOR: '0', TOOLEXEC_TMPDIR_GUARD: guard },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -41,6 +41,14 @@ describe('the TMPDIR guard', () => {
     const run = await runFixture('leaks.fixture.ts', tmpdir)
     expect(run.output).toMatch(/the tests left 1 entries in their TMPDIR; .*: left-behind-\w{6}/)
     expect(run.code).toBe(1)
+    expect(readdirSync(tmpdir)).toEqual([])
+  }, 60_000)
+
+  it('by default names a leftover as a warning, passes the run and empties TMPDIR all the same', async () => {
+    const tmpdir = await tempDir('guard-warn')
+    const run = await runFixture('leaks.fixture.ts', tmpdir, '')
+    expect(run.output).toMatch(/warning: the tests left 1 entries in their TMPDIR; .*: left-behind-\w{6}/)
+    expect(run.code).toBe(0)
     expect(readdirSync(tmpdir)).toEqual([])
   }, 60_000)
 })
