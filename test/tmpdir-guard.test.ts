@@ -1,7 +1,7 @@
 /**
  * The suite's TMPDIR guard (test/support/tmpdir-guard.ts) and temp-dir registry, run as vitest
  * runs them, on fixtures: a file that removes what it makes passes and leaves its TMPDIR empty;
- * a file that leaks a dir fails the run, which names it, and the TMPDIR is emptied still.
+ * a file that leaks a dir fails the run, which names it and what it holds, and the TMPDIR is emptied still.
  */
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -40,6 +40,7 @@ describe('the TMPDIR guard', () => {
     const tmpdir = await tempDir('guard-leak')
     const run = await runFixture('leaks.fixture.ts', tmpdir)
     expect(run.output).toMatch(/the tests left 1 entries in their TMPDIR; .*: left-behind-\w{6}/)
+    expect(run.output).toMatch(/\n {2}left-behind-\w{6}\/state\.db \(3 B, \d+\.\d s old\)/)
     expect(run.code).toBe(1)
     expect(readdirSync(tmpdir)).toEqual([])
   }, 60_000)

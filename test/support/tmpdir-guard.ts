@@ -6,7 +6,7 @@
  * machine. A child killed at teardown may still be writing for a moment: the check waits up to
  * LEFTOVER_GRACE_MS for the directory to empty before it counts.
  */
-import { chmodSync, mkdtempSync, readdirSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { removeTree } from './temp-dirs.js'
@@ -28,6 +28,8 @@ export default function setup(): () => Promise<void> {
   process.env.TMPDIR = own
   return async () => {
     const left = await leftoversAfterGrace(own)
+    // What a leftover holds, and how old each part is, names the test that made it.
+    const contents = left.map((name) => describeLeftover(own, name)).join('')
     process.env.TMPDIR = outer
     let removeError = ''
     try {
@@ -36,7 +38,7 @@ export default function setup(): () => Promise<void> {
       removeError = ` (and ${own} could not be removed: ${(error as Error).message})`
     }
     if (left.length > 0) {
-      const message = `the tests left ${left.length} entries in their TMPDIR; every test removes what it makes (test/support/temp-dirs.ts): ${left.join(', ')}${removeError}`
+      const message = `the tests left ${left.length} entries in their TMPDIR; every test removes what it makes (test/support/temp-dirs.ts): ${left.join(', ')}${removeError}${contents}`
       // Named, and removed with the folder either way. It fails the run only when asked
       // (TOOLEXEC_TMPDIR_GUARD=strict): on Node 24 a test server's data folder was seen left once in a
       // green run, not yet explained, and a red CI for it would hide real failures.
@@ -46,7 +48,7 @@ export default function setup(): () => Promise<void> {
       }
       // vitest prints an error thrown here but keeps its exit code: fail the run ourselves.
       process.exitCode = 1
-      throw new Error(`the tests left ${left.length} entries in their TMPDIR; every test removes what it makes (test/support/temp-dirs.ts): ${left.join(', ')}${removeError}`)
+      throw new Error(message)
     }
   }
 }
@@ -58,4 +60,27 @@ async function leftoversAfterGrace(dir: string): Promise<string[]> {
     if (left.length === 0 || Date.now() >= deadline) return left
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
+}
+
+const LISTED_PARTS = 20
+
+/** `\n  <name>/<part> (<bytes> B, <seconds> s old)` for the first parts of a leftover. */
+function describeLeftover(dir: string, name: string): string {
+  const now = Date.now()
+  let parts: string[]
+  try {
+    parts = readdirSync(path.join(dir, name), { recursive: true, encoding: 'utf8' }).sort().slice(0, LISTED_PARTS)
+  } catch {
+    parts = []
+  }
+  return [name, ...parts.map((part) => path.join(name, part))]
+    .map((entry) => {
+      try {
+        const stats = statSync(path.join(dir, entry))
+        return `\n  ${entry} (${stats.size} B, ${((now - stats.mtimeMs) / 1000).toFixed(1)} s old)`
+      } catch {
+        return `\n  ${entry} (gone)`
+      }
+    })
+    .join('')
 }
