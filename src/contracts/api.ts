@@ -175,7 +175,8 @@ export const CallResultSchema = Type.Composite(
         Type.Unknown({
           description:
             "The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's " +
-            '`modelContent` (`outputIsModelContent`); with a ' + OUTPUT_DISPLAY_KINDS + ' display, its `output` text stops where ' +
+            "`modelContent` (`outputIsModelContent`); an `output.output` text that begins with the record's `modelContent` text keeps " +
+            'only what follows it (`outputAfterModelContent`); with a ' + OUTPUT_DISPLAY_KINDS + ' display, its `output` text stops where ' +
             "`display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of " +
             'repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, ' +
             'then comes `\\n\\n... [<bytes> bytes omitted] ...\\n\\n`, then the tail',
@@ -183,6 +184,13 @@ export const CallResultSchema = Type.Composite(
       ),
       outputIsModelContent: Type.Optional(
         Type.Literal(true, { description: "`output` is left out: it is the same as the record's (or history entry's) `modelContent`" }),
+      ),
+      outputAfterModelContent: Type.Optional(
+        Type.Literal(true, {
+          description:
+            "`output.output` holds only what follows the record's (or history entry's) `modelContent` text: the tool's output text is " +
+            "`modelContent + output.output` (a short command's output, which the model reads as printed but for the last newline)",
+        }),
       ),
       outputRestInDisplay: Type.Optional(
         Type.Literal(true, {

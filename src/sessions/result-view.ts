@@ -1,7 +1,8 @@
 /**
  * @module A call's result as a record or a history entry carries it (CallResult): without the
  * texts the reply has elsewhere. `modelContent` is the record's own; an `output` equal to it
- * is left out (a Read's text); a command's output text stops where its display's `output`
+ * is left out (a Read's text), and so is the part of an `output.output` text that is it (a short
+ * command's output, which the model reads as printed but for the last newline); a command's output text stops where its display's `output`
  * begins, and its omitted head and tail are given as a length. Storage and the events keep
  * the result whole: this is only what a reply shows.
  */
@@ -26,6 +27,9 @@ export function resultView(result: ToolExecutionResult): CallResult {
   const view: CallResult = rest
   if (output === undefined) return view
   if (isDeepStrictEqual(output, modelContent)) return { ...view, outputIsModelContent: true }
+  if (hasTextOutput(output) && startsWithText(output.output, modelContent)) {
+    return { ...view, output: { ...output, output: output.output.slice(modelContent.length) }, outputAfterModelContent: true }
+  }
   const displayed = displayedOutput(result)
   if (displayed === undefined || !hasTextOutput(output)) return { ...view, output }
   const kept = withOmittedAsLength(output)
@@ -37,6 +41,10 @@ function displayedOutput(result: ToolExecutionResult): string | undefined {
   const display = result.display
   if (display === undefined || !OUTPUT_DISPLAY_KINDS.has(display.kind) || !('output' in display)) return undefined
   return typeof display.output === 'string' ? display.output : undefined
+}
+
+function startsWithText(text: string, modelContent: ToolExecutionResult['modelContent']): modelContent is string {
+  return typeof modelContent === 'string' && modelContent.length > 0 && text.startsWith(modelContent)
 }
 
 function hasTextOutput(output: unknown): output is TextOutput {

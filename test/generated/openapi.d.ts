@@ -436,13 +436,18 @@ export interface components {
             };
             permission: "none" | "approved" | "denied";
             hookContext: string[];
-            /** @description The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's `modelContent` (`outputIsModelContent`); with a `bash_output` or `background_task_output` display, its `output` text stops where `display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, then comes `\n\n... [<bytes> bytes omitted] ...\n\n`, then the tail */
+            /** @description The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's `modelContent` (`outputIsModelContent`); an `output.output` text that begins with the record's `modelContent` text keeps only what follows it (`outputAfterModelContent`); with a `bash_output` or `background_task_output` display, its `output` text stops where `display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, then comes `\n\n... [<bytes> bytes omitted] ...\n\n`, then the tail */
             output?: unknown;
             /**
              * @description `output` is left out: it is the same as the record's (or history entry's) `modelContent`
              * @enum {boolean}
              */
             outputIsModelContent?: true;
+            /**
+             * @description `output.output` holds only what follows the record's (or history entry's) `modelContent` text: the tool's output text is `modelContent + output.output` (a short command's output, which the model reads as printed but for the last newline)
+             * @enum {boolean}
+             */
+            outputAfterModelContent?: true;
             /**
              * @description `output.output` stops where `display.output` begins: the tool's kept output text is `output.output` followed by `display.output`. The whole output, when it was saved, is the artifact `toolexec-artifact://<sessionId>/<artifactId>` named by `serialization.artifactUri` (or `output.artifactUri`): GET /artifacts/{sessionId}/{artifactId}
              * @enum {boolean}

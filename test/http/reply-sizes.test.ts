@@ -204,6 +204,17 @@ describe('reply sizes', () => {
     expect(await artifactText(result.serialization.artifactUri)).toBe(printed)
   })
 
+  it('R37 a Bash printing 23 KB: the printed text once, as the record\'s modelContent; output.output keeps what follows it', async () => {
+    const printed = Array.from({ length: 5_000 }, (_, i) => `${i + 1}\n`).join('')
+    expect(printed.length).toBeGreaterThan(20_000)
+    const { call } = await runAlone('Bash', { command: 'seq 1 5000' }, (record) => String(record.modelContent))
+    const result = call.result as CallResult
+    expect(result.outputAfterModelContent).toBe(true)
+    expect(result.output).toMatchObject({ exitCode: 0, totalBytes: printed.length })
+    // The tool's text, put back together as the CallResult schema describes.
+    expect(String(call.modelContent) + (result.output as CommandOutputView).output).toBe(printed)
+  })
+
   it('R37 a Grep with 1.3 MB of matches: its full output once, the model\'s envelope apart; the whole in the artifact too', async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} ${'abcdefghij'.repeat(4)}`)
     await mkdir(path.join(s.dataDir, 'grep'), { recursive: true })

@@ -32,6 +32,18 @@ describe('resultView', () => {
     expect(resultView(result(blocks, structuredClone(blocks)))).not.toHaveProperty('output')
   })
 
+  it('R37 keeps of an output.output text only what follows the model content it begins with, and the other output fields', () => {
+    const view = resultView(result('1\n2', { command: 'seq 1 2', output: '1\n2\n', exitCode: 0 }))
+    expect(view).toEqual({ ...withoutTexts(result('', undefined)), output: { command: 'seq 1 2', output: '\n', exitCode: 0 }, outputAfterModelContent: true })
+    expect(resultView(result('1\n2', { output: '1\n2' }))).toMatchObject({ output: { output: '' }, outputAfterModelContent: true })
+    // A text that differs from its first character on, or an empty model content, stays whole.
+    for (const modelContent of ['x1\n2', '']) {
+      const whole = resultView(result(modelContent, { output: '1\n2\n' }))
+      expect(whole).toMatchObject({ output: { output: '1\n2\n' } })
+      expect(whole).not.toHaveProperty('outputAfterModelContent')
+    }
+  })
+
   it('keeps an output that differs from the model content, and a result without output as it is', () => {
     const view = resultView(result('<persisted-output>...', 'the whole text'))
     expect(view).toMatchObject({ output: 'the whole text' })

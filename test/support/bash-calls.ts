@@ -1,6 +1,6 @@
 /** One Bash call through a real server's HTTP API: it ran (with its output), or it asked (and was denied). */
 import { expect } from 'vitest'
-import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { CallRecord, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 
@@ -38,9 +38,15 @@ export async function bashCall(json: JsonFetch, sessionId: string, input: Record
     if (schedule.body.status === 'completed' && call?.result !== undefined) {
       const output = call.result.output as BashCommandOutput | undefined
       if (output === undefined) throw new Error(`the call ended without output: ${JSON.stringify(call.result)}`)
-      return { kind: 'ran', output: output.output, exitCode: output.exitCode }
+      return { kind: 'ran', output: commandOutputText(call), exitCode: output.exitCode }
     }
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   throw new Error('the Bash call neither ran nor asked')
+}
+
+/** A finished command's kept output text from its record, put back together as the CallResult schema describes. */
+export function commandOutputText(call: CallRecord): string {
+  const text = (call.result?.output as BashCommandOutput | undefined)?.output ?? ''
+  return call.result?.outputAfterModelContent === true ? String(call.modelContent) + text : text
 }

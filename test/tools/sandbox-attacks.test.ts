@@ -17,10 +17,10 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionService } from '../../src/contracts/ports.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { builtinTools } from '../../src/tools/builtin.js'
+import { commandOutputText } from '../support/bash-calls.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 
@@ -88,9 +88,9 @@ async function run(server: TestServer, sessionId: string, command: string): Prom
   expect(accepted.status).toBe(202)
   const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
   const call = schedule.body.calls[0]
-  const result = call?.result as ToolExecutionResult | undefined
-  const output = result?.output as BashCommandOutput | undefined
-  return { status: call?.status ?? 'missing', exitCode: output?.exitCode ?? null, output: output?.output ?? String(result?.modelContent ?? ''), confined: output?.confined }
+  const output = call?.result?.output as BashCommandOutput | undefined
+  const text = call === undefined ? '' : output === undefined ? String(call.modelContent ?? '') : commandOutputText(call)
+  return { status: call?.status ?? 'missing', exitCode: output?.exitCode ?? null, output: text, confined: output?.confined }
 }
 
 /** The rows name the test's real paths through placeholders. */
