@@ -130,7 +130,7 @@ describe('GET /tools?format=', () => {
 })
 
 describe('a round trip in each format', () => {
-  it.each(MODEL_FORMATS)('%s: two reads, an image, a saved Bash output and malformed arguments; every text is the modelContent, ids kept', async (format) => {
+  it.each(MODEL_FORMATS)('%s: two reads, an image, a saved Bash output and malformed arguments failing alone (R26); every text is the modelContent, ids kept', async (format) => {
     const sessionId = await session()
     const tag = format.replace(/-/g, '')
     const calls = [

@@ -86,7 +86,7 @@ describe('tool calls read from a model reply', () => {
     expect(calls).toEqual([{ id: 'call_2', name: 'Read', input: {} }])
   })
 
-  it('arguments that are no JSON stay the text, so the call fails its schema check with what the parser saw; empty arguments are {}', () => {
+  it('R26: arguments that are no JSON stay the text, so the call fails its schema check with what the parser saw; empty arguments are {}', () => {
     expect(inputOfArguments('{"file_path": "a.t')).toBe('{"file_path": "a.t')
     expect(inputOfArguments('  ')).toEqual({})
     expect(inputOfArguments('[1,2]')).toEqual([1, 2])
