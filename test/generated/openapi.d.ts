@@ -132,7 +132,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends */
+        /**
+         * A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends; ?format= gives the results in a model API's shape
+         * @description With `format`, the reply is `{scheduleId, sessionId, turnId, status, done, stopTurn, turnControl?}` and, once `done` (every call ended), the results as that API's next request carries them, the text of each byte for byte its `modelContent`: `anthropic`: `message`, the `user` message with one `tool_result` per call (images as base64 image blocks); `openai-chat`: `messages`, one `tool` message per call, then, when calls returned images, one `user` message carrying them as data URLs (a tool message cannot carry an image), each call's introduced by the text `Images returned by tool call <id>:`; `openai-responses`: `input`, one `function_call_output` per call (images as `input_image` data URLs). An image saved as an artifact is read back from it. `stopTurn` is true when a result asks to end the turn (R30): send the results, do not call the model again.
+         */
         get: operations["getSchedule"];
         put?: never;
         post?: never;
@@ -293,7 +296,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every tool with its description, input schema, flags, timeout policy and result budget */
+        /**
+         * Every tool with its description, input schema, flags, timeout policy and result budget; or, with ?format=, a model API's `tools` parameter
+         * @description Without `format`: `{tools}`, every tool as toolexec describes it. With `format`: a bare array, exactly the `tools` parameter of that API (built-in, MCP and HTTP tools alike), input schemas as plain JSON Schema with `type: "object"` at the top and no `$schema` or `$id`.
+         */
         get: operations["listTools"];
         put?: never;
         /** Register a client-defined HTTP tool, kept across restarts: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?} */
@@ -342,6 +348,74 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The assistant message's `content` as the Messages API returned it: its `tool_use` blocks become the calls, in order */
+        AnthropicAssistantContent: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            name: string;
+            input: unknown;
+        } | {
+            /** @description Any block type but `tool_use` */
+            type: string;
+        })[];
+        /** @description format=anthropic: `message` once `done` */
+        AnthropicSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            message?: components["schemas"]["AnthropicToolResultsMessage"];
+        };
+        /** @description One entry of the Messages API `tools` parameter */
+        AnthropicTool: {
+            name: string;
+            description: string;
+            input_schema: {
+                /** @enum {string} */
+                type: "object";
+                properties?: unknown;
+                required?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        AnthropicToolResult: {
+            /** @enum {string} */
+            type: "tool_result";
+            tool_use_id: string;
+            content: string | ({
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "image";
+                source: {
+                    /** @enum {string} */
+                    type: "base64";
+                    media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                    data: string;
+                };
+            })[];
+            /** @description R28: a failed call, a tool output that says it is an error, an interrupted Bash */
+            is_error: boolean;
+        };
+        /** @description The `user` message to append: one `tool_result` per call, in call order */
+        AnthropicToolResultsMessage: {
+            /** @enum {string} */
+            role: "user";
+            content: components["schemas"]["AnthropicToolResult"][];
+        };
         /** @description Every call of a batch has its result */
         BatchCompletedEvent: {
             /** @enum {string} */
@@ -455,10 +529,14 @@ export interface components {
             outputRestInDisplay?: true;
         };
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
+        /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         CreateScheduleBody: {
             sessionId: string;
             turnId?: string;
-            calls: components["schemas"]["ScheduleCallInput"][];
+            calls?: components["schemas"]["ScheduleCallInput"][];
+            anthropic?: components["schemas"]["AnthropicAssistantContent"];
+            openaiChat?: components["schemas"]["OpenAIChatToolCalls"];
+            openaiResponses?: components["schemas"]["OpenAIResponsesOutput"];
             open?: boolean;
         };
         CreateSessionBody: {
@@ -757,6 +835,139 @@ export interface components {
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
             at: string;
+        };
+        /** @description A tool message cannot carry an image: after the tool messages, one user message carries the images of every call, each group introduced by the text `Images returned by tool call <id>:` */
+        OpenAIChatImagesMessage: {
+            /** @enum {string} */
+            role: "user";
+            content: ({
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "image_url";
+                image_url: {
+                    /** @description A data: URL */
+                    url: string;
+                };
+            })[];
+        };
+        /** @description format=openai-chat: `messages` once `done`: one tool message per call, in call order, then at most one user message with the images */
+        OpenAIChatSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            messages?: (components["schemas"]["OpenAIChatToolMessage"] | components["schemas"]["OpenAIChatImagesMessage"])[];
+        };
+        /** @description One entry of the Chat Completions `tools` parameter */
+        OpenAIChatTool: {
+            /** @enum {string} */
+            type: "function";
+            function: {
+                name: string;
+                description: string;
+                /** @description A JSON Schema with `type: "object"` at the top */
+                parameters: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The assistant message's `tool_calls` as Chat Completions returned them: its function calls become the calls, in order */
+        OpenAIChatToolCalls: ({
+            id: string;
+            /** @enum {string} */
+            type: "function";
+            /** @description Other fields are accepted and ignored */
+            function: {
+                name: string;
+                /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+                arguments: string;
+            };
+        } | {
+            /** @description Any type but `function` */
+            type: string;
+        })[];
+        OpenAIChatToolMessage: {
+            /** @enum {string} */
+            role: "tool";
+            tool_call_id: string;
+            content: string | {
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            }[];
+        };
+        OpenAIFunctionCallOutput: {
+            /** @enum {string} */
+            type: "function_call_output";
+            call_id: string;
+            output: string | ({
+                /** @enum {string} */
+                type: "input_text";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "input_image";
+                /** @description A data: URL */
+                image_url: string;
+            })[];
+        };
+        /** @description The response's `output` as the Responses API returned it: its `function_call` items become the calls, in order */
+        OpenAIResponsesOutput: ({
+            /** @enum {string} */
+            type: "function_call";
+            call_id: string;
+            name: string;
+            /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+            arguments: string;
+            id?: string;
+        } | {
+            /** @description Any item type but `function_call` */
+            type: string;
+        })[];
+        /** @description format=openai-responses: `input` once `done`: one `function_call_output` per call, in call order */
+        OpenAIResponsesSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            input?: components["schemas"]["OpenAIFunctionCallOutput"][];
+        };
+        /** @description One entry of the Responses API `tools` parameter */
+        OpenAIResponsesTool: {
+            /** @enum {string} */
+            type: "function";
+            name: string;
+            description: string;
+            /** @description A JSON Schema with `type: "object"` at the top */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The schemas are not written for strict mode (every property required, no open objects)
+             * @enum {boolean}
+             */
+            strict: false;
         };
         PermissionAnswerBody: {
             decision: "allow" | "deny";
@@ -1513,6 +1724,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateScheduleBody"];
@@ -1795,6 +2007,11 @@ export interface operations {
                  * @example 10
                  */
                 wait?: number;
+                /**
+                 * @description A model API's own shapes: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses
+                 * @example anthropic
+                 */
+                format?: "anthropic" | "openai-chat" | "openai-responses";
             };
             header?: never;
             path: {
@@ -1811,7 +2028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Schedule"];
+                    "application/json": components["schemas"]["Schedule"] | components["schemas"]["AnthropicSchedule"] | components["schemas"]["OpenAIChatSchedule"] | components["schemas"]["OpenAIResponsesSchedule"];
                 };
             };
             /** @description Every error reply: 4xx and 5xx alike */
@@ -2281,7 +2498,13 @@ export interface operations {
     };
     listTools: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A model API's own shapes: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses
+                 * @example anthropic
+                 */
+                format?: "anthropic" | "openai-chat" | "openai-responses";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2296,7 +2519,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         tools: components["schemas"]["ToolInfo"][];
-                    };
+                    } | components["schemas"]["AnthropicTool"][] | components["schemas"]["OpenAIChatTool"][] | components["schemas"]["OpenAIResponsesTool"][];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
                 };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */

@@ -159,7 +159,8 @@ describe('a page on another origin, in Chromium', () => {
     await page.locator('button.btn-done').first().click()
     await page.locator('#operations-tools-listTools .opblock-summary').first().click()
     await page.locator('#operations-tools-listTools button.try-out__btn').first().click()
-    const listed = page.waitForResponse((response) => response.url() === `${server.url}/tools`)
+    // The form is filled with the parameter's example (`?format=anthropic`).
+    const listed = page.waitForResponse((response) => response.url().startsWith(`${server.url}/tools?`) || response.url() === `${server.url}/tools`)
     await page.locator('#operations-tools-listTools button.execute').first().click()
     const response = await listed
     expect(response.status()).toBe(200)
