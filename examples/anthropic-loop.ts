@@ -9,6 +9,7 @@
  * Without --approve, each approval request is asked on the terminal.
  */
 import Anthropic from '@anthropic-ai/sdk'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { closeTerminal, createSession, toolexec, waitForResults, type Approve } from './toolexec-client.js'
 
@@ -26,7 +27,7 @@ const approve = flags.approve as Approve
 const prompt = positionals.join(' ') || 'List the files of this workspace and describe what you find.'
 
 const anthropic = new Anthropic()
-const sessionId = await createSession(flags.workspace)
+const sessionId = await createSession(path.resolve(flags.workspace))
 const tools = await toolexec<Anthropic.Tool[]>('GET', '/tools?format=anthropic')
 const messages: Anthropic.MessageParam[] = [{ role: 'user', content: prompt }]
 

@@ -10,6 +10,7 @@
  * Without --approve, each approval request is asked on the terminal.
  */
 import OpenAI from 'openai'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { closeTerminal, createSession, toolexec, waitForResults, type Approve, type FormattedSchedule } from './toolexec-client.js'
 
@@ -28,7 +29,7 @@ const approve = flags.approve as Approve
 const prompt = positionals.join(' ') || 'List the files of this workspace and describe what you find.'
 
 const openai = new OpenAI()
-const sessionId = await createSession(flags.workspace)
+const sessionId = await createSession(path.resolve(flags.workspace))
 if (flags.api === 'chat') await chatLoop()
 else await responsesLoop()
 closeTerminal()
