@@ -153,7 +153,7 @@ app.get('/sessions/:id/events', (request, reply) => {
 
 app.post('/schedules', { schema: { body: inline(CreateScheduleBodySchema) } }, async (request, reply) => {
   const { sessionId, calls } = request.body
-  const call = calls[0] as { id: string; name: string; input: unknown }
+  const call = calls?.[0] as { id: string; name: string; input: unknown }
   const scheduleId = `sch_${randomUUID()}`
   const turnId = `turn_${randomUUID()}`
   const groups = [[call.id]]

@@ -5,13 +5,23 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ApiErrorCodeSchema } from './api-errors.js'
 import { ToolFlagsSchema } from './flags.js'
+import { IdSchema } from './ids.js'
 import { ModelContentBlockSchema } from './model-content.js'
-import { CallStatusSchema, ToolExecutionResultSchema } from './result.js'
+import { CallStatusSchema, ToolExecutionResultSchema, TurnControlSchema } from './result.js'
+import {
+  AnthropicAssistantContentSchema,
+  AnthropicToolResultsMessageSchema,
+  OpenAIChatImagesMessageSchema,
+  OpenAIChatToolCallsSchema,
+  OpenAIChatToolMessageSchema,
+  OpenAIFunctionCallOutputSchema,
+  OpenAIResponsesOutputSchema,
+} from './model-formats.js'
 import { DecidedBySchema, RiskLevelSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
 
-const Id = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._:@-]+$' })
+const Id = IdSchema
 
 export const ErrorReplySchema = Type.Object(
   {
@@ -114,10 +124,19 @@ export const CreateScheduleBodySchema = Type.Object(
   {
     sessionId: Id,
     turnId: Type.Optional(Id),
-    calls: Type.Array(ScheduleCallInputSchema, { maxItems: MAX_SCHEDULE_CALLS }),
+    calls: Type.Optional(Type.Array(ScheduleCallInputSchema, { maxItems: MAX_SCHEDULE_CALLS })),
+    anthropic: Type.Optional(AnthropicAssistantContentSchema),
+    openaiChat: Type.Optional(OpenAIChatToolCallsSchema),
+    openaiResponses: Type.Optional(OpenAIResponsesOutputSchema),
     open: Type.Optional(Type.Boolean()),
   },
-  { $id: 'CreateScheduleBody', additionalProperties: false },
+  {
+    $id: 'CreateScheduleBody',
+    additionalProperties: false,
+    description:
+      "The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. " +
+      'A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run.',
+  },
 )
 export type CreateScheduleBody = Static<typeof CreateScheduleBodySchema>
 
@@ -319,3 +338,35 @@ export const ProjectRuleSchema = Type.Object(
   { $id: 'ProjectRule' },
 )
 export type ProjectRule = Static<typeof ProjectRuleSchema>
+
+// ---------------------------------------------------------------- GET /schedules/:id?format=
+
+const formattedReplyFields = {
+  scheduleId: Type.String(),
+  sessionId: Type.String(),
+  turnId: Type.String(),
+  status: ScheduleStatusSchema,
+  done: Type.Boolean({ description: "Every call of the schedule has ended (and it is closed): the format's results are present" }),
+  stopTurn: Type.Boolean({ description: 'R30: a result asks to end the turn after it: send the results, then do not call the model again' }),
+  turnControl: Type.Optional(TurnControlSchema),
+}
+
+export const AnthropicScheduleReplySchema = Type.Object(
+  { ...formattedReplyFields, message: Type.Optional(AnthropicToolResultsMessageSchema) },
+  { $id: 'AnthropicSchedule', description: 'format=anthropic: `message` once `done`' },
+)
+export type AnthropicScheduleReply = Static<typeof AnthropicScheduleReplySchema>
+
+export const OpenAIChatScheduleReplySchema = Type.Object(
+  { ...formattedReplyFields, messages: Type.Optional(Type.Array(Type.Union([OpenAIChatToolMessageSchema, OpenAIChatImagesMessageSchema]))) },
+  { $id: 'OpenAIChatSchedule', description: 'format=openai-chat: `messages` once `done`: one tool message per call, in call order, then at most one user message with the images' },
+)
+export type OpenAIChatScheduleReply = Static<typeof OpenAIChatScheduleReplySchema>
+
+export const OpenAIResponsesScheduleReplySchema = Type.Object(
+  { ...formattedReplyFields, input: Type.Optional(Type.Array(OpenAIFunctionCallOutputSchema)) },
+  { $id: 'OpenAIResponsesSchedule', description: 'format=openai-responses: `input` once `done`: one `function_call_output` per call, in call order' },
+)
+export type OpenAIResponsesScheduleReply = Static<typeof OpenAIResponsesScheduleReplySchema>
+
+export type FormattedScheduleReply = AnthropicScheduleReply | OpenAIChatScheduleReply | OpenAIResponsesScheduleReply

@@ -252,11 +252,27 @@ function classify(error: ValueError): Issue {
     return { path, kind: 'unexpected', line: `An unexpected parameter \`${path}\` was provided` }
   }
   const expected = expectedTypes(error.schema)
+  if (path === ROOT_PARAMETER && expected?.includes('object') === true && typeof error.value === 'string') {
+    return { path, kind: 'type', line: stringForObjectLine(error.value) }
+  }
   if (expected !== undefined && !fitsTypes(expected, error.value)) {
     const line = `The parameter \`${path}\` type is expected as \`${expected.join(' | ')}\` but provided as \`${jsonTypeOf(error.value)}\``
     return { path, kind: 'type', line }
   }
   return { path, kind: 'invalid', line: `The parameter \`${path}\` is invalid: ${error.message}` }
+}
+
+/**
+ * The input is a text where an object belongs: most often a function call's `arguments` that
+ * are not JSON (a model cut short or writing by hand), so the model is told what the parser saw.
+ */
+function stringForObjectLine(text: string): string {
+  try {
+    JSON.parse(text)
+    return 'The input is expected as a JSON object but provided as a string holding JSON text: give the object itself, not a string'
+  } catch (error) {
+    return `The input is expected as a JSON object but provided as text that is not valid JSON (${projectErrorMessage(error)}): send the arguments again as one JSON object`
+  }
 }
 
 /** The JSON types a schema accepts, or undefined when it does not say. */

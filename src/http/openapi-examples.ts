@@ -39,7 +39,10 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     body: { id: 'r2', name: 'Read', input: { file_path: 'hello.txt' }, dependsOn: ['w1'] },
   },
   closeSchedule: { summary: 'No more calls for the open schedule', parameters: { id: SCHEDULE } },
-  getSchedule: { summary: "The schedule's records, held until it ends (10 s at most)", parameters: { id: SCHEDULE, wait: 10 } },
+  getSchedule: {
+    summary: "The schedule held until it ends (10 s at most); with `format`, its results as the Messages API's next user message",
+    parameters: { id: SCHEDULE, wait: 10, format: 'anthropic' },
+  },
   answerPermission: { summary: 'Allow the Write', parameters: { id: PERMISSION }, body: { decision: 'allow' } },
   listPermissions: { summary: "The session's pending approval requests", parameters: { sessionId: SESSION, status: 'pending' } },
   deleteProjectRule: { summary: 'Remove a project grant', parameters: { id: 'rule_3e8a1c52-9d47-4b6f-a0e2-5c7b9d1f4a68' } },
@@ -62,5 +65,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       url: 'http://127.0.0.1:9000/tools/ticket',
     },
   },
+  listTools: { summary: 'The tools as the `tools` parameter of the Messages API', parameters: { format: 'anthropic' } },
   deleteHttpTool: { summary: 'Remove the ticket lookup tool', parameters: { name: 'ticket_lookup' } },
 }

@@ -13,6 +13,7 @@ import { turnFor } from './runtime-context.js'
 import type { SessionService } from './session-service.js'
 import type { NewCall, SqliteStore } from '../storage/sqlite-store.js'
 import { scheduleView } from './views.js'
+import { scheduleCallsOf } from '../model-formats/schedule-calls.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
 import { ScheduleWaiters } from './schedule-waiters.js'
 import { isShutdownFailure } from './event-journal.js'
@@ -45,7 +46,7 @@ export class ScheduleService {
    * found by the primary key, inside that commit, and fails only this request.
    */
   async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
-    const calls = body.calls.map(toToolCall)
+    const calls = scheduleCallsOf(body).map(toToolCall)
     const open = body.open === true
     const proposed = this.#ctx.store.getSession(body.sessionId) ?? this.#sessions.newRecord(body.sessionId)
     this.#assertDistinctCallIds(proposed.id, calls)

@@ -132,7 +132,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends */
+        /**
+         * A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends; ?format= gives the results in a model API's shape
+         * @description With `format`, the reply is `{scheduleId, sessionId, turnId, status, done, stopTurn, turnControl?}` and, once `done` (every call ended), the results as that API's next request carries them, the text of each byte for byte its `modelContent`: `anthropic`: `message`, the `user` message with one `tool_result` per call (images as base64 image blocks); `openai-chat`: `messages`, one `tool` message per call, then, when calls returned images, one `user` message carrying them as data URLs (a tool message cannot carry an image), each call's introduced by the text `Images returned by tool call <id>:`; `openai-responses`: `input`, one `function_call_output` per call (images as `input_image` data URLs). An image saved as an artifact is read back from it. `stopTurn` is true when a result asks to end the turn (R30): send the results, do not call the model again.
+         */
         get: operations["getSchedule"];
         put?: never;
         post?: never;
@@ -293,7 +296,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every tool with its description, input schema, flags, timeout policy and result budget */
+        /**
+         * Every tool with its description, input schema, flags, timeout policy and result budget; or, with ?format=, a model API's `tools` parameter
+         * @description Without `format`: `{tools}`, every tool as toolexec describes it. With `format`: a bare array, exactly the `tools` parameter of that API (built-in, MCP and HTTP tools alike), input schemas as plain JSON Schema with `type: "object"` at the top and no `$schema` or `$id`.
+         */
         get: operations["listTools"];
         put?: never;
         /** Register a client-defined HTTP tool, kept across restarts: each call is POSTed to its url as {callId, sessionId, input} and answered with {content, isError?} */
@@ -342,6 +348,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description format=anthropic: `message` once `done` */
+        AnthropicSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            /** @description The `user` message to append: one `tool_result` per call, in call order */
+            message?: {
+                /** @enum {string} */
+                role: "user";
+                content: {
+                    /** @enum {string} */
+                    type: "tool_result";
+                    tool_use_id: string;
+                    content: string | ({
+                        /** @enum {string} */
+                        type: "text";
+                        text: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "image";
+                        source: {
+                            /** @enum {string} */
+                            type: "base64";
+                            media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                            data: string;
+                        };
+                    })[];
+                    /** @description R28: a failed call, a tool output that says it is an error, an interrupted Bash */
+                    is_error: boolean;
+                }[];
+            };
+        };
         /** @description Every call of a batch has its result */
         BatchCompletedEvent: {
             /** @enum {string} */
@@ -450,10 +498,63 @@ export interface components {
             outputRestInDisplay?: true;
         };
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
+        /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         CreateScheduleBody: {
             sessionId: string;
             turnId?: string;
-            calls: components["schemas"]["ScheduleCallInput"][];
+            calls?: components["schemas"]["ScheduleCallInput"][];
+            /** @description The assistant message's `content` as the Messages API returned it: its `tool_use` blocks become the calls, in order */
+            anthropic?: (({
+                /** @enum {string} */
+                type: "tool_use";
+                id: string;
+                name: string;
+                input: unknown;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @description Any block type but `tool_use` */
+                type: string;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description The assistant message's `tool_calls` as Chat Completions returned them: its function calls become the calls, in order */
+            openaiChat?: (({
+                id: string;
+                /** @enum {string} */
+                type: "function";
+                function: {
+                    name: string;
+                    /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+                    arguments: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @description Any type but `function` */
+                type: string;
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description The response's `output` as the Responses API returned it: its `function_call` items become the calls, in order */
+            openaiResponses?: (({
+                /** @enum {string} */
+                type: "function_call";
+                call_id: string;
+                name: string;
+                /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+                arguments: string;
+                id?: string;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @description Any item type but `function_call` */
+                type: string;
+            } & {
+                [key: string]: unknown;
+            }))[];
             open?: boolean;
         };
         CreateSessionBody: {
@@ -752,6 +853,78 @@ export interface components {
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
             at: string;
+        };
+        /** @description format=openai-chat: `messages` once `done`: one tool message per call, in call order, then at most one user message with the images */
+        OpenAIChatSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            messages?: ({
+                /** @enum {string} */
+                role: "tool";
+                tool_call_id: string;
+                content: string | {
+                    /** @enum {string} */
+                    type: "text";
+                    text: string;
+                }[];
+            } | {
+                /** @enum {string} */
+                role: "user";
+                content: ({
+                    /** @enum {string} */
+                    type: "text";
+                    text: string;
+                } | {
+                    /** @enum {string} */
+                    type: "image_url";
+                    image_url: {
+                        /** @description A data: URL */
+                        url: string;
+                    };
+                })[];
+            })[];
+        };
+        /** @description format=openai-responses: `input` once `done`: one `function_call_output` per call, in call order */
+        OpenAIResponsesSchedule: {
+            scheduleId: string;
+            sessionId: string;
+            turnId: string;
+            status: components["schemas"]["ScheduleStatus"];
+            /** @description Every call of the schedule has ended (and it is closed): the format's results are present */
+            done: boolean;
+            /** @description R30: a result asks to end the turn after it: send the results, then do not call the model again */
+            stopTurn: boolean;
+            turnControl?: {
+                reason: string;
+                /** @enum {boolean} */
+                stopTurnAfterResult: true;
+            };
+            input?: {
+                /** @enum {string} */
+                type: "function_call_output";
+                call_id: string;
+                output: string | ({
+                    /** @enum {string} */
+                    type: "input_text";
+                    text: string;
+                } | {
+                    /** @enum {string} */
+                    type: "input_image";
+                    /** @description A data: URL */
+                    image_url: string;
+                })[];
+            }[];
         };
         PermissionAnswerBody: {
             decision: "allow" | "deny";
@@ -1508,6 +1681,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateScheduleBody"];
@@ -1790,6 +1964,11 @@ export interface operations {
                  * @example 10
                  */
                 wait?: number;
+                /**
+                 * @description A model API's own shapes: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses
+                 * @example anthropic
+                 */
+                format?: "anthropic" | "openai-chat" | "openai-responses";
             };
             header?: never;
             path: {
@@ -1806,7 +1985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Schedule"];
+                    "application/json": components["schemas"]["Schedule"] | components["schemas"]["AnthropicSchedule"] | components["schemas"]["OpenAIChatSchedule"] | components["schemas"]["OpenAIResponsesSchedule"];
                 };
             };
             /** @description Every error reply: 4xx and 5xx alike */
@@ -2276,7 +2455,13 @@ export interface operations {
     };
     listTools: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A model API's own shapes: Anthropic Messages, OpenAI Chat Completions, OpenAI Responses
+                 * @example anthropic
+                 */
+                format?: "anthropic" | "openai-chat" | "openai-responses";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2291,7 +2476,52 @@ export interface operations {
                 content: {
                     "application/json": {
                         tools: components["schemas"]["ToolInfo"][];
-                    };
+                    } | {
+                        name: string;
+                        description: string;
+                        input_schema: {
+                            /** @enum {string} */
+                            type: "object";
+                            properties?: unknown;
+                            required?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    }[] | {
+                        /** @enum {string} */
+                        type: "function";
+                        function: {
+                            name: string;
+                            description: string;
+                            /** @description A JSON Schema with `type: "object"` at the top */
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    }[] | {
+                        /** @enum {string} */
+                        type: "function";
+                        name: string;
+                        description: string;
+                        /** @description A JSON Schema with `type: "object"` at the top */
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description The schemas are not written for strict mode (every property required, no open objects)
+                         * @enum {boolean}
+                         */
+                        strict: false;
+                    }[];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
                 };
             };
             /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */

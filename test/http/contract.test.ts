@@ -8,11 +8,13 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
+import type { FormattedScheduleReply, PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
+import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-formats.js'
 import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { expectCarriesModelContent, PIXEL_PNG } from '../support/model-formats.js'
 import { dumpTool, sleepTool } from '../support/tools.js'
 
 const TOKEN = 'contract-token'
@@ -192,6 +194,58 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('GET', '/sessions/contract-tools/history'), 200)
     await expectStatus(api('GET', '/sessions/contract-tools'), 200)
     await expectStatus(api('GET', '/sessions'), 200)
+  })
+
+  it('model-API formats: the tools, and a round trip in each format (its calls posted, its results read back) carrying exactly every modelContent', async () => {
+    writeFileSync(path.join(secured.dataDir, 'formats.txt'), 'alpha\nbeta\n')
+    writeFileSync(path.join(secured.dataDir, 'formats.png'), PIXEL_PNG)
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-formats', permissionMode: 'bypassPermissions' } }), 201)
+    const inputs = {
+      text: { file_path: 'formats.txt' },
+      image: { file_path: 'formats.png' },
+      big: { command: 'seq 1 30000' },
+    }
+    const bodies: Record<ModelFormat, (tag: string) => Record<string, unknown>> = {
+      anthropic: (tag) => ({
+        anthropic: [
+          { type: 'thinking', thinking: 'Reading both.', signature: 'sig' },
+          { type: 'text', text: 'Let me look.' },
+          ...Object.entries(inputs).map(([name, input]) => ({ type: 'tool_use', id: `toolu_${tag}_${name}`, name: name === 'big' ? 'Bash' : 'Read', input, caller: { type: 'direct' } })),
+        ],
+      }),
+      'openai-chat': (tag) => ({
+        openaiChat: [
+          ...Object.entries(inputs).map(([name, input]) => ({ id: `call_${tag}_${name}`, type: 'function', function: { name: name === 'big' ? 'Bash' : 'Read', arguments: JSON.stringify(input) } })),
+          { id: `call_${tag}_broken`, type: 'function', function: { name: 'Read', arguments: '{"file_path": "formats' } },
+        ],
+      }),
+      'openai-responses': (tag) => ({
+        openaiResponses: [
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          ...Object.entries(inputs).map(([name, input]) => ({ type: 'function_call', id: `fc_${name}`, call_id: `call_${tag}_${name}`, name: name === 'big' ? 'Bash' : 'Read', arguments: JSON.stringify(input) })),
+          { type: 'function_call', call_id: `call_${tag}_broken`, name: 'Read', arguments: '[1, 2]' },
+        ],
+      }),
+    }
+    for (const format of MODEL_FORMATS) {
+      await expectStatus(api('GET', `/tools?format=${format}`), 200)
+      const tag = format.replace('-', '')
+      const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', ...bodies[format](tag) } }), 202)
+      const scheduleId = (accepted.body as ScheduleAcceptedReply).scheduleId
+      const reply = await expectStatus(api('GET', `/schedules/${scheduleId}?wait=10&format=${format}`), 200)
+      const formatted = reply.body as FormattedScheduleReply
+      expect(formatted).toMatchObject({ scheduleId, done: true, stopTurn: false, status: 'completed' })
+      const records = await finished(scheduleId)
+      const carried = expectCarriesModelContent(format, formatted, records)
+      const imageCall = records.calls.find((call) => call.id.endsWith('_image'))
+      expect(carried.get(imageCall?.id ?? '')?.images).toEqual([PIXEL_PNG.toString('base64')])
+      expect(records.calls.find((call) => call.id.endsWith('_big'))?.result?.serialization.strategy).toBe('artifact')
+      const broken = records.calls.find((call) => call.id.endsWith('_broken'))
+      if (format !== 'anthropic') expect(broken).toMatchObject({ status: 'failed', name: 'Read' })
+    }
+    await expectStatus(api('GET', '/tools?format=claude'), 400)
+    await expectStatus(api('GET', '/schedules/sch_missing?format=anthropic'), 404)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', calls: [], anthropic: [] } }), 400)
   })
 
   it('a streamed schedule: calls added while open, refused once closed, for a reused id or a malformed body', async () => {

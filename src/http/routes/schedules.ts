@@ -1,7 +1,17 @@
 /** @module Schedule routes, including streaming early dispatch (open, add calls, close). */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AddCallBodySchema, CreateScheduleBodySchema, ScheduleAcceptedReplySchema, ScheduleReplySchema } from '../../contracts/api.js'
+import {
+  AddCallBodySchema,
+  AnthropicScheduleReplySchema,
+  CreateScheduleBodySchema,
+  OpenAIChatScheduleReplySchema,
+  OpenAIResponsesScheduleReplySchema,
+  ScheduleAcceptedReplySchema,
+  ScheduleReplySchema,
+} from '../../contracts/api.js'
+import { ModelFormatSchema } from '../../contracts/model-formats.js'
+import { scheduleInFormat } from '../../sessions/model-format-replies.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
@@ -65,7 +75,16 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     {
       schema: {
         operationId: 'getSchedule',
-        summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends",
+        summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends; ?format= gives the results in a model API's shape",
+        description: [
+          'With `format`, the reply is `{scheduleId, sessionId, turnId, status, done, stopTurn, turnControl?}` and, once `done` (every call ended),',
+          'the results as that API\'s next request carries them, the text of each byte for byte its `modelContent`:',
+          '`anthropic`: `message`, the `user` message with one `tool_result` per call (images as base64 image blocks);',
+          '`openai-chat`: `messages`, one `tool` message per call, then, when calls returned images, one `user` message carrying them as data URLs',
+          '(a tool message cannot carry an image), each call\'s introduced by the text `Images returned by tool call <id>:`;',
+          '`openai-responses`: `input`, one `function_call_output` per call (images as `input_image` data URLs).',
+          'An image saved as an artifact is read back from it. `stopTurn` is true when a result asks to end the turn (R30): send the results, do not call the model again.',
+        ].join(' '),
         tags: ['schedules'],
         params: ScheduleParams,
         querystring: Type.Object(
@@ -73,14 +92,26 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
             wait: Type.Optional(
               Type.Number({ minimum: 0, maximum: MAX_WAIT_SECONDS, description: 'Seconds to hold the reply while the schedule is queued or running (0 when absent); fractions allowed' }),
             ),
+            format: Type.Optional(inline(ModelFormatSchema)),
           },
           { additionalProperties: false },
         ),
-        response: { 200: inline(ScheduleReplySchema), ...errors(400, 404) },
+        response: {
+          200: Type.Union([
+            inline(ScheduleReplySchema),
+            inline(AnthropicScheduleReplySchema),
+            inline(OpenAIChatScheduleReplySchema),
+            inline(OpenAIResponsesScheduleReplySchema),
+          ]),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => {
-      return runtime.schedules.waitFor(request.params.id, request.query.wait ?? 0)
+      const schedule = await runtime.schedules.waitFor(request.params.id, request.query.wait ?? 0)
+      const format = request.query.format
+      if (format === undefined) return schedule
+      return scheduleInFormat(schedule, format, (sessionId, artifactId) => runtime.ctx.store.getArtifact(sessionId, artifactId))
     },
   )
 }

@@ -2,6 +2,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ToolInfoSchema } from '../../contracts/api.js'
+import { AnthropicToolSchema, ModelFormatSchema, OpenAIChatToolSchema, OpenAIResponsesToolSchema } from '../../contracts/model-formats.js'
+import { toolsInFormat } from '../../sessions/model-format-replies.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import { HttpToolDefinitionSchema } from '../../contracts/tool-config.js'
 import type { Runtime } from '../../sessions/runtime.js'
@@ -31,12 +33,28 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     {
       schema: {
         operationId: 'listTools',
-        summary: 'Every tool with its description, input schema, flags, timeout policy and result budget',
+        summary: "Every tool with its description, input schema, flags, timeout policy and result budget; or, with ?format=, a model API's `tools` parameter",
+        description:
+          'Without `format`: `{tools}`, every tool as toolexec describes it. With `format`: a bare array, exactly the `tools` parameter of that API ' +
+          '(built-in, MCP and HTTP tools alike), input schemas as plain JSON Schema with `type: "object"` at the top and no `$schema` or `$id`.',
         tags: ['tools'],
-        response: { 200: Type.Object({ tools: Type.Array(TOOL_INFO) }) },
+        querystring: Type.Object({ format: Type.Optional(inline(ModelFormatSchema)) }, { additionalProperties: false }),
+        response: {
+          200: Type.Union([
+            Type.Object({ tools: Type.Array(TOOL_INFO) }),
+            Type.Array(inline(AnthropicToolSchema), { description: 'format=anthropic' }),
+            Type.Array(inline(OpenAIChatToolSchema), { description: 'format=openai-chat' }),
+            Type.Array(inline(OpenAIResponsesToolSchema), { description: 'format=openai-responses' }),
+          ]),
+          ...errors(400),
+        },
       },
     },
-    async () => ({ tools: runtime.registry.list().map(toolView) }),
+    async (request) => {
+      const tools = runtime.registry.list().map(toolView)
+      const format = request.query.format
+      return format === undefined ? { tools } : toolsInFormat(tools, format)
+    },
   )
 
   app.post(
