@@ -7,13 +7,19 @@ import { createInterface } from 'node:readline/promises'
 const TOOLEXEC_URL = process.env['TOOLEXEC_URL'] ?? 'http://127.0.0.1:8787'
 const TOOLEXEC_TOKEN = process.env['TOOLEXEC_TOKEN']
 
-/** One toolexec request, JSON in and out; any reply but 2xx is thrown with its body. */
+export class ToolexecReplyError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message)
+  }
+}
+
+/** One toolexec request, JSON in and out; any reply but 2xx is thrown with its status and body. */
 export async function toolexec<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {}
   if (TOOLEXEC_TOKEN) headers['authorization'] = `Bearer ${TOOLEXEC_TOKEN}`
   if (body !== undefined) headers['content-type'] = 'application/json'
   const response = await fetch(`${TOOLEXEC_URL}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-  if (!response.ok) throw new Error(`toolexec ${method} ${route}: ${response.status} ${await response.text()}`)
+  if (!response.ok) throw new ToolexecReplyError(response.status, `toolexec ${method} ${route}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
 }
 
@@ -55,8 +61,14 @@ async function answerApprovals(sessionId: string, approve: Approve): Promise<voi
   const { requests } = await toolexec<{ requests: PermissionRequest[] }>('GET', `/permissions?sessionId=${sessionId}&status=pending`)
   for (const request of requests) {
     const decision = approve ?? (await askOnTerminal(request))
-    console.log(`[toolexec] ${request.toolName}: ${decision}`)
-    await toolexec('POST', `/permissions/${request.id}`, { decision, sessionId })
+    try {
+      await toolexec('POST', `/permissions/${request.id}`, { decision, sessionId })
+      console.log(`[toolexec] ${request.toolName}: ${decision}`)
+    } catch (error) {
+      // 409: decided otherwise meanwhile (another client, or the request timed out).
+      if (!(error instanceof ToolexecReplyError && error.status === 409)) throw error
+      console.log(`[toolexec] ${request.toolName}: already decided`)
+    }
   }
 }
 

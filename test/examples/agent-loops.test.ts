@@ -9,6 +9,7 @@
  * modelContent byte for byte, the ids, the order, the error flags and the images.
  */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -43,23 +44,25 @@ interface LoopRun {
   readonly promptsAnswered: number
 }
 
-/** Runs an example loop to its end; with `answerPrompts`, types "y" at each approval prompt. */
-async function runLoop(script: string, args: readonly string[], modelEnv: Record<string, string>, answerPrompts: boolean): Promise<LoopRun> {
+/** Runs an example loop to its end; with `answerPrompts`, types "y" at each approval prompt (after `onPrompt`). */
+async function runLoop(script: string, args: readonly string[], modelEnv: Record<string, string>, answerPrompts: boolean, onPrompt: () => Promise<void> = async () => {}): Promise<LoopRun> {
   const env: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: '', TOOLEXEC_URL: toolexec.url, TOOLEXEC_TOKEN: TOKEN, ...modelEnv }
   for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI)_/.test(name) && !(name in modelEnv)) delete env[name]
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let promptsAnswered = 0
+  let answering = Promise.resolve()
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString('utf8')
     const prompts = stdout.split('[y/N] ').length - 1
-    for (; answerPrompts && promptsAnswered < prompts; promptsAnswered++) child.stdin.write('y\n')
+    for (; answerPrompts && promptsAnswered < prompts; promptsAnswered++) answering = answering.then(onPrompt).then(() => void child.stdin.write('y\n'))
   })
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS - 5_000)
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
   clearTimeout(timer)
+  await answering
   return { code, stdout, stderr, promptsAnswered }
 }
 
@@ -137,4 +140,56 @@ describe('examples/openai-loop.ts on openai against a fake OpenAI API', () => {
       }
     }, RUN_TIMEOUT_MS)
   }
+})
+
+describe('a result that stops the turn (R30)', () => {
+  const submit = (id: string) => [[{ id, name: 'submit_result', input: { result: 'the report' } }]]
+  const loops = [
+    { script: 'examples/anthropic-loop.ts', start: () => startFakeAnthropic(toolexec, submit('toolu_01submit')), env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }) },
+    { script: 'examples/openai-loop.ts', start: () => startFakeOpenAI(toolexec, submit('call_submit')), env: (url: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test-key' }) },
+  ]
+  for (const loop of loops) {
+    it(`${loop.script} ends after submit_result's result without calling the model again`, async () => {
+      const fake = await loop.start()
+      try {
+        const run = await runLoop(loop.script, ['--workspace', await tempDir('agent-loop-workspace'), '--approve=allow', 'Report.'], loop.env(fake.url), false)
+        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+        expect(fake.turnsServed).toEqual([0])
+        expect(fake.mismatches).toEqual([])
+        expect(run.stdout).toContain('[toolexec] the turn stops here')
+        expect(run.stdout).not.toContain(FINAL_ANSWER)
+      } finally {
+        await fake.close()
+      }
+    }, RUN_TIMEOUT_MS)
+  }
+})
+
+describe('an approval decided elsewhere while the terminal prompt waits', () => {
+  it('examples/anthropic-loop.ts takes the 409 of its late answer as decided and goes on to the final answer', async () => {
+    const fake = await startFakeAnthropic(toolexec)
+    try {
+      const workspace = await workspaceWithFiles()
+      const denyFirst = async (): Promise<void> => {
+        const { requests } = await getJson<{ requests: { id: string; sessionId: string }[] }>(toolexec, '/permissions?status=pending')
+        for (const request of requests) {
+          const response = await fetch(`${toolexec.url}/permissions/${request.id}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ decision: 'deny', message: 'decided by another client' }),
+          })
+          expect(response.status).toBe(200)
+        }
+      }
+      const run = await runLoop('examples/anthropic-loop.ts', ['--workspace', workspace, 'Work through the files.'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }, true, denyFirst)
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(run.stdout).toContain('[toolexec] Write: already decided')
+      expect(fake.mismatches).toEqual([])
+      expect(fake.turnsServed).toEqual([0, 1, 2, 3, 4, 5])
+      expect(run.stdout).toContain(FINAL_ANSWER)
+      expect(existsSync(path.join(workspace, WRITTEN_FILE))).toBe(false)
+    } finally {
+      await fake.close()
+    }
+  }, RUN_TIMEOUT_MS)
 })

@@ -19,8 +19,8 @@ export interface FakeModelServer {
   close(): Promise<void>
 }
 
-export async function startFakeAnthropic(toolexec: ToolexecAccess): Promise<FakeModelServer> {
-  const turns = scriptedTurns('toolu_01', 'schema')
+/** `turns` replaces the scripted conversation's tool-call turns (the final answer still follows them). */
+export async function startFakeAnthropic(toolexec: ToolexecAccess, turns: ScriptedCall[][] = scriptedTurns('toolu_01', 'schema')): Promise<FakeModelServer> {
   const mismatches: string[] = []
   const turnsServed: number[] = []
   const sent: Anthropic.Message[] = []

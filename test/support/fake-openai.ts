@@ -18,8 +18,8 @@ type Image = { mediaType: string; data: string }
 
 const IMAGES_INTRO = /^Images returned by tool call (.+):$/
 
-export async function startFakeOpenAI(toolexec: ToolexecAccess): Promise<FakeModelServer> {
-  const turns = scriptedTurns('call_', 'json')
+/** `turns` replaces the scripted conversation's tool-call turns (the final answer still follows them). */
+export async function startFakeOpenAI(toolexec: ToolexecAccess, turns: ScriptedCall[][] = scriptedTurns('call_', 'json')): Promise<FakeModelServer> {
   const mismatches: string[] = []
   const turnsServed: number[] = []
   let lastChatMessage: OpenAI.Chat.ChatCompletionMessage | undefined
