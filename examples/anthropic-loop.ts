@@ -11,7 +11,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { closeTerminal, createSession, toolexec, waitForResults, type Approve } from './toolexec-client.js'
+import { closeTerminal, createSession, printable, toolexec, waitForResults, type Approve } from './toolexec-client.js'
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,7 +36,7 @@ for (;;) {
   messages.push({ role: 'assistant', content: reply.content })
   for (const block of reply.content) {
     if (block.type === 'text') console.log(block.text)
-    if (block.type === 'tool_use') console.log(`[tool] ${block.name} ${JSON.stringify(block.input)}`)
+    if (block.type === 'tool_use') console.log(printable(`[tool] ${block.name} ${JSON.stringify(block.input)}`))
   }
   if (reply.stop_reason !== 'tool_use') break
 

@@ -12,7 +12,7 @@
 import OpenAI from 'openai'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { closeTerminal, createSession, toolexec, waitForResults, type Approve, type FormattedSchedule } from './toolexec-client.js'
+import { closeTerminal, createSession, printable, toolexec, waitForResults, type Approve, type FormattedSchedule } from './toolexec-client.js'
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,7 +44,7 @@ async function chatLoop(): Promise<void> {
     messages.push(choice.message)
     if (choice.message.content) console.log(choice.message.content)
     const toolCalls = choice.message.tool_calls ?? []
-    for (const call of toolCalls) if (call.type === 'function') console.log(`[tool] ${call.function.name} ${call.function.arguments}`)
+    for (const call of toolCalls) if (call.type === 'function') console.log(printable(`[tool] ${call.function.name} ${call.function.arguments}`))
     if (toolCalls.length === 0) break
 
     // The tool_calls as returned: a malformed `arguments` string fails only its own call.
@@ -65,7 +65,7 @@ async function responsesLoop(): Promise<void> {
     previousResponseId = response.id
     if (response.output_text) console.log(response.output_text)
     const toolCalls = response.output.filter((item) => item.type === 'function_call')
-    for (const call of toolCalls) console.log(`[tool] ${call.name} ${call.arguments}`)
+    for (const call of toolCalls) console.log(printable(`[tool] ${call.name} ${call.arguments}`))
     if (toolCalls.length === 0) break
 
     // The output items as returned: toolexec runs the function_call items, in order.

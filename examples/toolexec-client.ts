@@ -80,9 +80,14 @@ async function askOnTerminal(request: PermissionRequest): Promise<'allow' | 'den
     // Once stdin ends no answer can come: that is a no.
     terminal = { prompt, closed: new Promise((resolve) => prompt.once('close', () => resolve(''))) }
   }
-  const question = `Allow ${request.toolName} ${JSON.stringify(request.input)}? (${request.reason}) [y/N] `
+  const question = `Allow ${printable(`${request.toolName} ${JSON.stringify(request.input)}? (${request.reason})`)} [y/N] `
   const answer = await Promise.race([terminal.prompt.question(question), terminal.closed])
   return /^y(es)?$/i.test(answer.trim()) ? 'allow' : 'deny'
+}
+
+/** For texts the model chose: control characters are shown escaped, never sent to the terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Lets the process exit once the loop is over (an open terminal prompt would hold it). */

@@ -98,6 +98,8 @@ async function expectTheConversationRan(fake: FakeModelServer, run: LoopRun, wor
   expect(fake.mismatches).toEqual([])
   expect(fake.turnsServed).toEqual([0, 1, 2, 3, 4, 5])
   expect(run.stdout).toContain(FINAL_ANSWER)
+  // The Write's text has escape sequences: the tool line and the prompt show them escaped.
+  expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
   expect(await readFile(path.join(workspace, WRITTEN_FILE), 'utf8')).toBe(WRITTEN_TEXT)
   await expectTheScenarioHappened(fake)
 }

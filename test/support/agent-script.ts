@@ -9,7 +9,8 @@ export const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFc
 /** Files the scripted turns read: the test writes them into the session's workspace. */
 export const WORKSPACE_FILES: Record<string, string | Buffer> = { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'pixel.png': PIXEL_PNG }
 export const WRITTEN_FILE = 'notes.txt'
-export const WRITTEN_TEXT = 'notes from the agent\n'
+/** With an escape sequence (C1 CSI, erase line) that the loops must not send raw to the terminal. */
+export const WRITTEN_TEXT = 'notes from the agent \u009b2K\u001b[2K\n'
 export const FINAL_ANSWER = 'Done: read a.txt and b.txt, wrote notes.txt, ran seq and looked at pixel.png.'
 
 export interface ScriptedCall {
