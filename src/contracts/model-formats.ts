@@ -16,8 +16,14 @@ export const ModelFormatSchema = Type.Union(
 export type ModelFormat = Static<typeof ModelFormatSchema>
 
 const ToolName = Type.String({ maxLength: 200 })
-/** Each API keeps more fields on its blocks than toolexec reads: they are accepted and ignored. */
+/** A schema of a reply that may hold keywords of its own. */
 const OPEN = { additionalProperties: true } as const
+/**
+ * Each API keeps more fields on its blocks than toolexec reads: they are accepted and ignored.
+ * JSON Schema leaves an object open when it says nothing; saying `additionalProperties: true`
+ * would give the generated types an index signature the SDKs' interfaces do not satisfy.
+ */
+const MORE_FIELDS = 'Other fields are accepted and ignored'
 /** A JSON Schema of an object, as the tools parameter carries it. */
 const ParametersSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'A JSON Schema with `type: "object"` at the top' })
 
@@ -61,11 +67,11 @@ export type OpenAIResponsesTool = Static<typeof OpenAIResponsesToolSchema>
 
 const AnthropicToolUseSchema = Type.Object(
   { type: Type.Literal('tool_use'), id: IdSchema, name: ToolName, input: Type.Unknown() },
-  { ...OPEN, description: 'Becomes a call: id, name and input as given' },
+  { description: `${MORE_FIELDS}. ` + 'Becomes a call: id, name and input as given' },
 )
 const AnthropicOtherBlockSchema = Type.Object(
   { type: Type.String({ pattern: '^(?!tool_use$)', description: 'Any block type but `tool_use`' }) },
-  { ...OPEN, description: 'Ignored: text, thinking, redacted_thinking, server tool blocks, ...' },
+  { description: `${MORE_FIELDS}. ` + 'Ignored: text, thinking, redacted_thinking, server tool blocks, ...' },
 )
 export const AnthropicAssistantContentSchema = Type.Array(Type.Union([AnthropicToolUseSchema, AnthropicOtherBlockSchema]), {
   $id: 'AnthropicAssistantContent',
@@ -80,14 +86,14 @@ const OpenAIChatFunctionCallSchema = Type.Object(
     type: Type.Literal('function'),
     function: Type.Object(
       { name: ToolName, arguments: Type.String({ description: 'The input as a JSON text; one that is not a JSON object fails its call, not the request' }) },
-      OPEN,
+      { description: MORE_FIELDS },
     ),
   },
-  { ...OPEN, description: 'Becomes a call' },
+  { description: `${MORE_FIELDS}. ` + 'Becomes a call' },
 )
 const OpenAIChatOtherCallSchema = Type.Object(
   { type: Type.String({ pattern: '^(?!function$)', description: 'Any type but `function`' }) },
-  { ...OPEN, description: 'Ignored: toolexec offers only function tools' },
+  { description: `${MORE_FIELDS}. ` + 'Ignored: toolexec offers only function tools' },
 )
 export const OpenAIChatToolCallsSchema = Type.Array(Type.Union([OpenAIChatFunctionCallSchema, OpenAIChatOtherCallSchema]), {
   $id: 'OpenAIChatToolCalls',
@@ -104,11 +110,11 @@ const OpenAIResponsesFunctionCallSchema = Type.Object(
     arguments: Type.String({ description: 'The input as a JSON text; one that is not a JSON object fails its call, not the request' }),
     id: Type.Optional(Type.String()),
   },
-  { ...OPEN, description: 'Becomes a call whose id is `call_id`' },
+  { description: `${MORE_FIELDS}. ` + 'Becomes a call whose id is `call_id`' },
 )
 const OpenAIResponsesOtherItemSchema = Type.Object(
   { type: Type.String({ pattern: '^(?!function_call$)', description: 'Any item type but `function_call`' }) },
-  { ...OPEN, description: 'Ignored: message, reasoning, built-in tool calls, ...' },
+  { description: `${MORE_FIELDS}. ` + 'Ignored: message, reasoning, built-in tool calls, ...' },
 )
 export const OpenAIResponsesOutputSchema = Type.Array(Type.Union([OpenAIResponsesFunctionCallSchema, OpenAIResponsesOtherItemSchema]), {
   $id: 'OpenAIResponsesOutput',

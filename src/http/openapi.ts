@@ -12,6 +12,7 @@ import * as display from '../contracts/display.js'
 import * as events from '../contracts/events.js'
 import * as flags from '../contracts/flags.js'
 import * as modelContent from '../contracts/model-content.js'
+import * as modelFormats from '../contracts/model-formats.js'
 import * as result from '../contracts/result.js'
 import * as sandbox from '../contracts/sandbox.js'
 import * as sessionEvents from '../contracts/session-events.js'
@@ -68,7 +69,7 @@ const BODY_LIMIT_TEXT = `${BODY_LIMIT_BYTES / (1024 * 1024)} MiB`
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
 const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
-const CONTRACT_MODULES: readonly object[] = [api, apiErrors, display, events, flags, modelContent, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
+const CONTRACT_MODULES: readonly object[] = [api, apiErrors, display, events, flags, modelContent, modelFormats, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {

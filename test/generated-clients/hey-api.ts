@@ -31,7 +31,9 @@ for await (const event of stream) {
 stop.abort()
 
 const schedule = await getSchedule({ path: { id: scheduleId ?? '' }, query: { wait: 5 } })
-const records = Object.fromEntries((schedule.data?.calls ?? []).map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
+// Without ?format= the reply is the records (`Schedule`); the other members of the union are the model-API shapes.
+const calls = schedule.data !== undefined && 'calls' in schedule.data ? schedule.data.calls : []
+const records = Object.fromEntries(calls.map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
 const missing = await getSchedule({ path: { id: 'sch_missing' } })
 
 const outcome: Outcome = {

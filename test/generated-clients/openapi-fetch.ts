@@ -76,7 +76,9 @@ for await (const text of frameData(stream.data)) {
 stop.abort()
 
 const schedule = await api.GET('/schedules/{id}', { params: { path: { id: scheduleId ?? '' }, query: { wait: 5 } } })
-const records = Object.fromEntries((schedule.data?.calls ?? []).map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
+// Without ?format= the reply is the records (`Schedule`); the other members of the union are the model-API shapes.
+const calls = schedule.data !== undefined && 'calls' in schedule.data ? schedule.data.calls : []
+const records = Object.fromEntries(calls.map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
 const missing = await api.GET('/schedules/{id}', { params: { path: { id: 'sch_missing' } } })
 
 const outcome: Outcome = {

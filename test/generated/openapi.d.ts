@@ -348,6 +348,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The assistant message's `content` as the Messages API returned it: its `tool_use` blocks become the calls, in order */
+        AnthropicAssistantContent: ({
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            name: string;
+            input: unknown;
+        } | {
+            /** @description Any block type but `tool_use` */
+            type: string;
+        })[];
         /** @description format=anthropic: `message` once `done` */
         AnthropicSchedule: {
             scheduleId: string;
@@ -363,32 +374,47 @@ export interface components {
                 /** @enum {boolean} */
                 stopTurnAfterResult: true;
             };
-            /** @description The `user` message to append: one `tool_result` per call, in call order */
-            message?: {
+            message?: components["schemas"]["AnthropicToolResultsMessage"];
+        };
+        /** @description One entry of the Messages API `tools` parameter */
+        AnthropicTool: {
+            name: string;
+            description: string;
+            input_schema: {
                 /** @enum {string} */
-                role: "user";
-                content: {
-                    /** @enum {string} */
-                    type: "tool_result";
-                    tool_use_id: string;
-                    content: string | ({
-                        /** @enum {string} */
-                        type: "text";
-                        text: string;
-                    } | {
-                        /** @enum {string} */
-                        type: "image";
-                        source: {
-                            /** @enum {string} */
-                            type: "base64";
-                            media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
-                            data: string;
-                        };
-                    })[];
-                    /** @description R28: a failed call, a tool output that says it is an error, an interrupted Bash */
-                    is_error: boolean;
-                }[];
+                type: "object";
+                properties?: unknown;
+                required?: string[];
+            } & {
+                [key: string]: unknown;
             };
+        };
+        AnthropicToolResult: {
+            /** @enum {string} */
+            type: "tool_result";
+            tool_use_id: string;
+            content: string | ({
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "image";
+                source: {
+                    /** @enum {string} */
+                    type: "base64";
+                    media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                    data: string;
+                };
+            })[];
+            /** @description R28: a failed call, a tool output that says it is an error, an interrupted Bash */
+            is_error: boolean;
+        };
+        /** @description The `user` message to append: one `tool_result` per call, in call order */
+        AnthropicToolResultsMessage: {
+            /** @enum {string} */
+            role: "user";
+            content: components["schemas"]["AnthropicToolResult"][];
         };
         /** @description Every call of a batch has its result */
         BatchCompletedEvent: {
@@ -503,58 +529,9 @@ export interface components {
             sessionId: string;
             turnId?: string;
             calls?: components["schemas"]["ScheduleCallInput"][];
-            /** @description The assistant message's `content` as the Messages API returned it: its `tool_use` blocks become the calls, in order */
-            anthropic?: (({
-                /** @enum {string} */
-                type: "tool_use";
-                id: string;
-                name: string;
-                input: unknown;
-            } & {
-                [key: string]: unknown;
-            }) | ({
-                /** @description Any block type but `tool_use` */
-                type: string;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            /** @description The assistant message's `tool_calls` as Chat Completions returned them: its function calls become the calls, in order */
-            openaiChat?: (({
-                id: string;
-                /** @enum {string} */
-                type: "function";
-                function: {
-                    name: string;
-                    /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
-                    arguments: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            }) | ({
-                /** @description Any type but `function` */
-                type: string;
-            } & {
-                [key: string]: unknown;
-            }))[];
-            /** @description The response's `output` as the Responses API returned it: its `function_call` items become the calls, in order */
-            openaiResponses?: (({
-                /** @enum {string} */
-                type: "function_call";
-                call_id: string;
-                name: string;
-                /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
-                arguments: string;
-                id?: string;
-            } & {
-                [key: string]: unknown;
-            }) | ({
-                /** @description Any item type but `function_call` */
-                type: string;
-            } & {
-                [key: string]: unknown;
-            }))[];
+            anthropic?: components["schemas"]["AnthropicAssistantContent"];
+            openaiChat?: components["schemas"]["OpenAIChatToolCalls"];
+            openaiResponses?: components["schemas"]["OpenAIResponsesOutput"];
             open?: boolean;
         };
         CreateSessionBody: {
@@ -854,6 +831,23 @@ export interface components {
             /** @description When the event was stored, ISO 8601 in UTC */
             at: string;
         };
+        /** @description A tool message cannot carry an image: after the tool messages, one user message carries the images of every call, each group introduced by the text `Images returned by tool call <id>:` */
+        OpenAIChatImagesMessage: {
+            /** @enum {string} */
+            role: "user";
+            content: ({
+                /** @enum {string} */
+                type: "text";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "image_url";
+                image_url: {
+                    /** @description A data: URL */
+                    url: string;
+                };
+            })[];
+        };
         /** @description format=openai-chat: `messages` once `done`: one tool message per call, in call order, then at most one user message with the images */
         OpenAIChatSchedule: {
             scheduleId: string;
@@ -869,32 +863,74 @@ export interface components {
                 /** @enum {boolean} */
                 stopTurnAfterResult: true;
             };
-            messages?: ({
+            messages?: (components["schemas"]["OpenAIChatToolMessage"] | components["schemas"]["OpenAIChatImagesMessage"])[];
+        };
+        /** @description One entry of the Chat Completions `tools` parameter */
+        OpenAIChatTool: {
+            /** @enum {string} */
+            type: "function";
+            function: {
+                name: string;
+                description: string;
+                /** @description A JSON Schema with `type: "object"` at the top */
+                parameters: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The assistant message's `tool_calls` as Chat Completions returned them: its function calls become the calls, in order */
+        OpenAIChatToolCalls: ({
+            id: string;
+            /** @enum {string} */
+            type: "function";
+            /** @description Other fields are accepted and ignored */
+            function: {
+                name: string;
+                /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+                arguments: string;
+            };
+        } | {
+            /** @description Any type but `function` */
+            type: string;
+        })[];
+        OpenAIChatToolMessage: {
+            /** @enum {string} */
+            role: "tool";
+            tool_call_id: string;
+            content: string | {
                 /** @enum {string} */
-                role: "tool";
-                tool_call_id: string;
-                content: string | {
-                    /** @enum {string} */
-                    type: "text";
-                    text: string;
-                }[];
+                type: "text";
+                text: string;
+            }[];
+        };
+        OpenAIFunctionCallOutput: {
+            /** @enum {string} */
+            type: "function_call_output";
+            call_id: string;
+            output: string | ({
+                /** @enum {string} */
+                type: "input_text";
+                text: string;
             } | {
                 /** @enum {string} */
-                role: "user";
-                content: ({
-                    /** @enum {string} */
-                    type: "text";
-                    text: string;
-                } | {
-                    /** @enum {string} */
-                    type: "image_url";
-                    image_url: {
-                        /** @description A data: URL */
-                        url: string;
-                    };
-                })[];
+                type: "input_image";
+                /** @description A data: URL */
+                image_url: string;
             })[];
         };
+        /** @description The response's `output` as the Responses API returned it: its `function_call` items become the calls, in order */
+        OpenAIResponsesOutput: ({
+            /** @enum {string} */
+            type: "function_call";
+            call_id: string;
+            name: string;
+            /** @description The input as a JSON text; one that is not a JSON object fails its call, not the request */
+            arguments: string;
+            id?: string;
+        } | {
+            /** @description Any item type but `function_call` */
+            type: string;
+        })[];
         /** @description format=openai-responses: `input` once `done`: one `function_call_output` per call, in call order */
         OpenAIResponsesSchedule: {
             scheduleId: string;
@@ -910,21 +946,23 @@ export interface components {
                 /** @enum {boolean} */
                 stopTurnAfterResult: true;
             };
-            input?: {
-                /** @enum {string} */
-                type: "function_call_output";
-                call_id: string;
-                output: string | ({
-                    /** @enum {string} */
-                    type: "input_text";
-                    text: string;
-                } | {
-                    /** @enum {string} */
-                    type: "input_image";
-                    /** @description A data: URL */
-                    image_url: string;
-                })[];
-            }[];
+            input?: components["schemas"]["OpenAIFunctionCallOutput"][];
+        };
+        /** @description One entry of the Responses API `tools` parameter */
+        OpenAIResponsesTool: {
+            /** @enum {string} */
+            type: "function";
+            name: string;
+            description: string;
+            /** @description A JSON Schema with `type: "object"` at the top */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The schemas are not written for strict mode (every property required, no open objects)
+             * @enum {boolean}
+             */
+            strict: false;
         };
         PermissionAnswerBody: {
             decision: "allow" | "deny";
@@ -2476,43 +2514,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         tools: components["schemas"]["ToolInfo"][];
-                    } | {
-                        name: string;
-                        description: string;
-                        input_schema: {
-                            /** @enum {string} */
-                            type: "object";
-                            properties?: unknown;
-                            required?: string[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    }[] | {
-                        /** @enum {string} */
-                        type: "function";
-                        function: {
-                            name: string;
-                            description: string;
-                            /** @description A JSON Schema with `type: "object"` at the top */
-                            parameters: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    }[] | {
-                        /** @enum {string} */
-                        type: "function";
-                        name: string;
-                        description: string;
-                        /** @description A JSON Schema with `type: "object"` at the top */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                        /**
-                         * @description The schemas are not written for strict mode (every property required, no open objects)
-                         * @enum {boolean}
-                         */
-                        strict: false;
-                    }[];
+                    } | components["schemas"]["AnthropicTool"][] | components["schemas"]["OpenAIChatTool"][] | components["schemas"]["OpenAIResponsesTool"][];
                 };
             };
             /** @description Every error reply: 4xx and 5xx alike */
