@@ -37,6 +37,8 @@ COPY --from=build /app/dist ./dist
 # package.json makes dist/*.js ES modules and gives --version; dist/ reads migrations/ beside it.
 COPY package.json ./
 COPY migrations ./migrations
+# The web console's built page and assets (committed; no build step here).
+COPY web/dist ./web/dist
 RUN mkdir -p /data /workspace && chown node:node /data /workspace
 USER node
 VOLUME ["/data"]

@@ -74,7 +74,7 @@ describe('Dockerfile', () => {
   })
 
   it('runs the compiled server with node, without devDependencies, TypeScript or npm', () => {
-    expect(argsOf('COPY')).toEqual(['--from=build /app/node_modules ./node_modules', '--from=build /app/dist ./dist', 'package.json ./', 'migrations ./migrations'])
+    expect(argsOf('COPY')).toEqual(['--from=build /app/node_modules ./node_modules', '--from=build /app/dist ./dist', 'package.json ./', 'migrations ./migrations', 'web/dist ./web/dist'])
     expect(execForm('CMD')).toEqual(['node', 'dist/main.js'])
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
     expect(manifest.bin.toolexec, 'the bin and the image run the same entry').toBe('dist/main.js')

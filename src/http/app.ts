@@ -1,6 +1,6 @@
 /**
  * @module The HTTP application: routes over the runtime, bearer auth, CORS, errors as
- * `{error:{code,message,details?}}`, the OpenAPI document and its browsable reference.
+ * `{error:{code,message,details?}}`, the OpenAPI document and its browsable reference, the web console.
  */
 import { fastifySSE } from '@fastify/sse'
 import swagger from '@fastify/swagger'
@@ -12,6 +12,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../config.js'
 import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
+import { registerConsole } from './console.js'
 import { corsHeadersFor, registerCors } from './cors.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuth(app, options.token)
   await app.register(swagger, swaggerOptions())
   await app.register(swaggerUi, { routePrefix: '/docs' })
+  await registerConsole(app)
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
   const runtime = options.runtime
   await app.register(sessionRoutes, { runtime })

@@ -1,14 +1,16 @@
 /**
- * @module Bearer-token authentication: every route but /healthz and the API's description
- * (/openapi.json, /docs) when a token is set. A browser's EventSource cannot send headers, so
+ * @module Bearer-token authentication: every route but /healthz, the API's description
+ * (/openapi.json, /docs) and the web console's page and assets (/, /console/) when a token is set. A browser's EventSource cannot send headers, so
  * the events route also takes ?access_token=.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ToolexecError } from '../contracts/errors.js'
+import { CONSOLE_PREFIX } from './console.js'
 import { isCorsPreflight } from './cors.js'
 
-const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/openapi.json'])
+/** `/` is the web console's page: it holds no data and asks for the token itself, like its assets. */
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/openapi.json', '/'])
 /** The reference pages (swagger UI, its assets and the document it shows) hold no data; its Authorize button sets the bearer. */
 const DOCS_PREFIX = '/docs'
 const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
@@ -46,7 +48,7 @@ function registerLoopbackHostCheck(app: FastifyInstance): void {
 
 function isOpenRoute(route: string | undefined): boolean {
   if (route === undefined) return false
-  return OPEN_ROUTES.has(route) || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`)
+  return OPEN_ROUTES.has(route) || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`) || route.startsWith(CONSOLE_PREFIX)
 }
 
 // The scheme is case-insensitive (RFC 9110): `bearer x` is as good as `Bearer x`.

@@ -1,0 +1,162 @@
+/** @module The sessions, newest first, live: create one, open one, delete one (a refusal says why). */
+import { useState } from 'preact/hooks'
+import type { CreateSessionBody, Session, SessionList } from '../../src/contracts/api.js'
+import { request } from './api.js'
+import { usePolling } from './polling.js'
+import { sessionHref } from './route.js'
+
+const MODES: readonly NonNullable<CreateSessionBody['permissionMode']>[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']
+
+function deleteRefusal(status: number, message: string | undefined): string {
+  if (status === 409) return `The server refused (409): ${message ?? 'the session still has work going on'}. Abort its turn first, then delete it.`
+  return `The server refused (${status}): ${message ?? 'unknown error'}`
+}
+
+function SessionForm({ onCreated, onClose }: { readonly onCreated: () => void; readonly onClose: () => void }) {
+  const [workspace, setWorkspace] = useState('')
+  const [mode, setMode] = useState<(typeof MODES)[number]>('default')
+  const [interactive, setInteractive] = useState(true)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault()
+    const body: CreateSessionBody = { permissionMode: mode, interactive }
+    if (workspace.trim() !== '') body.workspace = workspace.trim()
+    const reply = await request<Session>('POST', '/sessions', body)
+    if (reply.status !== 201) {
+      setError(`The server refused (${reply.status}): ${reply.error ?? ''}`)
+      return
+    }
+    onCreated()
+  }
+  const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key === 'Escape') onClose()
+  }
+  return (
+    <form class="card session-form" data-testid="session-form" onSubmit={(event) => void submit(event)} onKeyDown={onKeyDown}>
+      <h2>New session</h2>
+      <label>
+        Workspace
+        <input data-testid="session-workspace" placeholder="the server's default workspace" value={workspace} onInput={(event) => setWorkspace(event.currentTarget.value)} />
+      </label>
+      <label>
+        Permission mode
+        <select data-testid="session-mode" value={mode} onChange={(event) => setMode(event.currentTarget.value as (typeof MODES)[number])}>
+          {MODES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="check">
+        <input data-testid="session-interactive" type="checkbox" checked={interactive} onChange={(event) => setInteractive(event.currentTarget.checked)} />
+        Interactive (a person answers approvals)
+      </label>
+      {error === undefined ? null : (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" data-testid="session-create">
+          Create
+        </button>
+        <button type="button" class="secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function SessionRow({ session, onDeleted }: { readonly session: Session; readonly onDeleted: () => void }) {
+  const [error, setError] = useState<string | undefined>(undefined)
+  const remove = async (): Promise<void> => {
+    const reply = await request('DELETE', `/sessions/${encodeURIComponent(session.id)}`)
+    if (reply.status === 204) {
+      setError(undefined)
+      onDeleted()
+    } else setError(deleteRefusal(reply.status, reply.error))
+  }
+  const { counts } = session
+  return (
+    <li class="card session-row" data-testid="session-row" data-session-id={session.id}>
+      <div class="row-head">
+        <a class="session-link" href={sessionHref(session.id)}>
+          {session.id}
+        </a>
+        <span class={`status status-${session.status}`} data-testid="session-status">
+          {session.status}
+        </span>
+      </div>
+      <div class="meta">
+        <span title="workspace" class="workspace">
+          {session.workspace}
+        </span>
+        <span>{session.permissionMode}</span>
+        <span>
+          {counts.schedules} schedules · {counts.calls} calls · {counts.pendingPermissions} pending
+        </span>
+        <span>created {new Date(session.createdAt).toLocaleString()}</span>
+      </div>
+      <div class="actions">
+        <button type="button" class="danger" data-testid="session-delete" onClick={() => void remove()}>
+          Delete
+        </button>
+      </div>
+      {error === undefined ? null : (
+        <p class="error" role="alert" data-testid="session-delete-error">
+          {error}
+        </p>
+      )}
+    </li>
+  )
+}
+
+export function SessionsPage() {
+  const [sessions, setSessions] = useState<readonly Session[] | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const [creating, setCreating] = useState(false)
+  const reload = usePolling(async () => {
+    const reply = await request<SessionList>('GET', '/sessions?limit=200')
+    if (reply.body === undefined) setError(reply.error)
+    else {
+      setError(undefined)
+      setSessions(reply.body.sessions)
+    }
+  }, true)
+  return (
+    <section class="page" aria-labelledby="sessions-title">
+      <div class="page-head">
+        <h1 id="sessions-title">Sessions</h1>
+        <button type="button" data-testid="new-session" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+          New session
+        </button>
+      </div>
+      {creating ? (
+        <SessionForm
+          onClose={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false)
+            reload()
+          }}
+        />
+      ) : null}
+      {error === undefined ? null : (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {sessions === undefined ? (
+        <p>Loading…</p>
+      ) : sessions.length === 0 ? (
+        <p class="empty">No sessions yet.</p>
+      ) : null}
+      <ul class="list" data-testid="session-list">
+        {(sessions ?? []).map((session) => (
+          <SessionRow key={session.id} session={session} onDeleted={reload} />
+        ))}
+      </ul>
+    </section>
+  )
+}
