@@ -20,7 +20,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleCallInput } from '../../src/contracts/api.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
-import { artifactOf, CONSOLE_TOKEN, ConsoleServer, modelContentText } from '../support/console-harness.js'
+import { artifactOf, CONSOLE_TOKEN, ConsoleServer, modelContentText, type StoredEvent } from '../support/console-harness.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'console')
@@ -33,6 +33,15 @@ const server = new ConsoleServer()
 let browser: Browser
 let page: Page
 let sessionId: string
+/** Every event frame the page's EventSources received, in order, as Chromium's network layer saw it. */
+const received: { id: string; type: string }[] = []
+
+/** Records the frames through the DevTools protocol: what reached the page, whatever the console does with it. */
+async function recordEventFrames(): Promise<void> {
+  const devtools = await page.context().newCDPSession(page)
+  devtools.on('Network.eventSourceMessageReceived', (frame) => received.push({ id: frame.eventId, type: frame.eventName }))
+  await devtools.send('Network.enable')
+}
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true })
@@ -40,6 +49,7 @@ beforeAll(async () => {
   page = browser.page
   // A console that asks "are you sure?" before a delete gets a yes.
   page.on('dialog', (dialog) => void dialog.accept())
+  await recordEventFrames()
   await page.setViewportSize(WIDE)
   process.stdout.write(`console screenshots: ${SCREENSHOTS}\n`)
 }, 60_000)
@@ -333,6 +343,10 @@ describe('the web console in Chromium', () => {
     expect(browser.problems).toEqual([])
   })
   it('reconnects after kill -9 and a restart with an approval pending: the request shows once, nothing doubles, the answer runs the call once', async () => {
+    // The view is caught up (the step before waited for its last result): what it gets from here on is new.
+    const knownBefore = (await server.session(sessionId)).lastEventId
+    await expect.poll(() => received.at(-1)?.id, { timeout: SHOWN_WITHIN_MS }).toBe(String(knownBefore))
+    const receivedBefore = received.length
     const { accepted, requestId } = await postAskingWrite('w5', 'restart.txt', 'after the restart\n')
     await pendingShown(1)
     const connection = page.getByTestId('connection-state')
@@ -365,25 +379,58 @@ describe('the web console in Chromium', () => {
     await statusBecomes('w5', 'succeeded')
     expect(readFileSync(path.join(server.workspace, 'restart.txt'), 'utf8')).toBe('after the restart\n')
     const after = await server.history(sessionId)
-    const ofW5 = (type: string): number => after.filter((event) => event.type === type && event.data.callId === 'w5').length
-    expect([ofW5('PermissionRequested'), ofW5('ToolCallResult')]).toEqual([1, 1])
+    const ofW5 = (type: string): StoredEvent[] => after.filter((event) => event.type === type && event.data.callId === 'w5')
+    // The restarted server asks again under the same permission id; the call runs once.
+    expect(new Set(ofW5('PermissionRequested').map((event) => event.data.permissionId))).toEqual(new Set([requestId]))
+    expect([ofW5('PermissionResolved'), ofW5('ToolCallStarted'), ofW5('ToolCallResult')].map((events) => events.length)).toEqual([1, 1, 1])
     await expectModelContent(accepted.scheduleId, 'w5')
     await attributeBecomes(sessionView(), 'data-last-event-id', String(after.length))
     expect(await sessionView().getAttribute('data-event-count')).toBe(String(after.length))
     expect((await drawnCallIds()).sort()).toEqual(['b1', 'r1', 'w1', 'w2', 'w3', 'w4', 'w5'])
     await pendingShown(0)
+    // On the wire too: across the drop the page got each later event exactly once, in order.
+    const since = received.slice(receivedBefore).map((frame) => Number(frame.id))
+    expect(since).toEqual(after.slice(knownBefore).map((event) => Number(event.id)))
     expect(browser.problems).toEqual([])
   }, 60_000)
 
-  it('aborts a running `sleep 30`: the row ends cancelled', async () => {
+  it("explains the 409 of deleting a session with work going on, and aborts a running `sleep 30`: the row ends cancelled", async () => {
     // Independent of the step before: a request it left open would hold the queue.
     for (const request of await server.pendingRequests(sessionId)) await server.ok('POST', `/permissions/${request.id}`, { decision: 'deny' }, 200)
     const accepted = await server.postSchedule(sessionId, [{ id: 'b2', name: 'Bash', input: { command: 'sleep 30' } }])
+    await statusBecomes('b2', 'running')
+
+    const refusal = await server.api<{ error: { code: string; message: string } }>('DELETE', `/sessions/${sessionId}`)
+    expect(refusal.status).toBe(409)
+    await leaveSessionView(() => page.getByTestId('nav-sessions').click())
+    const row = page.locator(byTestId('session-row', { 'data-session-id': sessionId }))
+    const deleteUrl = `${server.url}/sessions/${sessionId}`
+    await browser.provoking({ url: (url) => url === deleteUrl }, async () => {
+      await row.getByTestId('session-delete').click()
+      await row.getByTestId('session-delete-error').waitFor({ timeout: SHOWN_WITHIN_MS })
+    })
+    expect(browser.provoked).toContain(`reply 409 to DELETE (${deleteUrl})`)
+    const explained = await row.getByTestId('session-delete-error').textContent()
+    expect(explained).toContain('409')
+    expect(explained).toContain(refusal.body.error.message)
+
+    await row.locator(`a[href="#/sessions/${sessionId}"]`).first().click()
     await statusBecomes('b2', 'running')
     await page.getByTestId('abort-turn').click()
     await statusBecomes('b2', 'cancelled')
     expect(await server.call(accepted.scheduleId, 'b2')).toMatchObject({ status: 'cancelled' })
     await expectModelContent(accepted.scheduleId, 'b2')
+    expect(browser.problems).toEqual([])
+  })
+
+  it('lists every tool of the registry with its flags, timeout and budget', async () => {
+    const { tools } = await server.ok<{ tools: { name: string }[] }>('GET', '/tools', undefined, 200)
+    await leaveSessionView(() => page.getByTestId('nav-tools').click())
+    const bash = page.locator(byTestId('tool-row', { 'data-tool-name': 'Bash' }))
+    await bash.waitFor({ timeout: SHOWN_WITHIN_MS })
+    const names = await page.locator(byTestId('tool-row')).evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tool-name') ?? ''))
+    expect(names.sort()).toEqual(tools.map((tool) => tool.name).sort())
+    for (const part of ['tool-flags', 'tool-timeout', 'tool-budget']) expect((await bash.getByTestId(part).textContent())?.trim()).not.toBe('')
     expect(browser.problems).toEqual([])
   })
 })
