@@ -130,10 +130,13 @@ describe('the package: npm pack, installed from the tarball', () => {
     rmSync(installDir, { recursive: true, force: true })
   })
 
-  it('holds the compiled server, its migrations and its bin, and installs no devDependency', () => {
+  it('holds the compiled server, its migrations, the built web console and its bin, and installs no devDependency', () => {
     const installed = path.join(installDir, 'node_modules')
     expect(existsSync(path.join(installed, manifest.name, 'dist', 'main.js'))).toBe(true)
     expect(existsSync(path.join(installed, manifest.name, 'migrations', '001_init.sql'))).toBe(true)
+    // The web console ships built: no build step after install.
+    expect(existsSync(path.join(installed, manifest.name, 'web', 'dist', 'index.html'))).toBe(true)
+    expect(existsSync(path.join(installed, manifest.name, 'web', 'src'))).toBe(false)
     expect(existsSync(path.join(installed, manifest.name, 'src'))).toBe(false)
     expect(existsSync(path.join(installed, '.bin', 'toolexec'))).toBe(true)
     expect(readFileSync(path.join(installed, manifest.name, 'dist', 'main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
@@ -148,7 +151,7 @@ describe('the package: npm pack, installed from the tarball', () => {
     expect(run.stdout).toBe(`${manifest.version}\n`)
   })
 
-  it('toolexec starts a real server from it: /healthz answers, a Grep call runs in its worker, SIGTERM stops it', async () => {
+  it('toolexec starts a real server from it: /healthz answers, the console page and its script load, a Grep call runs in its worker, SIGTERM stops it', async () => {
     const dataDir = tempDirSync('pack-data')
     const workspace = tempDirSync('pack-ws')
     writeFileSync(path.join(workspace, 'notes.txt'), 'a needle in a haystack\n')
@@ -159,6 +162,10 @@ describe('the package: npm pack, installed from the tarball', () => {
     })
     try {
       expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ status: 'ok' })
+      const consolePage = await fetch(`${server.url}/`)
+      expect(consolePage.status).toBe(200)
+      const script = /src="(\/console\/[^"]+\.js)"/.exec(await consolePage.text())?.[1]
+      expect((await fetch(`${server.url}${script ?? '/console/missing.js'}`)).status).toBe(200)
       const json = { 'content-type': 'application/json' }
       await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1' }) })
       const calls = [{ id: 'g1', name: 'Grep', input: { pattern: 'needle', output_mode: 'content' } }]

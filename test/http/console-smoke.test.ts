@@ -45,7 +45,7 @@ describe('the web console, smoke', () => {
     expect(await row.getByTestId('session-status').textContent()).toBe('idle')
     expect(await page.getByTestId('token-dialog').count()).toBe(0)
     // Kept for this tab only, and never in the address bar.
-    expect(await page.evaluate(() => sessionStorage.getItem('toolexec.token'))).toBe(TOKEN)
+    expect(await page.evaluate("sessionStorage.getItem('toolexec.token')")).toBe(TOKEN)
     expect(page.url()).not.toContain(TOKEN)
     expect(await page.title()).toBe('toolexec')
     expect(browser.problems).toEqual([])
