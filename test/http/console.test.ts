@@ -289,6 +289,19 @@ describe('the web console in Chromium', () => {
     expect(browser.problems).toEqual([])
   })
 
+  it("opens the Bash artifact's first 64 KiB, asked for with a Range header, and says how much of it that is", async () => {
+    const record = await server.call(firstSchedule.scheduleId, 'b1')
+    const expected = await server.artifact(sessionId, artifactOf(record).artifactId)
+    const row = await openDetails('b1')
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/artifacts/')), row.getByTestId('artifact-open').click()])
+    expect(await request.headerValue('range')).toBe('bytes=0-65535')
+    await expect.poll(() => row.getByTestId('artifact-preview').textContent(), { timeout: SHOWN_WITHIN_MS }).toBe(expected.subarray(0, 65_536).toString('utf8'))
+    expect(await row.getByTestId('artifact-preview-size').textContent()).toBe('First 64 KiB of 1.0 MiB: download for the whole')
+    await row.getByTestId('artifact-open').click()
+    expect(await row.getByTestId('artifact-preview').count()).toBe(0)
+    expect(browser.problems).toEqual([])
+  })
+
   it('runs a second Write to the same file unasked', async () => {
     const second = await server.postSchedule(sessionId, [{ id: 'w2', name: 'Write', input: { file_path: 'notes.txt', content: 'second\n' } }])
     await statusBecomes('w2', 'succeeded')
@@ -409,6 +422,10 @@ describe('the web console in Chromium', () => {
     const deleteUrl = `${server.url}/sessions/${sessionId}`
     await browser.provoking({ url: (url) => url === deleteUrl }, async () => {
       await row.getByTestId('session-delete').click()
+      // The first click only asks; keeping it sends nothing.
+      await row.getByTestId('session-delete-cancel').click()
+      await row.getByTestId('session-delete').click()
+      await row.getByTestId('session-delete-confirm').click()
       await row.getByTestId('session-delete-error').waitFor({ timeout: SHOWN_WITHIN_MS })
     })
     expect(browser.provoked).toContain(`reply 409 to DELETE (${deleteUrl})`)

@@ -104,3 +104,38 @@ export async function downloadArtifact(uri: string, fileName: string): Promise<s
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
   return undefined
 }
+
+/** How much of an artifact Open shows: its first bytes, asked for with a Range header. */
+export const PREVIEW_BYTES = 64 * 1024
+
+export type ArtifactPreview =
+  | { readonly kind: 'text'; readonly text: string; readonly shownBytes: number; readonly totalBytes: number }
+  | { readonly kind: 'image'; readonly url: string }
+  | { readonly kind: 'error'; readonly message: string }
+
+/**
+ * The artifact's first PREVIEW_BYTES as text (a 206 names the whole size in Content-Range),
+ * or, for an image, all of it as a blob URL the page may show (img-src blob:).
+ */
+export async function previewArtifact(uri: string): Promise<ArtifactPreview> {
+  const route = artifactRoute(uri)
+  if (route === undefined) return { kind: 'error', message: `Not an artifact address: ${uri}` }
+  let response: Response
+  try {
+    response = await fetch(route, { headers: { ...authHeaders(), range: `bytes=0-${PREVIEW_BYTES - 1}` } })
+  } catch (error) {
+    return { kind: 'error', message: `The server could not be reached (${String(error)})` }
+  }
+  if (!response.ok) return { kind: 'error', message: errorOf(await response.json().catch(() => undefined))?.message ?? `${response.status} ${response.statusText}` }
+  if ((response.headers.get('content-type') ?? '').startsWith('image/')) return imagePreview(route)
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const total = /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1]
+  // A cut may split a character: the decoder shows its first bytes as U+FFFD.
+  return { kind: 'text', text: new TextDecoder().decode(bytes), shownBytes: bytes.length, totalBytes: total === undefined ? bytes.length : Number(total) }
+}
+
+async function imagePreview(route: string): Promise<ArtifactPreview> {
+  const response = await fetch(route, { headers: authHeaders() })
+  if (!response.ok) return { kind: 'error', message: `${response.status} ${response.statusText}` }
+  return { kind: 'image', url: URL.createObjectURL(await response.blob()) }
+}

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks'
 import type { Display } from '../../src/contracts/display.js'
 import type { ModelContent } from '../../src/contracts/model-content.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { downloadArtifact } from './api.js'
+import { downloadArtifact, previewArtifact, type ArtifactPreview } from './api.js'
 import { DiffView } from './diff-view.js'
 import { formatBytes } from './format.js'
 
@@ -130,21 +130,56 @@ export function artifactsOf(result: ToolExecutionResult): ArtifactLink[] {
 export function ArtifactButton({ link }: { readonly link: ArtifactLink }) {
   const [error, setError] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState(false)
+  const [preview, setPreview] = useState<ArtifactPreview | undefined>(undefined)
   const download = async (): Promise<void> => {
     setBusy(true)
     setError(await downloadArtifact(link.uri, link.fileName))
     setBusy(false)
   }
+  const open = async (): Promise<void> => {
+    if (preview !== undefined) return closePreview()
+    setBusy(true)
+    setPreview(await previewArtifact(link.uri))
+    setBusy(false)
+  }
+  const closePreview = (): void => {
+    if (preview?.kind === 'image') URL.revokeObjectURL(preview.url)
+    setPreview(undefined)
+  }
   return (
-    <span class="artifact">
+    <div class="artifact">
+      <button type="button" data-testid="artifact-open" aria-expanded={preview !== undefined} disabled={busy} onClick={() => void open()}>
+        {preview === undefined ? 'Open' : 'Close'} {link.fileName}
+      </button>
       <button type="button" data-testid="artifact-download" disabled={busy} onClick={() => void download()}>
-        Download {link.fileName}
+        Download
       </button>
       {error === undefined ? null : (
         <span class="error" role="alert">
           {error}
         </span>
       )}
-    </span>
+      {preview === undefined ? null : <ArtifactPreviewView preview={preview} fileName={link.fileName} />}
+    </div>
+  )
+}
+
+function ArtifactPreviewView({ preview, fileName }: { readonly preview: ArtifactPreview; readonly fileName: string }) {
+  if (preview.kind === 'error') {
+    return (
+      <span class="error" role="alert">
+        {preview.message}
+      </span>
+    )
+  }
+  if (preview.kind === 'image') return <img class="artifact-image" data-testid="artifact-preview" src={preview.url} alt={fileName} />
+  const whole = preview.shownBytes >= preview.totalBytes
+  return (
+    <figure class="artifact-preview">
+      <figcaption data-testid="artifact-preview-size">
+        {whole ? `${formatBytes(preview.totalBytes)}, whole` : `First ${formatBytes(preview.shownBytes)} of ${formatBytes(preview.totalBytes)}: download for the whole`}
+      </figcaption>
+      <pre data-testid="artifact-preview">{preview.text}</pre>
+    </figure>
   )
 }

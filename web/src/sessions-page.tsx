@@ -71,7 +71,10 @@ function SessionForm({ onCreated, onClose }: { readonly onCreated: () => void; r
 
 function SessionRow({ session, onDeleted }: { readonly session: Session; readonly onDeleted: () => void }) {
   const [error, setError] = useState<string | undefined>(undefined)
+  // Deleting loses the session's history: a second, explicit click confirms it (no window.confirm, which blocks the page).
+  const [confirming, setConfirming] = useState(false)
   const remove = async (): Promise<void> => {
+    setConfirming(false)
     const reply = await request('DELETE', `/sessions/${encodeURIComponent(session.id)}`)
     if (reply.status === 204) {
       setError(undefined)
@@ -100,9 +103,20 @@ function SessionRow({ session, onDeleted }: { readonly session: Session; readonl
         <span>created {new Date(session.createdAt).toLocaleString()}</span>
       </div>
       <div class="actions">
-        <button type="button" class="danger" data-testid="session-delete" onClick={() => void remove()}>
-          Delete
-        </button>
+        {confirming ? (
+          <>
+            <button type="button" class="danger" data-testid="session-delete-confirm" onClick={() => void remove()}>
+              Delete its history for good
+            </button>
+            <button type="button" class="secondary" data-testid="session-delete-cancel" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <button type="button" class="danger" data-testid="session-delete" onClick={() => setConfirming(true)}>
+            Delete
+          </button>
+        )}
       </div>
       {error === undefined ? null : (
         <p class="error" role="alert" data-testid="session-delete-error">
