@@ -130,7 +130,7 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
   } catch (error) {
     return state.fail({ status: 'failed', stage: 'serialization', errorClass: 'exception', message: projectErrorMessage(error), output: recordedOutputOf(entry, output) })
   }
-  const display = createToolResultDisplay({ toolName: call.name, entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
+  const display = createToolResultDisplay({ entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
   const post = !hasHook(deps.hooks, 'PostToolUse', call.name)
     ? NO_POST_HOOK
     : await runPostToolUse({
@@ -145,13 +145,13 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     const message = `PostToolUse hook blocked this result: ${post.blockReason}`
     return state.fail({ status: 'failed', stage: 'post_tool_use', errorClass: 'hook_blocked', message, code: 'EXEC_ERR_POST_HOOK_BLOCKED', output: recorded })
   }
-  const turnControl = turnControlOnSuccess(call.name)
+  const turnControl = turnControlOnSuccess(entry)
   const result: ToolExecutionResult = {
     callId: call.id,
     toolName: call.name,
     success: true,
     status: 'succeeded',
-    isError: isErrorForHistory({ success: true, status: 'succeeded', toolName: call.name, output }),
+    isError: isErrorForHistory({ success: true, status: 'succeeded', output }, entry),
     modelContent: serialized.modelContent,
     output: recorded,
     ...(display === undefined ? null : { display }),

@@ -9,7 +9,7 @@ import type { ToolCall } from '../contracts/tool-call.js'
 import type { ToolFlags } from '../contracts/flags.js'
 import type { HookPayload, TurnContext, WriteGrant } from '../contracts/ports.js'
 import type { PermissionOutcome, ToolExecutionResult } from '../contracts/result.js'
-import type { ToolEntry } from '../contracts/tool-entry.js'
+import type { AskedDenial, ToolEntry } from '../contracts/tool-entry.js'
 import { finishFailure, type FailureSpec } from './call-failures.js'
 import { runHandlerStage } from './call-handler.js'
 import type { ExecutorDeps } from './deps.js'
@@ -20,7 +20,7 @@ import { appendHookContext, capHookContexts } from './hook-context.js'
 import { decidePermission } from './permission-flow.js'
 import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
 import { flagsFor } from './tool-flags.js'
-import { planExitDenial } from './turn-control.js'
+import { askedDenialOutcome } from './turn-control.js'
 
 const NEVER_ABORTED: AbortSignal = new AbortController().signal
 const CANCELLED_TEXT = 'Tool execution cancelled'
@@ -200,16 +200,16 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)
   state.permission = 'denied'
-  if (state.call.name === 'ExitPlanMode' && decision.asked) {
+  if (entry.askedDenial !== undefined && decision.asked) {
     // A5: only the user's own words are feedback; a broker, hook or timeout reason is not.
-    return planExitDenied(state, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
+    return askedDenied(state, entry.askedDenial, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
   }
   const message = meaningfulReason(decision.message) ?? `Permission denied for ${state.call.name}`
   return state.fail({ status: 'denied', stage: 'permission', errorClass: 'permission_denied', message, code: 'EXEC_ERR_PERMISSION_DENIED' })
 }
 
-function planExitDenied(state: CallState, feedback: string | undefined): Promise<ToolExecutionResult> {
-  const denial = planExitDenial(feedback)
+function askedDenied(state: CallState, askedDenial: AskedDenial, feedback: string | undefined): Promise<ToolExecutionResult> {
+  const denial = askedDenialOutcome(askedDenial, state.call.name, feedback)
   return state.fail({
     status: 'denied',
     stage: 'permission',
