@@ -8,7 +8,9 @@ import type { ToolFlags } from './flags.js'
 import { SideEffectScopeSchema } from './flags.js'
 import type { ModelContent } from './model-content.js'
 import type { Serialization, TurnControl } from './result.js'
-import type { ArtifactRef, ToolCallContext } from './ports.js'
+import { RetentionSchema, type ArtifactRef, type ToolCallContext } from './tool-context.js'
+
+export { RetentionSchema, type Retention } from './tool-context.js'
 
 export const TimeoutPolicySchema = Type.Object(
   {
@@ -32,12 +34,6 @@ export const ResultBudgetSchema = Type.Object(
   { $id: 'ResultBudget' },
 )
 export type ResultBudget = Static<typeof ResultBudgetSchema>
-
-export const RetentionSchema = Type.Union(
-  [Type.Literal('session'), Type.Literal('project'), Type.Literal('temporary')],
-  { $id: 'Retention' },
-)
-export type Retention = Static<typeof RetentionSchema>
 
 export const ToolDescriptorSchema = Type.Object(
   {
