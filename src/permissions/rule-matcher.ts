@@ -20,8 +20,6 @@ export interface RuleRequest {
   readonly target?: AccessTarget | undefined
 }
 
-
-
 export interface CommandSplitter {
   /**
    * The simple commands of a compound one, wrappers removed; undefined when unsafe to split.
