@@ -44,7 +44,7 @@ const TOOLS: Record<string, ToolEntry> = {
   Bash: createBashTool() as unknown as ToolEntry,
   Read: readTool,
   Edit: editTool,
-  WebFetch: noteTool('WebFetch', 'network').entry,
+  WebFetch: noteTool('WebFetch', 'network', { accessTarget: (input) => ({ kind: 'url', url: (input as { url: string }).url }) }).entry,
 }
 const toolFor = (name: string): ToolEntry => TOOLS[name] ?? noteTool(name, 'network').entry
 

@@ -81,6 +81,11 @@ export const TurnControlSchema = Type.Object({
 })
 export type TurnControl = Static<typeof TurnControlSchema>
 
+/** A5: a sub-agent's final answer ends its turn. */
+export const SUBAGENT_TERMINAL: TurnControl = Object.freeze({ reason: 'subagent_terminal', stopTurnAfterResult: true })
+/** A5: a plan the person rejected without a word ends the turn. */
+export const PLAN_EXIT_DENIED: TurnControl = Object.freeze({ reason: 'plan_exit_denied', stopTurnAfterResult: true })
+
 export const PerfSchema = Type.Object({
   totalMs: Type.Number(),
   permissionWaitMs: Type.Number(),

@@ -7,8 +7,10 @@ import type { Display } from './display.js'
 import type { ToolFlags } from './flags.js'
 import { SideEffectScopeSchema } from './flags.js'
 import type { ModelContent } from './model-content.js'
-import type { Serialization } from './result.js'
-import type { ArtifactRef, ToolCallContext } from './ports.js'
+import type { Serialization, TurnControl } from './result.js'
+import { RetentionSchema, type ArtifactRef, type ToolCallContext } from './tool-context.js'
+
+export { RetentionSchema, type Retention } from './tool-context.js'
 
 export const TimeoutPolicySchema = Type.Object(
   {
@@ -32,12 +34,6 @@ export const ResultBudgetSchema = Type.Object(
   { $id: 'ResultBudget' },
 )
 export type ResultBudget = Static<typeof ResultBudgetSchema>
-
-export const RetentionSchema = Type.Union(
-  [Type.Literal('session'), Type.Literal('project'), Type.Literal('temporary')],
-  { $id: 'Retention' },
-)
-export type Retention = Static<typeof RetentionSchema>
 
 export const ToolDescriptorSchema = Type.Object(
   {
@@ -95,6 +91,24 @@ export interface DisplayArgs<I, O> {
   readonly fullText: string
 }
 
+/**
+ * What a call touches, as the permission rules and checks see it (R14, A9): a file read or
+ * written, a shell command, a URL. `Edit(...)` rules match every file write, `Read(...)`
+ * rules every file read, whatever the tool is called.
+ */
+export type AccessTarget =
+  | { readonly kind: 'file'; readonly access: 'read' | 'write'; readonly path: string }
+  | { readonly kind: 'command'; readonly command: string }
+  | { readonly kind: 'url'; readonly url: string }
+
+/** What a person's denial of the call's ask means for the turn (A5). */
+export interface AskedDenial {
+  /** The model's text when the person said why; their words become the next user input. */
+  readonly withFeedback: string
+  /** Without a reason the turn stops with this control. */
+  readonly withoutFeedback: TurnControl
+}
+
 export interface InputContext {
   readonly sessionId: string
   readonly callId: string
@@ -123,6 +137,14 @@ export interface ToolEntry<I = unknown, O = unknown> extends Omit<ToolDescriptor
    * the PostToolUse hooks ran (they get the whole output): a compact record of a bulky output.
    */
   recordedOutput?(output: O): unknown
+  /** What the call reads, writes, runs or fetches, for the permission rules; undefined when nothing of note. */
+  accessTarget?(input: I): AccessTarget | undefined
+  /** The turn control a success attaches (R30, A5: submit_result ends a sub-agent's turn). */
+  readonly turnControlOnSuccess?: TurnControl
+  /** What a person's denial of this call's ask does to the turn (A5: ExitPlanMode). */
+  readonly askedDenial?: AskedDenial
+  /** R28: an `interrupted` result is an error in history even when it succeeded (Bash's partial output). */
+  readonly interruptedIsError?: boolean
 }
 
 /** A tool entry whose input type comes from its TypeBox schema. */

@@ -1,6 +1,6 @@
-/** @module Every failure of a call ends here: one builder (R25), hook context added after (R27). */
+/** @module The result of every failure of a call: one builder (R25), with turn control when asked (A5). */
 import type { ToolExecutionResult, TurnControl } from '../contracts/result.js'
-import type { CallState } from './call-runner.js'
+import type { ToolCall } from '../contracts/tool-call.js'
 import { createErrorResult, type ErrorResultInput } from './errors.js'
 
 /** createErrorResult's input less what the call state knows, plus turn control (A5). */
@@ -8,8 +8,7 @@ export interface FailureSpec extends Omit<ErrorResultInput, 'callId' | 'toolName
   readonly turnControl?: TurnControl | undefined
 }
 
-export function finishFailure(state: CallState, spec: FailureSpec): Promise<ToolExecutionResult> {
-  const result = createErrorResult({ ...spec, callId: state.call.id, toolName: state.call.name })
-  if (spec.turnControl === undefined) return state.finish(result)
-  return state.finish({ ...result, control: { turnControl: spec.turnControl } })
+export function failureResult(call: Pick<ToolCall, 'id' | 'name'>, spec: FailureSpec): ToolExecutionResult {
+  const result = createErrorResult({ ...spec, callId: call.id, toolName: call.name })
+  return spec.turnControl === undefined ? result : { ...result, control: { turnControl: spec.turnControl } }
 }

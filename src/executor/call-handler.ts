@@ -8,7 +8,7 @@ import type { ExecutorEvent } from '../contracts/events.js'
 import type { ToolCallContext } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
-import type { CallState } from './call-runner.js'
+import type { CallState } from './call-state.js'
 import type { ToolDeadline } from './deadline.js'
 import { observeAdmissionClock } from './deadline.js'
 import { isBusinessFailure, projectErrorMessage, toolUseError } from './errors.js'
@@ -130,7 +130,7 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
   } catch (error) {
     return state.fail({ status: 'failed', stage: 'serialization', errorClass: 'exception', message: projectErrorMessage(error), output: recordedOutputOf(entry, output) })
   }
-  const display = createToolResultDisplay({ toolName: call.name, entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
+  const display = createToolResultDisplay({ entry, input: state.input, output, fullText: serialized.fullText, serialization: serialized.serialization })
   const post = !hasHook(deps.hooks, 'PostToolUse', call.name)
     ? NO_POST_HOOK
     : await runPostToolUse({
@@ -145,13 +145,13 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
     const message = `PostToolUse hook blocked this result: ${post.blockReason}`
     return state.fail({ status: 'failed', stage: 'post_tool_use', errorClass: 'hook_blocked', message, code: 'EXEC_ERR_POST_HOOK_BLOCKED', output: recorded })
   }
-  const turnControl = turnControlOnSuccess(call.name)
+  const turnControl = turnControlOnSuccess(entry)
   const result: ToolExecutionResult = {
     callId: call.id,
     toolName: call.name,
     success: true,
     status: 'succeeded',
-    isError: isErrorForHistory({ success: true, status: 'succeeded', toolName: call.name, output }),
+    isError: isErrorForHistory({ success: true, status: 'succeeded', output }, entry),
     modelContent: serialized.modelContent,
     output: recorded,
     ...(display === undefined ? null : { display }),

@@ -4,99 +4,21 @@
  * PostToolUse hooks -> result. Every exit goes through one place that adds hook context,
  * performance data, the event, the log line and the span.
  */
-import type { Span } from '@opentelemetry/api'
 import type { ToolCall } from '../contracts/tool-call.js'
-import type { ToolFlags } from '../contracts/flags.js'
-import type { HookPayload, TurnContext, WriteGrant } from '../contracts/ports.js'
-import type { PermissionOutcome, ToolExecutionResult } from '../contracts/result.js'
-import type { ToolEntry } from '../contracts/tool-entry.js'
-import { finishFailure, type FailureSpec } from './call-failures.js'
+import type { TurnContext } from '../contracts/ports.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { AskedDenial, ToolEntry } from '../contracts/tool-entry.js'
 import { runHandlerStage } from './call-handler.js'
+import { CallState } from './call-state.js'
 import type { ExecutorDeps } from './deps.js'
 import { createErrorResult, formatValidationError, meaningfulReason, projectErrorMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, NO_PRE_TOOL_USE, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
-import { appendHookContext, capHookContexts } from './hook-context.js'
 import { decidePermission } from './permission-flow.js'
-import { endCallSpan, logResult, startCallSpan } from './telemetry.js'
 import { flagsFor } from './tool-flags.js'
-import { planExitDenial } from './turn-control.js'
+import { askedDenialOutcome } from './turn-control.js'
 
-const NEVER_ABORTED: AbortSignal = new AbortController().signal
 const CANCELLED_TEXT = 'Tool execution cancelled'
-
-/** What every stage of one call shares. */
-export class CallState {
-  readonly call: ToolCall
-  readonly turn: TurnContext
-  readonly deps: ExecutorDeps
-  readonly signal: AbortSignal
-  readonly startedAt: number
-  readonly contexts: string[] = []
-  readonly span: Span
-  entry: ToolEntry | undefined
-  input: unknown
-  flags: ToolFlags | undefined = undefined
-  permission: PermissionOutcome = 'none'
-  /** Where the outside path of the approved request led when it was asked. */
-  approvedTarget: string | undefined = undefined
-  /** What the call may write, by how it was allowed. */
-  writes: WriteGrant = 'none'
-  permissionWaitMs = 0
-  queuedMs = 0
-
-  constructor(call: ToolCall, turn: TurnContext, deps: ExecutorDeps) {
-    this.call = call
-    this.turn = turn
-    this.deps = deps
-    this.signal = turn.signal ?? NEVER_ABORTED
-    this.startedAt = deps.clock.now()
-    this.entry = call.name.length > 0 ? deps.registry.get(call.name) : undefined
-    this.input = call.input
-    this.span = startCallSpan(deps.tracer, call.name, this.entry !== undefined, call.id)
-  }
-
-  hookPayload(): HookPayload {
-    return {
-      hookEventName: 'PreToolUse',
-      sessionId: this.turn.sessionId,
-      callId: this.call.id,
-      toolName: this.call.name,
-      toolInput: this.input,
-      workspace: this.turn.workspace,
-    }
-  }
-
-  addContexts(contexts: readonly string[]): void {
-    for (const context of contexts) this.contexts.push(context)
-  }
-
-  /** The single exit: hook context (R29), perf (R42), event (R37), log (R43), span (R41). */
-  async finish(result: ToolExecutionResult): Promise<ToolExecutionResult> {
-    // The result is this call's own fresh object: completing it in place saves a copy per call.
-    const finished = result
-    const contexts = capHookContexts(this.contexts)
-    if (contexts.length > 0) finished.modelContent = appendHookContext(result.modelContent, contexts)
-    finished.perf = { totalMs: this.deps.clock.now() - this.startedAt, permissionWaitMs: this.permissionWaitMs, queuedMs: this.queuedMs }
-    finished.permission = this.permission
-    finished.hookContext = contexts
-    const pending = emitEvent(this.turn.emit, {
-      type: 'ToolCallResult',
-      sessionId: this.turn.sessionId,
-      callId: finished.callId,
-      toolName: finished.toolName,
-      result: finished,
-    })
-    if (pending !== undefined) await pending
-    logResult(this.deps.logger, finished, this.turn.sessionId)
-    endCallSpan(this.span, finished)
-    return finished
-  }
-
-  fail(spec: FailureSpec): Promise<ToolExecutionResult> {
-    return finishFailure(this, spec)
-  }
-}
 
 export async function executeToolCall(call: ToolCall, turn: TurnContext, deps: ExecutorDeps): Promise<ToolExecutionResult> {
   const state = new CallState(call, turn, deps)
@@ -200,16 +122,16 @@ async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUse
   }
   if (decision.kind === 'aborted') return cancelledBeforeStart(state)
   state.permission = 'denied'
-  if (state.call.name === 'ExitPlanMode' && decision.asked) {
+  if (entry.askedDenial !== undefined && decision.asked) {
     // A5: only the user's own words are feedback; a broker, hook or timeout reason is not.
-    return planExitDenied(state, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
+    return askedDenied(state, entry.askedDenial, decision.answer?.decidedBy === 'client' ? decision.message : undefined)
   }
   const message = meaningfulReason(decision.message) ?? `Permission denied for ${state.call.name}`
   return state.fail({ status: 'denied', stage: 'permission', errorClass: 'permission_denied', message, code: 'EXEC_ERR_PERMISSION_DENIED' })
 }
 
-function planExitDenied(state: CallState, feedback: string | undefined): Promise<ToolExecutionResult> {
-  const denial = planExitDenial(feedback)
+function askedDenied(state: CallState, askedDenial: AskedDenial, feedback: string | undefined): Promise<ToolExecutionResult> {
+  const denial = askedDenialOutcome(askedDenial, state.call.name, feedback)
   return state.fail({
     status: 'denied',
     stage: 'permission',

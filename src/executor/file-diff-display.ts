@@ -19,6 +19,18 @@ export interface FileDiffArgs {
   readonly newContent: string
 }
 
+/**
+ * The file_diff display of a file tool's output (`filePath`, `oldContent`, `newContent`, as
+ * Write and Edit return them); undefined when the output does not have that shape.
+ */
+export function fileDiffDisplay(output: unknown): FileDiffDisplay | undefined {
+  if (typeof output !== 'object' || output === null) return undefined
+  const { filePath, oldContent, newContent } = output as Readonly<Record<string, unknown>>
+  if (typeof filePath !== 'string' || typeof newContent !== 'string') return undefined
+  if (oldContent !== null && typeof oldContent !== 'string') return undefined
+  return buildFileDiffDisplay({ filePath, oldContent, newContent })
+}
+
 const CONTEXT_LINES = 3
 // jsdiff's Myers costs O((N+M)·D) with heavy allocation (about 0.3 s at D = 1000): a
 // rewrite must not stall the call for a UI projection, so past this it shows a replacement.

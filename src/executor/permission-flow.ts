@@ -6,6 +6,8 @@
 import path from 'node:path'
 import type { ToolFlags } from '../contracts/flags.js'
 import type { PermissionAnswer, PermissionVerdict, WriteGrant } from '../contracts/ports.js'
+import type { AccessTarget } from '../contracts/tool-entry.js'
+import { accessTargetOf } from '../permissions/access-target.js'
 import { STEERING_RULE_ID } from '../permissions/rule-permission-service.js'
 import { requestApproval, type CallPermissionContext } from './approval-gate.js'
 import { emitEvent } from './events.js'
@@ -13,7 +15,6 @@ import type { PreToolUseOutcome } from './hook-flow.js'
 import { LOG_EVENTS } from './telemetry.js'
 
 export const MEMORY_FILE_RULE_ID = 'memory.file.markdown'
-const MEMORY_FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit'])
 
 export interface PermissionFlowInput extends CallPermissionContext {
   readonly flags: ToolFlags
@@ -87,7 +88,7 @@ export function overlayPreToolUse(verdict: PermissionVerdict, pre: PreToolUseOut
 
 /** A9: Markdown writes in the memory directory run without asking, with the listed exceptions. */
 export function applyMemoryFileRule(verdict: PermissionVerdict, args: PermissionFlowInput): PermissionVerdict {
-  if (!isMemoryFileWrite(args.toolName, args.input, args.deps.memoryDir, args.turn.workspace)) return verdict
+  if (!isMemoryFileWrite(accessTargetOf(args.entry, args.input), args.deps.memoryDir, args.turn.workspace)) return verdict
   if (verdict.behavior === 'deny' && verdict.modeDeny !== true) return verdict
   if (args.flags.alwaysAsk || verdict.explicitAsk === true || args.pre.decision === 'ask') {
     return verdict.behavior === 'deny' ? { ...verdict, behavior: 'ask' } : verdict
@@ -96,10 +97,10 @@ export function applyMemoryFileRule(verdict: PermissionVerdict, args: Permission
 }
 
 /** Relative paths are the workspace's, as the file tools resolve them. */
-export function isMemoryFileWrite(toolName: string, input: unknown, memoryDir: string | undefined, workspace: string | undefined): boolean {
-  if (memoryDir === undefined || !MEMORY_FILE_TOOLS.has(toolName)) return false
-  const filePath = typeof input === 'object' && input !== null ? (input as { file_path?: unknown }).file_path : undefined
-  if (typeof filePath !== 'string' || !filePath.toLowerCase().endsWith('.md')) return false
+export function isMemoryFileWrite(access: AccessTarget | undefined, memoryDir: string | undefined, workspace: string | undefined): boolean {
+  if (memoryDir === undefined || access?.kind !== 'file' || access.access !== 'write') return false
+  const filePath = access.path
+  if (!filePath.toLowerCase().endsWith('.md')) return false
   const target = path.resolve(workspace ?? process.cwd(), filePath)
   const relative = path.relative(path.resolve(memoryDir), target)
   return relative.length > 0 && !relative.startsWith('..') && !path.isAbsolute(relative)

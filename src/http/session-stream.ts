@@ -11,6 +11,7 @@
 import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'
 import type { EventBus } from '../sessions/event-bus.js'
+import { frameMayWait } from '../sessions/event-policy.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import { ReplayPacer, type PageOutcome, type Replayer } from './replay-pacer.js'
 
@@ -53,16 +54,6 @@ function charsOf(events: readonly StoredEvent[]): number {
 
 /** How long a progress frame may wait for company. */
 export const COALESCE_MS = 5
-const MAY_WAIT: ReadonlySet<string> = new Set([
-  'ScheduleAccepted',
-  'BatchStarted',
-  'ToolCallStarted',
-  'BatchCompleted',
-  'ToolCallProgress',
-  'HookRunStarted',
-  'HookRunCompleted',
-  'ModelNetworkStatus',
-])
 
 /**
  * The reconnection delay a browser's EventSource takes after the stream drops (a restart, a
@@ -165,7 +156,7 @@ export class SessionStream {
       return
     }
     if (behind || this.#flushQueued) return
-    if (!MAY_WAIT.has(event.type)) {
+    if (!frameMayWait(event.type)) {
       this.#flushQueued = true
       queueMicrotask(() => this.#flush())
     } else if (this.#coalescing === undefined) {

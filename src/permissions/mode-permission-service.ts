@@ -3,8 +3,8 @@
  * `default` runs read-only calls and asks for the rest; `bypassPermissions` runs everything.
  */
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
+import { accessTargetOf, writesFile } from './access-target.js'
 
-const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit'])
 
 const ALLOW_READ_ONLY: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.readOnly', riskLevel: 'low' })
 const ALLOW_BYPASS: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.bypassPermissions' })
@@ -44,7 +44,7 @@ export function evaluateMode(query: PermissionQuery): PermissionVerdict {
     case 'bypassPermissions':
       return ALLOW_BYPASS
     case 'acceptEdits':
-      if (EDIT_TOOLS.has(query.toolName)) return ALLOW_EDITS
+      if (writesFile({ target: accessTargetOf(query.entry, query.input) })) return ALLOW_EDITS
       return allowedWithoutAsking(query) ?? askVerdict(query)
     case 'plan':
       if (query.flags.readOnly) return ALLOW_READ_ONLY

@@ -6,6 +6,8 @@
 import os from 'node:os'
 import path from 'node:path'
 import picomatch from 'picomatch'
+import type { AccessTarget } from '../contracts/tool-entry.js'
+import { commandOf, fileTargetOf, urlOf } from './access-target.js'
 import { parseRule, RuleError, wildcardPieces, wildcardRegex, type ParsedRule } from './rule.js'
 
 export type RuleKind = 'allow' | 'ask' | 'deny'
@@ -14,6 +16,8 @@ export interface RuleRequest {
   readonly toolName: string
   readonly input: unknown
   readonly workspace: string
+  /** What the call touches, as its tool's entry declares it (accessTargetOf). */
+  readonly target?: AccessTarget | undefined
 }
 
 export interface CommandSplitter {
@@ -31,13 +35,8 @@ export interface CompiledRule {
   matches(request: RuleRequest): boolean
 }
 
-const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
-const FILE_READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep'])
-
-const field = (input: unknown, name: string): string | undefined => {
-  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined
-  return typeof value === 'string' ? value : undefined
-}
+/** The rule language's file categories: `Edit(glob)` covers every file write, `Read(glob)` every file read. */
+const FILE_CATEGORY: Readonly<Record<string, 'read' | 'write'>> = { Edit: 'write', Read: 'read' }
 
 export function compileRule(source: string, kind: RuleKind, split: CommandSplitter): CompiledRule {
   const rule = parseRule(source)
@@ -46,18 +45,18 @@ export function compileRule(source: string, kind: RuleKind, split: CommandSplitt
   return {
     source: rule.source,
     kind,
-    matches: (request) => toolMatches(request.toolName) && specifierMatches(request),
+    matches: (request) => toolMatches(request) && specifierMatches(request),
   }
 }
 
-function compileToolName(rule: ParsedRule): (toolName: string) => boolean {
+function compileToolName(rule: ParsedRule): (request: RuleRequest) => boolean {
   if (rule.tool.startsWith('mcp__')) {
     const pattern = rule.tool.includes('*') ? wildcardRegex(rule.tool) : undefined
-    return (name) => (pattern !== undefined ? pattern.test(name) : name === rule.tool || name.startsWith(`${rule.tool}__`))
+    return ({ toolName: name }) => (pattern !== undefined ? pattern.test(name) : name === rule.tool || name.startsWith(`${rule.tool}__`))
   }
-  if (rule.specifier !== undefined && rule.tool === 'Edit') return (name) => FILE_EDIT_TOOLS.has(name)
-  if (rule.specifier !== undefined && rule.tool === 'Read') return (name) => FILE_READ_TOOLS.has(name)
-  return (name) => name === rule.tool
+  const category = rule.specifier === undefined ? undefined : FILE_CATEGORY[rule.tool]
+  if (category !== undefined) return (request) => fileTargetOf(request)?.access === category
+  return (request) => request.toolName === rule.tool
 }
 
 function compileSpecifier(rule: ParsedRule, kind: RuleKind, split: CommandSplitter): (request: RuleRequest) => boolean {
@@ -65,10 +64,10 @@ function compileSpecifier(rule: ParsedRule, kind: RuleKind, split: CommandSplitt
   if (specifier === undefined) return () => true
   if (rule.tool === 'Bash') return compileCommand(specifier, kind, split)
   if (rule.tool === 'WebFetch') return compileDomain(specifier.slice('domain:'.length))
-  if (FILE_EDIT_TOOLS.has(rule.tool) || FILE_READ_TOOLS.has(rule.tool)) return compilePath(specifier)
-  // Other tools: the specifier matches the input's JSON text as a wildcard pattern.
+  // A tool that names a file: the specifier is a path glob; other tools: a wildcard pattern over the input's JSON text.
+  const pathMatches = compilePath(specifier)
   const regex = wildcardRegex(specifier)
-  return (request) => regex.test(JSON.stringify(request.input ?? null))
+  return (request) => (fileTargetOf(request) !== undefined ? pathMatches(request) : regex.test(JSON.stringify(request.input ?? null)))
 }
 
 function compileCommand(pattern: string, kind: RuleKind, split: CommandSplitter): (request: RuleRequest) => boolean {
@@ -79,7 +78,7 @@ function compileCommand(pattern: string, kind: RuleKind, split: CommandSplitter)
   const pieces = wildcardPieces(normalized)
   const exact = pieces.length === 1 ? pieces[0] : undefined
   return (request) => {
-    const command = field(request.input, 'command')
+    const command = commandOf(request)
     if (command === undefined) return false
     if (exact !== undefined && normalizeSpaces(command) === exact) return true
     const parts = split(command, kind)
@@ -96,7 +95,7 @@ function compileDomain(host: string): (request: RuleRequest) => boolean {
   if (host.length === 0) throw new RuleError('WebFetch(domain:) needs a host')
   const regex = wildcardRegex(host.toLowerCase())
   return (request) => {
-    const url = field(request.input, 'url')
+    const url = urlOf(request)
     if (url === undefined || !URL.canParse(url)) return false
     return regex.test(new URL(url).hostname.toLowerCase())
   }
@@ -113,7 +112,7 @@ function compilePath(written: string): (request: RuleRequest) => boolean {
   const absolute = path.isAbsolute(glob)
   const matcher = picomatch(absolute ? glob : glob.replace(/^\.\//, ''), { dot: true })
   return (request) => {
-    const target = field(request.input, 'file_path') ?? field(request.input, 'path')
+    const target = fileTargetOf(request)?.path
     if (target === undefined) return false
     const full = path.resolve(request.workspace, target)
     if (absolute) return matcher(full)

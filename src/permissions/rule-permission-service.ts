@@ -16,6 +16,7 @@ import { isProtectedRelative, protectedBashWrite } from './protected-paths.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
+import { accessTargetOf, commandOf, fileTargetOf, writesFile } from './access-target.js'
 import type { CommandSplitter, CompiledRule, RuleRequest } from './rule-matcher.js'
 
 export interface RuleSet {
@@ -31,14 +32,12 @@ export type RuleSource = (workspace: string) => readonly RuleSet[]
 
 /** The ask of a write to a file that steers the agent; an approval of it lets that write happen. */
 export const STEERING_RULE_ID = 'instruction-file'
-const WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
-const PATH_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Glob', 'Grep'])
 
 export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {
     evaluate: async function evaluateWithRules(query: PermissionQuery): Promise<PermissionVerdict> {
       const workspace = query.workspace ?? process.cwd()
-      const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace }
+      const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace, target: accessTargetOf(query.entry, query.input) }
       const sets = rules(workspace)
       const suggestedRule = narrowestRule(request)
       const first = (kind: keyof RuleSet): CompiledRule | undefined => {
@@ -98,12 +97,12 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
  * allowed by some rule (`npm test && npm run lint` with a rule for each), as in Claude Code.
  */
 function allowedPartByPart(request: RuleRequest, sets: readonly RuleSet[], split: CommandSplitter): CompiledRule | undefined {
-  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
-  const parts = typeof command === 'string' ? split(command, 'allow') : undefined
+  const command = commandOf(request)
+  const parts = command === undefined ? undefined : split(command, 'allow')
   if (parts === undefined || parts.length < 2) return undefined
   const sources: string[] = []
   for (const part of parts) {
-    const partRequest = { ...request, input: { ...(request.input as object), command: part } }
+    const partRequest: RuleRequest = { ...request, input: { ...(request.input as object), command: part }, target: { kind: 'command', command: part } }
     const rule = sets.flatMap((set) => set.allow).find((candidate) => candidate.matches(partRequest))
     if (rule === undefined) return undefined
     if (!sources.includes(rule.source)) sources.push(rule.source)
@@ -113,10 +112,8 @@ function allowedPartByPart(request: RuleRequest, sets: readonly RuleSet[], split
 }
 
 function target(request: RuleRequest): string | undefined {
-  const input = request.input
-  if (typeof input !== 'object' || input === null) return undefined
-  const value = (input as Record<string, unknown>).file_path ?? (input as Record<string, unknown>).path
-  return typeof value === 'string' ? path.resolve(request.workspace, value) : undefined
+  const file = fileTargetOf(request)
+  return file === undefined ? undefined : path.resolve(request.workspace, file.path)
 }
 
 function relativeInside(workspace: string, full: string): string | undefined {
@@ -132,7 +129,6 @@ interface PathTarget {
 }
 
 async function pathTarget(request: RuleRequest): Promise<PathTarget | undefined> {
-  if (!PATH_TOOLS.has(request.toolName)) return undefined
   const full = target(request)
   if (full === undefined) return undefined
   try {
@@ -142,8 +138,8 @@ async function pathTarget(request: RuleRequest): Promise<PathTarget | undefined>
   }
 }
 
-function steeringFile(toolName: string, workspace: string, full: string): string | undefined {
-  if (!WRITE_TOOLS.has(toolName)) return undefined
+function steeringFile(request: RuleRequest, workspace: string, full: string): string | undefined {
+  if (!writesFile(request)) return undefined
   const relative = relativeInside(workspace, full)
   return relative !== undefined && relative !== '' && isProtectedRelative(relative) ? relative : undefined
 }
@@ -153,29 +149,24 @@ function steeringReason(steering: string): string {
   return `${steering} ${controlsGit ? 'controls what git runs' : 'steers the agent'}: writing it always needs approval`
 }
 
-function bashCommand(request: RuleRequest): string | undefined {
-  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
-  return typeof command === 'string' ? command : undefined
-}
-
 /** A Bash command that is not read-only and may write a steering file or into `.git/`. */
 async function steeringByBash(request: RuleRequest): Promise<string | undefined> {
-  const command = bashCommand(request)
+  const command = commandOf(request)
   if (command === undefined || classifyBashCommand(command).readOnly) return undefined
   return protectedBashWrite(command, request.workspace)
 }
 
 async function gitProgramsOfReadOnly(request: RuleRequest): Promise<string | undefined> {
-  const command = bashCommand(request)
+  const command = commandOf(request)
   return command === undefined ? undefined : gitConfigProgramsProblem(command, request.workspace)
 }
 
 /** A steering file by its name or by what the name really is: a symlink to AGENTS.md writes AGENTS.md. */
 function steeringTarget(request: RuleRequest, located: PathTarget | undefined): string | undefined {
   if (located === undefined) return undefined
-  const byName = steeringFile(request.toolName, request.workspace, located.full)
+  const byName = steeringFile(request, request.workspace, located.full)
   const real = located.real
-  return byName ?? (real === undefined ? undefined : steeringFile(request.toolName, real.workspace, real.target))
+  return byName ?? (real === undefined ? undefined : steeringFile(request, real.workspace, real.target))
 }
 
 interface OutsideTarget {
@@ -196,8 +187,8 @@ function outsidePath(request: RuleRequest, located: PathTarget | undefined): Out
 
 /** The first path a Bash command names that is, or leads, outside the workspace. */
 async function outsideBashPath(request: RuleRequest): Promise<OutsideTarget | undefined> {
-  const command = request.toolName === 'Bash' ? (request.input as { command?: unknown } | null)?.command : undefined
-  if (typeof command !== 'string') return undefined
+  const command = commandOf(request)
+  if (command === undefined) return undefined
   const candidates = pathsOfCommand(command, request.workspace)
   if (candidates.length === 0) return undefined
   const workspace = path.resolve(request.workspace)
@@ -213,16 +204,16 @@ async function outsideBashPath(request: RuleRequest): Promise<OutsideTarget | un
 
 /** The narrowest rule that allows this request again: the grant an approval records. */
 export function narrowestRule(request: RuleRequest): string {
-  const input = (typeof request.input === 'object' && request.input !== null ? request.input : {}) as Record<string, unknown>
-  if (request.toolName === 'Bash' && typeof input.command === 'string') return `Bash(${escapeWildcards(input.command.trim().replace(/\s+/g, ' '))})`
-  if (request.toolName === 'WebFetch' && typeof input.url === 'string' && URL.canParse(input.url)) return `WebFetch(domain:${new URL(input.url).hostname})`
+  const { target: access, toolName } = request
+  if (access?.kind === 'command') return `${toolName}(${escapeWildcards(access.command.trim().replace(/\s+/g, ' '))})`
+  if (access?.kind === 'url' && URL.canParse(access.url)) return `${toolName}(domain:${new URL(access.url).hostname})`
   const full = target(request)
-  if (full !== undefined && PATH_TOOLS.has(request.toolName)) {
+  if (full !== undefined) {
     const relative = relativeInside(request.workspace, full)
     const shown = relative === undefined ? full : relative.split(path.sep).join('/')
-    return `${WRITE_TOOLS.has(request.toolName) ? 'Edit' : 'Read'}(${escapeGlob(shown)})`
+    return `${writesFile(request) ? 'Edit' : 'Read'}(${escapeGlob(shown)})`
   }
-  return request.toolName
+  return toolName
 }
 
 /** A path as a glob that matches only itself: `[draft].md` is not a character class. */

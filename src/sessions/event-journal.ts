@@ -17,8 +17,10 @@ import type { StoredEvent } from '../contracts/store.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import { isStorageFull, type StorageSpace } from '../storage/storage-space.js'
 import type { EventBus } from './event-bus.js'
+import { eventPolicy } from './event-policy.js'
+import type { StateChange } from './state-change.js'
 
-export type StateChange = (store: SqliteStore, at: string) => void
+export type { StateChange }
 
 /** A promise while commits should wait (the WAL is being caught up); else undefined. */
 export type CommitGate = () => Promise<void> | undefined
@@ -35,8 +37,6 @@ interface Pending {
   readonly kept?: (() => void) | undefined
 }
 
-/** Events that would begin something new: on a full disk they are refused, not kept. */
-const REFUSED_WHEN_FULL: ReadonlySet<ExecutorEvent['type']> = new Set(['ToolCallStarted', 'PermissionRequested', 'ToolCallProgress'])
 const FIRST_RETRY_MS = 100
 const MAX_RETRY_MS = 5_000
 
@@ -253,7 +253,7 @@ export class EventJournal {
     this.#space?.markFull()
     const kept: Pending[] = []
     for (const item of queued) {
-      if (item.guarded || (item.event !== undefined && REFUSED_WHEN_FULL.has(item.event.type))) item.reject(this.#fullError(cause))
+      if (item.guarded || (item.event !== undefined && eventPolicy(item.event.type).refusedWhenFull)) item.reject(this.#fullError(cause))
       else kept.push(item)
     }
     this.#queue = [...kept, ...this.#queue]
@@ -327,7 +327,7 @@ function sessionsOf(queued: readonly Pending[]): string[] {
 }
 
 function isStart(item: Pending): boolean {
-  return item.event?.type === 'ToolCallStarted'
+  return item.event !== undefined && eventPolicy(item.event.type).heldWhileStopping
 }
 
 function noop(): void {}

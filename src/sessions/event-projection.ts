@@ -1,50 +1,8 @@
 /**
- * @module What each executor event changes in the store. The journal runs the change and
- * writes the event in the same transaction, so the records and the stream never disagree.
+ * @module What a permission decision changes in the store: the decision and the grant its
+ * scope makes (the event policy's PermissionResolved row and the broker use it).
  */
-import type { ExecutorEvent } from '../contracts/events.js'
-import type { StateChange } from './event-journal.js'
-
-const NO_CHANGE: StateChange | undefined = undefined
-
-export function stateChangeFor(event: ExecutorEvent): StateChange | undefined {
-  switch (event.type) {
-    case 'ToolCallStarted':
-      return (store, at) => store.markCallRunning(event.sessionId, event.callId, event.input, event.flags, at)
-    case 'PermissionRequested':
-      return (store, at) => {
-        // A request re-opened after a restart keeps its row (same id).
-        if (store.getPermission(event.permissionId) === undefined) {
-          store.insertPermission({
-            id: event.permissionId,
-            sessionId: event.sessionId,
-            callId: event.callId,
-            toolName: event.toolName,
-            input: event.input,
-            preview: event.preview,
-            riskLevel: event.riskLevel,
-            reason: event.reason,
-            suggestedRule: event.suggestedRule ?? null,
-            createdAt: at,
-          })
-        }
-        store.setCallStatus(event.sessionId, event.callId, 'awaiting_permission')
-      }
-    case 'PermissionResolved':
-      return (store, at) => {
-        if (event.permissionId !== undefined) {
-          recordDecision(store, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
-        }
-        if (event.decision === 'allow') store.setCallStatus(event.sessionId, event.callId, 'pending')
-      }
-    case 'ToolCallResult':
-      return (store, at) => store.completeCall(event.sessionId, event.result, at)
-    case 'ScheduleCompleted':
-      return (store, at) => store.setScheduleStatus(event.scheduleId, event.status, at)
-    default:
-      return NO_CHANGE
-  }
-}
+import type { StateChange } from './state-change.js'
 
 export interface RecordedDecision {
   readonly status: 'allow' | 'deny'

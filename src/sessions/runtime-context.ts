@@ -8,7 +8,7 @@ import type { SqliteStore } from '../storage/sqlite-store.js'
 import type { StorageSpace } from '../storage/storage-space.js'
 import type { EventBus } from './event-bus.js'
 import { isShutdownFailure, type EventJournal } from './event-journal.js'
-import { stateChangeFor } from './event-projection.js'
+import { eventPolicy, stateChangeFor } from './event-policy.js'
 import type { SessionPermissionBroker } from './session-broker.js'
 
 export interface RuntimeContext {
@@ -74,17 +74,11 @@ export class LiveSessions {
   }
 }
 
-/**
- * Events whose commit the executor need not wait for: the journal writes in order, so they
- * are durable before anything that follows them is (a call's start, a permission request,
- * the schedule's end), and they share that later commit instead of paying one each.
- */
-const UNAWAITED: ReadonlySet<ExecutorEvent['type']> = new Set(['BatchStarted', 'BatchCompleted', 'ToolCallResult'])
-
 export function journalSink(journal: EventJournal, logger: Logger): (event: ExecutorEvent) => Promise<unknown> | undefined {
   return function journalEvent(event) {
     // Awaited events do not hold the call on a full disk once they are kept to be written later.
-    if (!UNAWAITED.has(event.type)) return journal.appendEnsured(event, stateChangeFor(event))
+    // Events the executor need not wait for share a later commit (event-policy.ts).
+    if (eventPolicy(event.type).awaited) return journal.appendEnsured(event, stateChangeFor(event))
     const written = journal.append(event, stateChangeFor(event))
     written.catch((error: unknown) => {
       const level = isShutdownFailure(error) ? 'debug' : 'error'

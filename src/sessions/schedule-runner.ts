@@ -3,7 +3,7 @@ import type { ToolCall } from '../contracts/tool-call.js'
 import type { SessionRecord } from '../contracts/store.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import { stopsTurn } from '../executor/turn-control.js'
-import { stateChangeFor } from './event-projection.js'
+import { stateChangeFor } from './event-policy.js'
 import type { RuntimeContext } from './runtime-context.js'
 import { turnFor } from './runtime-context.js'
 

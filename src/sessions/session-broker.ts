@@ -12,7 +12,8 @@ import type { AnswerOutcome } from '../permissions/brokers.js'
 import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { SqliteStore } from '../storage/sqlite-store.js'
 import type { EventJournal } from './event-journal.js'
-import { recordDecision, stateChangeFor } from './event-projection.js'
+import { stateChangeFor } from './event-policy.js'
+import { recordDecision } from './event-projection.js'
 
 const SUPERSEDED = "Closed: after a restart the call's input is no longer what this request showed; the call asked again."
 

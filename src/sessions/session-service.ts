@@ -109,7 +109,7 @@ export class SessionService {
     this.get(id)
     const entries: HistoryEntry[] = []
     for (const row of this.#ctx.store.history(id)) {
-      const entry = historyView(row)
+      const entry = historyView(row, this.#ctx.executor.deps.registry.get(row.name))
       if (entry !== undefined) entries.push(entry)
     }
     return entries

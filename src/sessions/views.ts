@@ -65,7 +65,8 @@ export function scheduleView(schedule: ScheduleRecord, calls: readonly CallRow[]
   }
 }
 
-export function historyView(row: CallRow & { turnId: string }): HistoryEntry | undefined {
+/** `entry` is the tool as registered now, for its R28 history rule; undefined for one no longer there. */
+export function historyView(row: CallRow & { turnId: string }, entry?: ToolEntry): HistoryEntry | undefined {
   const result = row.result
   if (result === undefined) return undefined
   return {
@@ -75,7 +76,7 @@ export function historyView(row: CallRow & { turnId: string }): HistoryEntry | u
     toolName: row.name,
     input: row.input,
     status: row.status,
-    isError: isErrorForHistory(result),
+    isError: isErrorForHistory(result, entry),
     modelContent: result.modelContent,
     result: resultView(result),
   }

@@ -9,7 +9,7 @@
  * `TOOLEXEC_PROCESS_TAG` to the command it starts, after this; see process-tag.ts.)
  */
 
-declare module '../contracts/ports.js' {
+declare module '../contracts/tool-context.js' {
   interface ToolServices {
     /** What Bash commands see of the server's environment. */
     commandEnvironment: CommandEnvironment

@@ -52,7 +52,7 @@ export interface BuiltinServices {
   readonly memoryDir?: string | undefined
 }
 
-declare module '../contracts/ports.js' {
+declare module '../contracts/tool-context.js' {
   interface ToolServices extends BuiltinServices {}
 }
 

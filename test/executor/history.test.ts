@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { CallStatus } from '../../src/contracts/result.js'
+import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { isErrorForHistory } from '../../src/executor/history.js'
+import { createBashTool } from '../../src/tools/bash/index.js'
+import { createReadTool } from '../../src/tools/read/index.js'
+
+const ENTRIES: Readonly<Record<string, ToolEntry>> = {
+  Bash: createBashTool({ sandbox: { mode: 'off', confined: false } }) as ToolEntry,
+  Read: createReadTool() as ToolEntry,
+}
 
 describe('isErrorForHistory', () => {
   it.each<[string, boolean, CallStatus, string, unknown, boolean]>([
@@ -18,6 +26,6 @@ describe('isErrorForHistory', () => {
     ['an interrupted Bash that failed', false, 'interrupted', 'Bash', undefined, true],
     ['an interrupted other tool that succeeded', true, 'interrupted', 'Task', { summary: 'partial' }, false],
   ])('R28 treats %s as error=%s', (_label, success, status, toolName, output, expected) => {
-    expect(isErrorForHistory({ success, status, toolName, output })).toBe(expected)
+    expect(isErrorForHistory({ success, status, output }, ENTRIES[toolName])).toBe(expected)
   })
 })

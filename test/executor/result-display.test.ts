@@ -9,11 +9,27 @@ import {
   isDisplay,
   type DisplayInput,
 } from '../../src/executor/result-display.js'
+import { mcpToolDisplay } from '../../src/executor/mcp-tool-display.js'
+import { createBashTool } from '../../src/tools/bash/index.js'
+import { createEditTool } from '../../src/tools/edit/index.js'
+import { createGrepTool } from '../../src/tools/grep/index.js'
+import { createMcpTool } from '../../src/tools/mcp/mcp-tool.js'
+import { createReadTool } from '../../src/tools/read/index.js'
+import { createWriteTool } from '../../src/tools/write/index.js'
+
+const BASH = createBashTool({ sandbox: { mode: 'off', confined: false } }) as ToolEntry
+
+function mcpEntry(server: string, tool: string): ToolEntry {
+  const never = async (): Promise<never> => {
+    throw new Error('not called')
+  }
+  return createMcpTool({ name: server, callTool: never }, { name: tool, inputSchema: { type: 'object' } }) as ToolEntry
+}
 
 const INLINE: Serialization = { truncated: false, originalBytes: 3, actualBytes: 3, strategy: 'inline' }
 const TRUNCATED: Serialization = { truncated: true, originalBytes: 9, actualBytes: 3, strategy: 'truncate' }
 
-function call(over: Partial<DisplayInput> & { toolName: string }): DisplayInput {
+function call(over: Partial<DisplayInput>): DisplayInput {
   return { input: {}, output: undefined, fullText: '', serialization: INLINE, ...over }
 }
 
@@ -82,27 +98,22 @@ describe('result display', () => {
   })
 
   it.each([
-    ['a string output', 'out\n', 'out\n', null],
-    ['an {output, exitCode} object', { output: 'o', exitCode: 3 }, 'o', 3],
-    ['a {stdout, exitCode} object', { stdout: 's', exitCode: 0 }, 's', 0],
-    ['an object without text, using the full text', { exitCode: 1 }, 'full', 1],
-  ])('R38 builds bash_output for a truncated Bash result from %s', (_name, output, text, exitCode) => {
-    const result = display(
-      call({ toolName: 'Bash', input: { command: 'make' }, output, fullText: 'full', serialization: TRUNCATED }),
-    )
+    ['a truncated result', { output: 'o', exitCode: 3, confined: false }, TRUNCATED, 'o', 3],
+  ])('R38 the Bash entry builds bash_output for %s', (_name, output, serialization, text, exitCode) => {
+    const result = display(call({ entry: BASH, input: { command: 'make' }, output, fullText: 'full', serialization }))
     expect(result).toMatchObject({ kind: 'bash_output', command: 'make', output: text, exitCode, truncated: true })
   })
 
   it('R38 gives no display for a Bash result that was neither truncated nor persisted', () => {
-    expect(display(call({ toolName: 'Bash', input: { command: 'ls' }, output: 'a\n' }))).toBeUndefined()
+    expect(display(call({ entry: BASH, input: { command: 'ls' }, output: { output: 'a\n', exitCode: 0, confined: false } }))).toBeUndefined()
   })
 
   it.each([
-    ['Write', null, 'create'],
-    ['Edit', 'a\nb\n', 'update'],
-  ])('R38 builds file_diff for %s from filePath, oldContent and newContent', (toolName, oldContent, operation) => {
+    ['Write', createWriteTool(), null, 'create'],
+    ['Edit', createEditTool(), 'a\nb\n', 'update'],
+  ])('R38 the %s entry builds file_diff from filePath, oldContent and newContent', (_name, tool, oldContent, operation) => {
     const output = { filePath: '/w/x.txt', oldContent, newContent: 'a\nc\n' }
-    const result = display(call({ toolName, output }))
+    const result = display(call({ entry: tool as ToolEntry, output }))
     expect(result).toMatchObject({ kind: 'file_diff', filePath: '/w/x.txt', operation })
   })
 
@@ -112,13 +123,11 @@ describe('result display', () => {
     ['no oldContent', { filePath: 'x', newContent: 'y' }],
     ['a numeric newContent', { filePath: 'x', oldContent: null, newContent: 1 }],
   ])('R38 gives no file_diff for an Edit with %s', (_name, output) => {
-    expect(display(call({ toolName: 'Edit', output }))).toBeUndefined()
+    expect(display(call({ entry: createEditTool() as ToolEntry, output }))).toBeUndefined()
   })
 
-  it('R38 builds mcp_tool from the name, the full text and output.isError', () => {
-    const result = display(
-      call({ toolName: 'mcp__github__create_issue', output: { isError: true }, fullText: 'boom' }),
-    )
+  it('R38 an MCP entry builds mcp_tool from its name, the full text and output.isError', () => {
+    const result = display(call({ entry: mcpEntry('github', 'create_issue'), output: { isError: true }, fullText: 'boom' }))
     expect(result).toEqual({
       kind: 'mcp_tool',
       server: 'github',
@@ -131,19 +140,23 @@ describe('result display', () => {
 
   it('R38 keeps the first 100000 bytes of an MCP text, never splitting a character', () => {
     const fullText = 'a' + '😀'.repeat(25_000)
-    const result = display(call({ toolName: 'mcp__s__t', output: {}, fullText }))
+    const result = display(call({ entry: mcpEntry('s', 't'), output: {}, fullText }))
     expect(result).toMatchObject({ kind: 'mcp_tool', isError: false, truncated: true })
     const text = result?.kind === 'mcp_tool' ? result.text : ''
     expect(text).toBe('a' + '😀'.repeat(24_999))
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(100_000)
   })
 
-  it.each(['Read', 'Grep', 'mcp__', 'mcp__server', 'mcp____tool', 'mcp__server__', 'MCP__s__t'])(
-    'R38 gives no display for the tool name %s',
-    (toolName) => {
-      expect(display(call({ toolName, output: 'x', fullText: 'x', serialization: TRUNCATED }))).toBeUndefined()
-    },
-  )
+  it.each(['mcp__', 'mcp__server', 'mcp____tool', 'mcp__server__', 'MCP__s__t', 'Read'])('R38 an MCP display needs a name mcp__<server>__<tool>, not %s', (name) => {
+    expect(mcpToolDisplay(name, {}, 'x')).toBeUndefined()
+  })
+
+  it.each([
+    ['Read', createReadTool()],
+    ['Grep', createGrepTool()],
+  ])('R38 gives no display for %s, whose entry builds none', (_name, tool) => {
+    expect(display(call({ entry: tool as ToolEntry, output: 'x', fullText: 'x', serialization: TRUNCATED }))).toBeUndefined()
+  })
 
   it("R38 prefers the entry's own buildDisplay, with the call's input, output and text", () => {
     let seen: DisplayArgs<unknown, unknown> | undefined
@@ -151,7 +164,7 @@ describe('result display', () => {
       seen = args
       return WORKFLOW_RUN
     })
-    const args = call({ toolName: 'Bash', entry: own, input: { command: 'ls' }, output: 'o', fullText: 'f' })
+    const args = call({ entry: own, input: { command: 'ls' }, output: 'o', fullText: 'f' })
     expect(display({ ...args, serialization: TRUNCATED })).toEqual(WORKFLOW_RUN)
     expect(seen).toEqual({ input: { command: 'ls' }, output: 'o', fullText: 'f', serialization: TRUNCATED })
   })
@@ -159,21 +172,21 @@ describe('result display', () => {
   it.each([
     ['returns undefined', () => undefined],
     ['returns an invalid display', () => ({ kind: 'video' }) as unknown as Display],
-  ])("R38 falls back to the built-in display when the entry's buildDisplay %s", (_name, build) => {
-    const args = call({ toolName: 'Bash', entry: entry(build), input: { command: 'ls' }, output: 'o' })
-    expect(display({ ...args, serialization: TRUNCATED })).toMatchObject({ kind: 'bash_output' })
+  ])("R38 gives no display when the entry's buildDisplay %s", (_name, build) => {
+    const args = call({ entry: entry(build), input: { command: 'ls' }, output: 'o' })
+    expect(display({ ...args, serialization: TRUNCATED })).toBeUndefined()
   })
 
   it('R38 gives undefined instead of failing the call when a builder throws', () => {
     const throwing = entry(() => {
       throw new Error('display bug')
     })
-    expect(display(call({ toolName: 'Custom', entry: throwing }))).toBeUndefined()
+    expect(display(call({ entry: throwing }))).toBeUndefined()
     const explosive = {
       get filePath(): string {
         throw new Error('getter bug')
       },
     }
-    expect(display(call({ toolName: 'Write', output: explosive }))).toBeUndefined()
+    expect(display(call({ entry: createWriteTool() as ToolEntry, output: explosive }))).toBeUndefined()
   })
 })

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createExecutor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { SUBAGENT_TERMINAL } from '../../src/contracts/result.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 
 const submitResult: ToolEntry = {
@@ -13,6 +14,7 @@ const submitResult: ToolEntry = {
   destructive: false,
   concurrentSafe: false,
   permission: { sideEffectScope: 'session' },
+  turnControlOnSuccess: SUBAGENT_TERMINAL,
   handler: async (input) => `submitted ${(input as { result: string }).result}`,
 }
 

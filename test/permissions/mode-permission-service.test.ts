@@ -22,7 +22,8 @@ const TOOLS: Record<string, ToolEntry> = { Read: readTool, Edit: editTool, Write
 
 function evaluate(mode: PermissionMode, toolName: string) {
   const entry = TOOLS[toolName] as ToolEntry
-  return evaluateMode({ sessionId: 's', callId: 'c', toolName, input: {}, flags: flagsFor(entry, {}), entry, mode })
+  const input = { file_path: 'src/a.ts' }
+  return evaluateMode({ sessionId: 's', callId: 'c', toolName, input, flags: flagsFor(entry, input), entry, mode })
 }
 
 type Row = [PermissionMode, string, PermissionBehavior, string]

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
 import { loadPolicy, PolicyError, ruleSource, workspaceRules } from '../../src/permissions/policy.js'
 import type { RuleSet } from '../../src/permissions/rule-permission-service.js'
+import { ruleRequest } from '../support/rule-requests.js'
 import { tempDir } from '../support/permission-tools.js'
 
 const FILE = '/etc/toolexec/config.json'
@@ -19,7 +20,7 @@ function refusal(config: Record<string, unknown>): PolicyError {
 }
 
 const bash = (rules: RuleSet, kind: keyof RuleSet, command: string): string | undefined =>
-  rules[kind].find((rule) => rule.matches({ toolName: 'Bash', input: { command }, workspace: '/ws' }))?.source
+  rules[kind].find((rule) => rule.matches(ruleRequest('Bash', { command }, '/ws')))?.source
 
 describe('loadPolicy', () => {
   it('R14 compiles the rules, keeps the mode, memoryDir and hooks of a valid config', () => {
@@ -127,7 +128,7 @@ describe('workspace rules from .toolexec/config.json', () => {
     expect(rules.allow).toEqual([])
     expect(rules.ask).toHaveLength(1)
     expect(rules.ask[0]?.source).toContain(`invalid ${file}`)
-    expect(rules.ask[0]?.matches({ toolName: 'Read', input: {}, workspace })).toBe(true)
+    expect(rules.ask[0]?.matches(ruleRequest('Read', {}, workspace))).toBe(true)
   })
 
   it('R14 the server rules come first, then the workspace rules, then the grants', () => {

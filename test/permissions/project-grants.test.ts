@@ -6,6 +6,7 @@ import { narrowestRule } from '../../src/permissions/rule-permission-service.js'
 import { openDatabase } from '../../src/storage/database.js'
 import { SqliteStore } from '../../src/storage/sqlite-store.js'
 import { tempDir } from '../support/permission-tools.js'
+import { ruleRequest } from '../support/rule-requests.js'
 
 const opened: { close(): void }[] = []
 
@@ -24,13 +25,13 @@ const AT = '2026-01-01T00:00:00.000Z'
 describe('project grants', () => {
   it('R16 a grant written for a workspace allows the request it came from there, and only there', async () => {
     const sqlite = await store()
-    const request = { toolName: 'Bash', input: { command: 'npm test && npm run lint' }, workspace: '/ws/a' }
+    const request = ruleRequest('Bash', { command: 'npm test && npm run lint' }, '/ws/a')
     sqlite.insertProjectRule('/ws/a', narrowestRule(request), AT)
     const grants = projectGrantRules(sqlite, ruleCommandSplitter)
     const [rule] = grants('/ws/a').allow
     expect(rule?.source).toBe('Bash(npm test && npm run lint)')
     expect(rule?.matches(request)).toBe(true)
-    expect(rule?.matches({ ...request, input: { command: 'npm test && curl evil' } })).toBe(false)
+    expect(rule?.matches(ruleRequest('Bash', { command: 'npm test && curl evil' }, '/ws/a'))).toBe(false)
     expect(grants('/ws/b').allow).toEqual([])
     expect(grants('/ws/a').deny).toEqual([])
   })

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
 import { compileRule, type RuleKind } from '../../src/permissions/rule-matcher.js'
 import { RuleError } from '../../src/permissions/rule.js'
+import { ruleRequest } from '../support/rule-requests.js'
 
 const WORKSPACE = '/work/project'
 const HOME = os.homedir()
@@ -11,7 +12,7 @@ const HOME = os.homedir()
 type Row = [rule: string, kind: RuleKind, toolName: string, input: Record<string, unknown>, matches: boolean]
 
 function matches(rule: string, kind: RuleKind, toolName: string, input: unknown): boolean {
-  return compileRule(rule, kind, ruleCommandSplitter).matches({ toolName, input, workspace: WORKSPACE })
+  return compileRule(rule, kind, ruleCommandSplitter).matches(ruleRequest(toolName, input, WORKSPACE))
 }
 
 const bash = (command: string): Record<string, unknown> => ({ command })

@@ -12,6 +12,7 @@ import { compileRule } from '../../src/permissions/rule-matcher.js'
 import { createRulePermissionService, EMPTY_RULES, narrowestRule, type RuleSet } from '../../src/permissions/rule-permission-service.js'
 import { createBashTool } from '../../src/tools/bash/index.js'
 import { noteTool, tempDir, writeTool } from '../support/permission-tools.js'
+import { ruleRequest } from '../support/rule-requests.js'
 import { editTool, readTool } from '../support/tools.js'
 
 const WORKSPACE = '/work/project'
@@ -21,7 +22,7 @@ const TOOLS: Record<string, ToolEntry> = {
   Edit: editTool,
   Write: writeTool().entry,
   Bash: createBashTool() as unknown as ToolEntry,
-  WebFetch: noteTool('WebFetch', 'network').entry,
+  WebFetch: noteTool('WebFetch', 'network', { accessTarget: (input) => ({ kind: 'url', url: (input as { url: string }).url }) }).entry,
 }
 
 const rules = (config: { allow?: string[]; ask?: string[]; deny?: string[] }): RuleSet => compileRules(config, 'test.json', ruleCommandSplitter)
@@ -242,7 +243,7 @@ describe('narrowestRule: the grant an approval records', () => {
     ['Read', { file_path: '/etc/hosts' }, 'Read(/etc/hosts)'],
     ['Sleep', { ms: 1 }, 'Sleep'],
   ])('R14 for %s %j is %s', (toolName, input, expected) => {
-    expect(narrowestRule({ toolName, input, workspace: WORKSPACE })).toBe(expected)
+    expect(narrowestRule(ruleRequest(toolName, input, WORKSPACE))).toBe(expected)
   })
 
   it('R14 the grant allows the very request it came from, and runs no other command', () => {
@@ -251,13 +252,13 @@ describe('narrowestRule: the grant an approval records', () => {
       fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), fc.array(word, { minLength: 1, maxLength: 6 }), (words, others) => {
         const command = words.join(' ')
         fc.pre(command.trim().length > 0)
-        const grant = compileRule(narrowestRule({ toolName: 'Bash', input: { command }, workspace: WORKSPACE }), 'allow', ruleCommandSplitter)
-        expect(grant.matches({ toolName: 'Bash', input: { command }, workspace: WORKSPACE })).toBe(true)
+        const grant = compileRule(narrowestRule(ruleRequest('Bash', { command }, WORKSPACE)), 'allow', ruleCommandSplitter)
+        expect(grant.matches(ruleRequest('Bash', { command }, WORKSPACE))).toBe(true)
         // Another line may still match when it runs only this command (`git ;`, `git && git`).
         const normalized = (text: string): string => text.trim().replace(/\s+/g, ' ')
         const other = others.join(' ')
         const onlyThis = normalized(other) === normalized(command) || (ruleCommandSplitter(other)?.every((part) => normalized(part) === normalized(command)) ?? false)
-        if (!onlyThis) expect(grant.matches({ toolName: 'Bash', input: { command: other }, workspace: WORKSPACE })).toBe(false)
+        if (!onlyThis) expect(grant.matches(ruleRequest('Bash', { command: other }, WORKSPACE))).toBe(false)
       }),
       { numRuns: 2_000 },
     )
@@ -267,10 +268,10 @@ describe('narrowestRule: the grant an approval records', () => {
     const name = fc.stringMatching(/^[a-z*?[\]{}()!+@ .-]{1,10}$/).filter((text) => text.trim() === text && !/^\.+$/.test(text))
     fc.assert(
       fc.property(name, name, (mine, theirs) => {
-        const request = { toolName: 'Edit', input: { file_path: `src/${mine}` }, workspace: WORKSPACE }
+        const request = ruleRequest('Edit', { file_path: `src/${mine}` }, WORKSPACE)
         const grant = compileRule(narrowestRule(request), 'allow', ruleCommandSplitter)
         expect(grant.matches(request)).toBe(true)
-        if (theirs !== mine) expect(grant.matches({ ...request, input: { file_path: `src/${theirs}` } })).toBe(false)
+        if (theirs !== mine) expect(grant.matches(ruleRequest('Edit', { file_path: `src/${theirs}` }, WORKSPACE))).toBe(false)
       }),
     )
   })

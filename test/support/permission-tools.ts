@@ -12,6 +12,7 @@ import type { ApprovalPreparation, InputContext, ToolEntry } from '../../src/con
 import type { SideEffectScope } from '../../src/contracts/flags.js'
 import type { FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import type { AnswerOutcome, InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
+import { createExitPlanModeTool } from '../../src/tools/exit-plan-mode/index.js'
 import { tempDir } from './temp-dirs.js'
 
 export interface WriteInput {
@@ -46,6 +47,7 @@ export function writeTool(options: WriteToolOptions = {}): Recorded<WriteInput> 
     concurrentSafe: false,
     permission: { sideEffectScope: 'workspace', alwaysAsk: options.alwaysAsk === true },
     resolveInput: (input, ctx) => ({ ...input, file_path: path.resolve(ctx.workspace ?? process.cwd(), input.file_path.trim()) }),
+    accessTarget: (input) => ({ kind: 'file', access: 'write', path: input.file_path }),
     ...(options.prepareApproval === undefined ? null : { prepareApproval: options.prepareApproval }),
     handler: async (input) => {
       inputs.push(input)
@@ -84,7 +86,8 @@ export function noteTool(name: string, scope: SideEffectScope, extra: Partial<To
 /** A5's tool: scope session, serial. */
 export function exitPlanModeTool(): Recorded<NoteInput> {
   // Like the real ExitPlanMode: session scope, but it always asks (the plan is the preview).
-  return noteTool('ExitPlanMode', 'session', { concurrentSafe: false, permission: { sideEffectScope: 'session', alwaysAsk: true } })
+  const real = createExitPlanModeTool()
+  return noteTool('ExitPlanMode', 'session', { concurrentSafe: false, permission: { sideEffectScope: 'session', alwaysAsk: true }, askedDenial: real.askedDenial })
 }
 
 export function hook(

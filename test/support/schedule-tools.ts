@@ -10,6 +10,7 @@ import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ModelClient, ModelRequest, ModelResponse, PermissionAnswer } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
+import { SUBAGENT_TERMINAL } from '../../src/contracts/result.js'
 import type { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 
 /** Accepts any object input, so fixtures can take whatever fields a test needs. */
@@ -133,7 +134,7 @@ export function submitResultTool(onRun?: () => void): ToolEntry {
       onRun?.()
       return 'result submitted'
     },
-    { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'session' }, timeout: { kind: 'none' } },
+    { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'session' }, timeout: { kind: 'none' }, turnControlOnSuccess: SUBAGENT_TERMINAL },
   )
 }
 

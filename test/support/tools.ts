@@ -25,6 +25,7 @@ export const readTool = defineTool({
   destructive: false,
   concurrentSafe: true,
   permission: { sideEffectScope: 'none' },
+  accessTarget: (input) => ({ kind: 'file', access: 'read', path: input.file_path }),
   handler: async (input) => `contents of ${input.file_path}`,
 })
 
@@ -36,6 +37,7 @@ export const editTool = defineTool({
   destructive: false,
   concurrentSafe: false,
   permission: { sideEffectScope: 'workspace' },
+  accessTarget: (input) => ({ kind: 'file', access: 'write', path: input.file_path }),
   handler: async (input) => {
     if (input.fail === true) throw new Error(`cannot edit ${input.file_path}`)
     return `edited ${input.file_path}`

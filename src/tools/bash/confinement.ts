@@ -15,7 +15,7 @@ export interface SandboxServices {
   readonly hiddenPaths: readonly string[]
 }
 
-declare module '../../contracts/ports.js' {
+declare module '../../contracts/tool-context.js' {
   interface ToolServices {
     /** Bash's sandbox settings. */
     sandbox: SandboxServices

@@ -172,6 +172,8 @@ export function createBashTool(options: BashToolOptions = {}): ToolEntry<BashInp
   const sandbox = options.sandbox ?? probeSandbox('auto')
   return defineTool({
     name: BASH_TOOL_NAME,
+    accessTarget: (input) => ({ kind: 'command', command: input.command }),
+    interruptedIsError: true,
     description: DESCRIPTION,
     inputSchema: BashInputSchema,
     readOnly: false,

@@ -37,7 +37,7 @@ export interface ShellTaskOptions {
   readonly confinement?: readonly string[] | undefined
 }
 
-declare module '../../contracts/ports.js' {
+declare module '../../contracts/tool-context.js' {
   interface ToolServices {
     /** Bash's background commands, for TaskOutput and TaskStop. */
     shellTasks: ShellTaskStore

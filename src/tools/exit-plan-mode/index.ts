@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox'
 import type { PermissionMode } from '../../contracts/ports.js'
+import { PLAN_EXIT_DENIED } from '../../contracts/result.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { sessionControl, takeModeBeforePlan } from '../enter-plan-mode/plan-mode-memory.js'
 
@@ -26,6 +27,9 @@ const DESCRIPTION =
   'Presents the plan for approval and, once the user approves, leaves plan mode so that the work can start. ' +
   'Use it only in plan mode, after exploring, with the complete plan.'
 
+/** A5: what the model reads when the person rejected the plan and said why. */
+export const PLAN_NOT_APPROVED_TEXT = 'The plan was not approved by the user.'
+
 export const NOT_IN_PLAN_MODE_TEXT =
   'You are not in plan mode, so there is nothing to exit. If your plan was already approved, carry it out.'
 
@@ -45,6 +49,7 @@ export function createExitPlanModeTool(): ToolEntry<ExitPlanModeInput, ExitPlanM
     permission: { sideEffectScope: 'session', alwaysAsk: true },
     timeout: { kind: 'deadline', defaultMs: 30_000 },
     resultBudget: { maxModelBytes: 100_000, maxInlineBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
+    askedDenial: { withFeedback: PLAN_NOT_APPROVED_TEXT, withoutFeedback: PLAN_EXIT_DENIED },
     prepareApproval: (input) => ({ preview: { title: 'Plan', text: input.plan } }),
     formatModelContent: (output: ExitPlanModeOutput) => approvedPlanText(output.restoredMode),
     handler: async function exitPlanMode(input, ctx): Promise<ExitPlanModeOutput | ToolBusinessFailure> {

@@ -61,6 +61,7 @@ async function glob(input: GlobInput, ctx: ToolCallContext): Promise<string> {
 export function createGlobTool(): ToolEntry<GlobInput, string> {
   return defineTool({
     name: GLOB_TOOL_NAME,
+    accessTarget: (input) => (input.path === undefined ? undefined : { kind: 'file', access: 'read', path: input.path }),
     description: DESCRIPTION,
     inputSchema: GlobInputSchema,
     readOnly: true,

@@ -93,6 +93,7 @@ async function grep(input: GrepInput, ctx: ToolCallContext): Promise<string> {
 export function createGrepTool(): ToolEntry<GrepInput, string> {
   return defineTool({
     name: GREP_TOOL_NAME,
+    accessTarget: (input) => (input.path === undefined ? undefined : { kind: 'file', access: 'read', path: input.path }),
     description: DESCRIPTION,
     inputSchema: GrepInputSchema,
     readOnly: true,

@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import type { ResultBudget, ToolBusinessFailure, ToolEntry } from '../../contracts/tool-entry.js'
+import { mcpToolDisplay } from '../../executor/mcp-tool-display.js'
 import { toInputSchema } from '../json-input-schema.js'
 import type { McpCallReply } from './mcp-connection.js'
 import { blocksToModelContent, type ToolReplyOutput } from './mcp-content.js'
@@ -38,8 +39,9 @@ export function mcpToolName(server: string, tool: string): string {
  */
 export function createMcpTool(server: McpToolServer, tool: Tool): ToolEntry<McpInput, ToolReplyOutput> {
   const readOnly = tool.annotations?.readOnlyHint === true
+  const name = mcpToolName(server.name, tool.name)
   return {
-    name: mcpToolName(server.name, tool.name),
+    name,
     description: tool.description ?? tool.title ?? tool.annotations?.title ?? '',
     inputSchema: toInputSchema(tool.inputSchema),
     readOnly,
@@ -50,6 +52,7 @@ export function createMcpTool(server: McpToolServer, tool: Tool): ToolEntry<McpI
     resultBudget: MCP_RESULT_BUDGET,
     handler: (input, ctx) => callMcpTool(server, tool.name, input, ctx),
     formatModelContent: (output) => output.content,
+    buildDisplay: ({ output, fullText }) => mcpToolDisplay(name, output, fullText),
   }
 }
 

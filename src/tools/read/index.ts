@@ -121,6 +121,7 @@ export function formatTextWindow(filePath: string, text: TextWindow): string {
 export function createReadTool(): ToolEntry<ReadInput, ReadOutput> {
   return defineTool({
     name: READ_TOOL_NAME,
+    accessTarget: (input) => ({ kind: 'file', access: 'read', path: input.file_path }),
     description: DESCRIPTION,
     inputSchema: ReadInputSchema,
     readOnly: true,

@@ -1,9 +1,10 @@
 /**
  * @module submit_result {result}: a sub-agent's final answer (SPEC A1: F/F/F/session, serial;
- * 16000 bytes, truncate; no time limit). Its success stops the turn: the executor attaches
- * that control by tool name (src/executor/turn-control.ts, R9, R30, A5).
+ * 16000 bytes, truncate; no time limit). Its success stops the turn: the entry declares the
+ * control the executor attaches (src/executor/turn-control.ts, R9, R30, A5).
  */
 import { Type, type Static } from '@sinclair/typebox'
+import { SUBAGENT_TERMINAL } from '../../contracts/result.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
 
 export const SUBMIT_RESULT_TOOL_NAME = 'submit_result'
@@ -30,6 +31,7 @@ export function resultText(result: unknown): string {
 export function createSubmitResultTool(): ToolEntry<SubmitResultInput, SubmitResultOutput> {
   return defineTool({
     name: SUBMIT_RESULT_TOOL_NAME,
+    turnControlOnSuccess: SUBAGENT_TERMINAL,
     description: DESCRIPTION,
     inputSchema: SubmitResultInputSchema,
     readOnly: false,

@@ -83,6 +83,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): ToolEntry
   const trustedOrigins = originsOf(options.trustedOrigins)
   return defineTool({
     name: WEB_FETCH_TOOL_NAME,
+    accessTarget: (input) => ({ kind: 'url', url: input.url }),
     description: DESCRIPTION,
     inputSchema: WebFetchInputSchema,
     readOnly: true,

@@ -7,6 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
+import { fileDiffDisplay } from '../../executor/file-diff-display.js'
 import { asToolFailure, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from './file-change.js'
 import { recordFileChange } from './recorded-change.js'
@@ -45,5 +46,7 @@ export function createWriteTool(): ToolEntry<WriteInput, FileChangeOutput> {
     handler: (input, ctx) => asToolFailure(() => writeFile(input, ctx)),
     formatModelContent: formatFileChange,
     recordedOutput: recordFileChange,
+    accessTarget: (input) => ({ kind: 'file', access: 'write', path: input.file_path }),
+    buildDisplay: ({ output }) => fileDiffDisplay(output),
   })
 }
