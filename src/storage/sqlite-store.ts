@@ -145,20 +145,9 @@ export class SqliteStore {
     this.#s.setCallStatus.run(status, sessionId, id)
   }
 
+  /** The result is stored whole, once (result_json); its event carries the stream's copy. */
   completeCall(sessionId: string, result: ToolExecutionResult, at: string): void {
-    this.#s.completeCall.run(
-      result.status,
-      at,
-      json(result.output),
-      JSON.stringify(result.modelContent),
-      json(result.display),
-      JSON.stringify(result.serialization),
-      json(result.error),
-      JSON.stringify(result.perf),
-      JSON.stringify(result),
-      sessionId,
-      result.callId,
-    )
+    this.#s.completeCall.run(result.status, at, JSON.stringify(result), sessionId, result.callId)
   }
 
   callsOfSchedule(scheduleId: string): CallRow[] {

@@ -33,8 +33,7 @@ const SQL = {
     // A resolved input that is the input is not stored twice; toCallRow reads it back.
     "UPDATE tool_calls SET resolved_input_json = NULLIF(?, input_json), flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
   setCallStatus: 'UPDATE tool_calls SET status = ? WHERE session_id = ? AND id = ?',
-  completeCall: `UPDATE tool_calls SET status = ?, completed_at = ?, output_json = ?, model_content_json = ?, display_json = ?,
-      serialization_json = ?, error_json = ?, perf_json = ?, result_json = ? WHERE session_id = ? AND id = ?`,
+  completeCall: 'UPDATE tool_calls SET status = ?, completed_at = ?, result_json = ? WHERE session_id = ? AND id = ?',
   callsOfSchedule: 'SELECT * FROM tool_calls WHERE schedule_id = ? ORDER BY position',
   getCall: 'SELECT * FROM tool_calls WHERE session_id = ? AND id = ?',
   history: `SELECT c.*, s.turn_id FROM tool_calls c JOIN schedules s ON s.id = c.schedule_id

@@ -52,7 +52,7 @@ function storedBytesOf(callId: string): number {
   const row = db
     .prepare(
       `SELECT coalesce(length(CAST(input_json AS BLOB)), 0) + coalesce(length(CAST(resolved_input_json AS BLOB)), 0)
-        + coalesce(length(CAST(output_json AS BLOB)), 0) + coalesce(length(CAST(result_json AS BLOB)), 0)
+        + coalesce(length(CAST(result_json AS BLOB)), 0)
         FROM tool_calls WHERE session_id = 'large' AND id = ?`,
     )
     .pluck()
@@ -81,9 +81,9 @@ describe('a 3 MB Write over a 3 MB file', () => {
 
   it('keeps neither text in its record or its result event: only the input and the start event hold the content', () => {
     const db = server.runtime.ctx.store.db
-    const row = db.prepare("SELECT resolved_input_json, output_json, result_json FROM tool_calls WHERE id = 'write-1'").get() as Record<string, string | null>
+    const row = db.prepare("SELECT resolved_input_json, result_json FROM tool_calls WHERE id = 'write-1'").get() as Record<string, string | null>
     expect(row.resolved_input_json).toBeNull()
-    expect(JSON.parse(row.output_json ?? 'null')).toEqual(recorded())
+    expect((JSON.parse(row.result_json ?? 'null') as { output?: unknown }).output).toEqual(recorded())
     // What is left is the bounded file_diff display (160 lines at most) and the model's text.
     expect(row.result_json?.length).toBeLessThan(16 * 1024)
     const streamed = db.prepare("SELECT data FROM events WHERE session_id = 'large' AND type = 'ToolCallResult'").pluck().all() as string[]

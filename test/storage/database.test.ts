@@ -38,11 +38,12 @@ describe('openDatabase', () => {
     expect(tables(db)).toEqual(expect.arrayContaining(['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'schema_migrations']))
   })
 
-  it('keeps every column the issue names for tool records and artifacts', () => {
+  it('keeps each result once per place it is read: whole in tool_calls.result_json and in its event, no part columns', () => {
     db = openDatabase(file())
-    expect(columns(db, 'tool_calls')).toEqual(
-      expect.arrayContaining(['input_json', 'resolved_input_json', 'flags_json', 'status', 'output_json', 'model_content_json', 'display_json', 'serialization_json', 'error_json', 'perf_json']),
-    )
+    expect(columns(db, 'tool_calls')).toEqual([
+      'session_id', 'id', 'schedule_id', 'position', 'name', 'input_json', 'depends_on_json', 'resolved_input_json', 'flags_json',
+      'status', 'started_at', 'completed_at', 'result_json',
+    ])
     expect(columns(db, 'artifacts')).toEqual(expect.arrayContaining(['id', 'session_id', 'call_id', 'path', 'uri', 'bytes', 'media_type', 'retention', 'sha256']))
     expect(columns(db, 'events')).toEqual(['id', 'session_id', 'seq', 'type', 'at', 'data'])
   })
@@ -83,6 +84,25 @@ describe('applyMigrations', () => {
       { session_id: 'b', seq: 2, at: 't4' },
     ])
     expect(() => insert.run('a', 2, 'T', 't5', '{}')).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
+  })
+
+  it('010 drops the part columns of tool_calls, keeping every call, its rowid and its whole result', () => {
+    db = openDatabase(file(), readMigrations().filter((migration) => migration.version < 10))
+    db.prepare("INSERT INTO sessions (id, workspace, permission_mode, interactive, created_at) VALUES ('s1', '/w', 'default', 1, 'now')").run()
+    db.prepare("INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at) VALUES ('sch', 's1', 't', 1, 'running', '[]', 'now')").run()
+    const insert = db.prepare(`INSERT INTO tool_calls (rowid, session_id, id, schedule_id, position, name, input_json, status, output_json, perf_json, result_json)
+      VALUES (?, 's1', ?, 'sch', ?, 'Read', '{}', ?, ?, ?, ?)`)
+    insert.run(7, 'done', 0, 'succeeded', '"out"', '{"totalMs":1}', '{"callId":"done","output":"out"}')
+    insert.run(3, 'running', 1, 'running', null, null, null)
+    const kept = 'SELECT rowid, session_id, id, schedule_id, position, name, input_json, status, result_json FROM tool_calls ORDER BY rowid'
+    const before = db.prepare(kept).all()
+    expect(applyMigrations(db, readMigrations())).toEqual([10])
+    expect(db.prepare(kept).all()).toEqual(before)
+    expect(columns(db, 'tool_calls')).not.toContain('output_json')
+    expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([])
+    const orphan = db.prepare("INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, status) VALUES ('s1', 'x', 'no-schedule', 0, 'Read', '{}', 'pending')")
+    expect(() => orphan.run()).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }))
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tool_calls' AND sql IS NOT NULL").pluck().all()).toEqual(['tool_calls_by_schedule'])
   })
 
   it('is safe to run again: nothing is applied and nothing changes', () => {
