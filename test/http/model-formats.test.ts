@@ -10,7 +10,7 @@ import type { FormattedScheduleReply, PermissionRequestRecord, ScheduleAcceptedR
 import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-formats.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { MCP_SERVER_SCRIPT } from '../support/mcp-server.js'
-import { carriedResults, expectCarriesModelContent, PIXEL_PNG } from '../support/model-formats.js'
+import { carriedResults, expectCarriesModelContent, parseErrorOf, PIXEL_PNG } from '../support/model-formats.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { until } from '../support/until.js'
@@ -19,16 +19,6 @@ let server: TestServer
 let counter = 0
 
 const fresh = (prefix: string): string => `${prefix}-${++counter}`
-
-/** Node's own words for the text (they differ between Node versions). */
-function parseErrorOf(text: string): string {
-  try {
-    JSON.parse(text)
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('valid JSON')
-}
 
 beforeAll(async () => {
   const configDir = tempDirSync('formats-config')

@@ -12,6 +12,7 @@ import { callsFromOpenAIResponses, openaiResponsesInput, openaiResponsesTools } 
 import { apiInputSchema } from '../../src/model-formats/tool-schema.js'
 import { formatValidationError } from '../../src/executor/errors.js'
 import { Type } from '@sinclair/typebox'
+import { parseErrorOf } from '../support/model-formats.js'
 
 const id = fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/)
 const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,30}$/)
@@ -28,16 +29,6 @@ const result: fc.Arbitrary<ModelResult> = fc.record({
   isError: fc.boolean(),
 })
 const results = fc.uniqueArray(result, { selector: (entry) => entry.id, maxLength: 8 })
-
-/** Node's own words for the text (they differ between Node versions). */
-function parseErrorOf(text: string): string {
-  try {
-    JSON.parse(text)
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('valid JSON')
-}
 
 function textsOf(content: ModelResult['content']): string[] {
   return typeof content === 'string' ? [content] : content.flatMap((entry) => (entry.type === 'text' ? [entry.text] : []))

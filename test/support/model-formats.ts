@@ -7,6 +7,16 @@ import { expect } from 'vitest'
 import type { CallRecord, FormattedScheduleReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { ModelFormat } from '../../src/contracts/model-formats.js'
 
+/** Node's own words for why the text is not JSON (they differ between Node versions). */
+export function parseErrorOf(text: string): string {
+  try {
+    JSON.parse(text)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('valid JSON')
+}
+
 /** A 1x1 PNG, as a file a Read returns as an image. */
 export const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 
