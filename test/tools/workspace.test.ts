@@ -26,6 +26,7 @@ import {
   type PathGuard,
 } from '../../src/tools/workspace.js'
 import { tempDir } from '../support/permission-tools.js'
+import { eventually, groupMembers } from '../support/processes.js'
 
 const SECRET = 'TOP SECRET outside the workspace'
 const OUTSIDE_REFUSED = /^<tool_use_error>Access to .* was refused: it is outside the workspace /
@@ -42,14 +43,20 @@ const approvingBroker: PermissionBroker = {
 const askEverything: PermissionService = { evaluate: () => ({ behavior: 'ask', reason: 'asked for the test' }) }
 
 const swappers: ChildProcess[] = []
-/** Killed and gone: a swapper still renaming in the workspace would race the folder's removal. */
+/**
+ * Killed and gone, the whole group: a swapper's `ln` or `mv` still renaming in the workspace
+ * after its bash died would race the folder's removal.
+ */
 async function stopSwappers(): Promise<void> {
-  const stopping = swappers.splice(0).map((child) => {
-    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGKILL')
-    return exited
-  })
-  await Promise.all(stopping)
+  const groups = swappers.splice(0).flatMap((child) => (child.pid === undefined ? [] : [child.pid]))
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+  for (const pgid of groups) expect(await eventually(() => groupMembers(pgid).length === 0, 5_000), `swapper group ${pgid} still runs`).toBe(true)
 }
 afterEach(stopSwappers)
 
@@ -81,7 +88,7 @@ async function harness(options: { approve?: boolean } = {}) {
   /** A real process that keeps swapping `name` between two symlink targets, atomically. */
   const swapLink = (name: string, first: string, second: string): void => {
     const script = `while :; do ln -sfn '${first}' .a; mv -Tf .a '${name}'; ln -sfn '${second}' .b; mv -Tf .b '${name}'; done`
-    swappers.push(spawn('bash', ['-c', script], { cwd: workspace, stdio: 'ignore' }))
+    swappers.push(spawn('bash', ['-c', script], { cwd: workspace, stdio: 'ignore', detached: true }))
   }
   return { root, workspace, outside, call, outsideUntouched, swapLink }
 }
