@@ -13,8 +13,7 @@ import type { ModelResult, ResolvedBlock, ResolvedContent } from '../model-forma
 import { openaiChatTools } from '../model-formats/openai-chat.js'
 import { openaiResponsesTools } from '../model-formats/openai-responses.js'
 import type { ListedTool } from '../model-formats/tool-schema.js'
-
-const ARTIFACT_URI = /^toolexec-artifact:\/\/([^/]+)\/([^/]+)$/
+import { parseArtifactUri } from '../storage/fs-artifact-store.js'
 
 /** The artifact of a session by id, as the store records it. */
 export type ArtifactLookup = (sessionId: string, artifactId: string) => Pick<ArtifactRef, 'path' | 'bytes'> | undefined
@@ -50,9 +49,9 @@ async function resolvedBlock(block: ModelContentBlock, sessionId: string, lookup
 
 /** Only an artifact of the schedule's own session, and only the bytes it was recorded with. */
 async function artifactBytes(uri: string | undefined, sessionId: string, lookup: ArtifactLookup): Promise<Buffer | undefined> {
-  const match = uri === undefined ? null : ARTIFACT_URI.exec(uri)
-  if (match === null || decodeURIComponent(match[1] ?? '') !== sessionId) return undefined
-  const artifact = lookup(sessionId, decodeURIComponent(match[2] ?? ''))
+  const named = uri === undefined ? undefined : parseArtifactUri(uri)
+  if (named === undefined || named.sessionId !== sessionId) return undefined
+  const artifact = lookup(sessionId, named.artifactId)
   if (artifact === undefined) return undefined
   try {
     return (await readFile(artifact.path)).subarray(0, artifact.bytes)

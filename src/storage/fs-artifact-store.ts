@@ -61,6 +61,13 @@ export function artifactUri(sessionId: string, id: string): string {
   return `${ARTIFACT_URI_SCHEME}//${encodeURIComponent(sessionId)}/${encodeURIComponent(id)}`
 }
 
+/** The session and artifact ids an `artifactUri` names; undefined for any other text. */
+export function parseArtifactUri(uri: string): { sessionId: string; artifactId: string } | undefined {
+  const match = /^toolexec-artifact:\/\/([^/]+)\/([^/]+)$/.exec(uri)
+  if (match === null) return undefined
+  return { sessionId: decodeURIComponent(match[1] ?? ''), artifactId: decodeURIComponent(match[2] ?? '') }
+}
+
 /** `text/plain; charset=utf-8` -> `.txt`; an unknown type gets no extension. */
 export function extensionFor(mediaType: string): string {
   const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? ''
