@@ -1,0 +1,23 @@
+// Lint: typescript-eslint's type-checked recommended rules over the server, the console, tests,
+// benches, scripts and examples. Plain JavaScript files (workers, hook scripts, this file) get
+// the untyped rules. test/generated-clients is compiled by its test against freshly generated
+// clients, outside the project's tsconfig.
+import js from '@eslint/js'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'web/dist/', 'test/generated/', 'test/generated-clients/', 'test-results/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+  },
+)
