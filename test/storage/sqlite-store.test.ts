@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ArtifactRef } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import type { SessionRecord } from '../../src/contracts/store.js'
-import { openDatabase } from '../../src/storage/database.js'
-import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { StoreConflictError, type SessionRecord } from '../../src/contracts/store.js'
+import { openDatabase } from '../../src/storage/sqlite/database.js'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
@@ -205,7 +205,7 @@ describe('SqliteStore round trips', () => {
     expect(store.eventsAfter('a', 1, 1)).toEqual([{ sessionId: 'a', seq: 2, type: 'T', data: '{"seq":2}' }])
     expect(store.eventsAfter('a', 3, 10)).toEqual([])
     expect([store.lastSeq('a'), store.lastSeq('b'), store.lastSeq('c')]).toEqual([3, 1, 0])
-    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
+    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(StoreConflictError)
   })
 
   it('events: a page also ends at the event that brings its data to maxChars, and has one event at least', () => {
