@@ -105,6 +105,14 @@ describe('SqliteStore round trips', () => {
     expect(store.callsOfSchedule('sch-1').map((call) => call.resolvedInput)).toEqual([{ file_path: 'same.txt' }, { file_path: '/abs/changed.txt' }, undefined])
   })
 
+  it('a schedule id or a call id of the session taken again is a StoreConflictError, and writes nothing', () => {
+    scheduleWith('a', 'sch-1', ['c1'])
+    const before = store.rowCounts()
+    expect(() => store.insertSchedule({ id: 'sch-1', sessionId: 'a', turnId: 't2', status: 'queued', groups: [], createdAt: AT })).toThrow(StoreConflictError)
+    expect(() => store.insertCall({ sessionId: 'a', id: 'c1', scheduleId: 'sch-1', position: 1, name: 'Read', input: {} })).toThrow(StoreConflictError)
+    expect(store.rowCounts()).toEqual(before)
+  })
+
   it('calls: input, dependencies, resolved input, flags, status and the full result come back exactly', () => {
     scheduleWith('a', 'sch-1', ['c1'])
     store.insertCall({ sessionId: 'a', id: 'c2', scheduleId: 'sch-1', position: 1, name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'] })
