@@ -11,7 +11,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import { pino } from 'pino'
 import { stringify } from 'yaml'
 import { buildApp } from '../src/http/app.js'
-import { createRuntime } from '../src/sessions/runtime.js'
+import { createRuntime } from '../src/wiring.js'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const OPENAPI_YAML_PATH = path.join(REPO_ROOT, 'openapi.yaml')

@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly host: string
   readonly port: number
   readonly dataDir: string
+  /** A postgres:// URL: the server stores in PostgreSQL; undefined: in the SQLite file of the data directory. */
+  readonly databaseUrl: string | undefined
   readonly workspace: string
   readonly token: string | undefined
   readonly configFile: string | undefined
@@ -68,6 +70,10 @@ export const SETTINGS = {
   host: { env: 'HOST', fallback: '127.0.0.1', help: 'listen address; a non-loopback address needs a token' },
   port: { env: 'PORT', fallback: '8787', help: 'listen port (0: any free port)' },
   'data-dir': { env: 'TOOLEXEC_DATA_DIR', fallback: '~/.toolexec', help: 'holds toolexec.db and the artifacts; one server at a time' },
+  'database-url': {
+    env: 'TOOLEXEC_DATABASE_URL',
+    help: 'postgres://user:password@host:port/database to store in PostgreSQL instead of the SQLite file',
+  },
   workspace: { env: 'TOOLEXEC_WORKSPACE', fallback: '.', shown: 'current directory', help: 'default workspace of new sessions; an existing directory' },
   token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz, /openapi.json and /docs requires (${MIN_TOKEN_LENGTH} characters or more)` },
   config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
@@ -138,6 +144,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     host,
     port: parsePort(pick('port')),
     dataDir: path.resolve(cwd, expandHome(pick('data-dir'))),
+    databaseUrl: parseDatabaseUrl(given('database-url')),
     workspace: path.resolve(cwd, expandHome(pick('workspace'))),
     token,
     configFile,
@@ -191,6 +198,24 @@ export function helpText(version: string): string {
 
 function expandHome(value: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(os.homedir(), value.slice(1)) : value
+}
+
+/** A PostgreSQL URL, checked; an error never shows the password it may hold. */
+function parseDatabaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (!URL.canParse(value)) throw new ConfigError('TOOLEXEC_DATABASE_URL is not a URL: write postgres://user:password@host:port/database')
+  const { protocol } = new URL(value)
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError(`TOOLEXEC_DATABASE_URL must be a postgres:// or postgresql:// URL, got one of scheme "${protocol.slice(0, -1)}"`)
+  }
+  return value
+}
+
+/** The database URL as logs show it: the password replaced by `***`. */
+export function redactedDatabaseUrl(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password !== '') parsed.password = '***'
+  return parsed.toString()
 }
 
 /** What a browser sends in `Origin`: scheme, host and a port other than the scheme's own, nothing else. */

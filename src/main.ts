@@ -7,7 +7,7 @@ import { StartupError } from './contracts/errors.js'
 import { PolicyError } from './permissions/policy.js'
 import { startServer } from './server.js'
 import { checkStartPaths } from './start-paths.js'
-import { isStorageFull } from './storage/storage-space.js'
+import { isStorageFull } from './contracts/store.js'
 import { probeSandbox } from './tools/bash/sandbox-probe.js'
 import { builtinTools } from './tools/builtin.js'
 

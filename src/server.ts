@@ -2,14 +2,14 @@
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import type { ServerConfig } from './config.js'
+import { redactedDatabaseUrl, type ServerConfig } from './config.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
 import type { ToolEntry } from './contracts/tool-entry.js'
 import { buildApp } from './http/app.js'
 import type { StreamLimits } from './http/session-stream.js'
 import { ruleCommandSplitter } from './permissions/command-splitter.js'
 import { loadPolicy } from './permissions/policy.js'
-import { createRuntime, type Runtime } from './sessions/runtime.js'
+import { createRuntime, type Runtime } from './wiring.js'
 import type { CloseOptions } from './sessions/shutdown.js'
 import { CommandEnvironment } from './tools/command-environment.js'
 import { closeGrepPool } from './tools/grep/grep-pool.js'
@@ -60,6 +60,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const hiddenPaths = [config.dataDir, ...(config.configFile === undefined ? [] : [path.resolve(config.configFile)])]
     const runtime = createRuntime({
       dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
       workspace: config.workspace,
       tools,
       logger,
@@ -85,8 +86,9 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const report = runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
-    // What an operator checks first; the token itself never reaches a log.
-    const listening = { url: address, tokenRequired: config.token !== undefined, corsOrigins: config.corsOrigins, workspace: config.workspace, dataDir: config.dataDir }
+    // What an operator checks first; the token itself, and the database's password, never reach a log.
+    const database = config.databaseUrl === undefined ? runtime.database.backend : redactedDatabaseUrl(config.databaseUrl)
+    const listening = { url: address, tokenRequired: config.token !== undefined, corsOrigins: config.corsOrigins, workspace: config.workspace, dataDir: config.dataDir, database }
     logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined

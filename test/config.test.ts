@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, configWarnings, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
+import { ConfigError, configWarnings, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, redactedDatabaseUrl, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
 import { tempDir } from './support/temp-dirs.js'
 
 const CWD = '/srv/app'
@@ -212,6 +212,31 @@ describe('loadConfig', () => {
   it('refuses an unknown flag or a stray argument with a coded error', () => {
     expect(() => loadConfig(['--prot', '80'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }))
     expect(() => loadConfig(['serve'], {}, CWD)).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' }))
+  })
+})
+
+describe('TOOLEXEC_DATABASE_URL', () => {
+  it('is unset by default: the server stores in the SQLite file of the data directory', () => {
+    expect(loadConfig([], {}, CWD).databaseUrl).toBeUndefined()
+  })
+
+  it.each(['postgres://toolexec:secret@db.internal:5432/toolexec', 'postgresql://localhost/toolexec', 'postgres:///toolexec?host=/run/postgresql'])('takes %s', (url) => {
+    expect(loadConfig([], { TOOLEXEC_DATABASE_URL: url }, CWD).databaseUrl).toBe(url)
+    expect(loadConfig(['--database-url', url], {}, CWD).databaseUrl).toBe(url)
+  })
+
+  it('refuses another scheme or no URL at all, with a ConfigError that never shows the password', () => {
+    for (const url of ['mysql://root:hunter2@db/toolexec', 'hunter2@localhost/toolexec', 'sqlite:///data/toolexec.db']) {
+      const refuse = (): unknown => loadConfig([], { TOOLEXEC_DATABASE_URL: url }, CWD)
+      expect(refuse).toThrow(ConfigError)
+      expect(refuse).toThrow(/TOOLEXEC_DATABASE_URL/)
+      expect(refuse).not.toThrow(/hunter2/)
+    }
+  })
+
+  it('is logged with its password replaced by ***', () => {
+    expect(redactedDatabaseUrl('postgres://toolexec:hunter2@db.internal:5432/toolexec')).toBe('postgres://toolexec:***@db.internal:5432/toolexec')
+    expect(redactedDatabaseUrl('postgresql://localhost/toolexec')).toBe('postgresql://localhost/toolexec')
   })
 })
 

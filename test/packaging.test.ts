@@ -133,7 +133,7 @@ describe('the package: npm pack, installed from the tarball', () => {
   it('holds the compiled server, its migrations, the built web console and its bin, and installs no devDependency', () => {
     const installed = path.join(installDir, 'node_modules')
     expect(existsSync(path.join(installed, manifest.name, 'dist', 'main.js'))).toBe(true)
-    expect(existsSync(path.join(installed, manifest.name, 'migrations', '001_init.sql'))).toBe(true)
+    expect(existsSync(path.join(installed, manifest.name, 'migrations', 'sqlite', '001_init.sql'))).toBe(true)
     // The web console ships built: no build step after install.
     expect(existsSync(path.join(installed, manifest.name, 'web', 'dist', 'index.html'))).toBe(true)
     expect(existsSync(path.join(installed, manifest.name, 'web', 'src'))).toBe(false)

@@ -8,8 +8,8 @@ import http from 'node:http'
 import path from 'node:path'
 import { once } from 'node:events'
 import { frameOf } from '../../src/http/session-stream.js'
-import { openDatabase } from '../../src/storage/database.js'
-import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { openDatabase } from '../../src/storage/sqlite/database.js'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { benchStreamLimits, serveAsChild } from './child-process.js'
 
 const [dataDir, sessionId] = process.argv.slice(2)

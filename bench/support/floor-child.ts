@@ -22,7 +22,7 @@ import Database from 'better-sqlite3'
 import Fastify from 'fastify'
 import { CreateScheduleBodySchema } from '../../src/contracts/api.js'
 import { inline } from '../../src/http/schema.js'
-import { startWalCheckpointer } from '../../src/storage/wal-checkpointer.js'
+import { startWalCheckpointer } from '../../src/storage/sqlite/wal-checkpointer.js'
 import { serveAsChild } from './child-process.js'
 
 const dataDir = process.argv[2]

@@ -4,14 +4,14 @@
  * so a report can say which storage steps a call pays for. `transaction` counts savepoints
  * too; `outermost transaction` counts only the ones that commit.
  */
-import type { SqliteStore } from '../../src/storage/sqlite-store.js'
+import type { Store } from '../../src/contracts/store.js'
 
 export interface MethodTiming {
   calls: number
   ms: number
 }
 
-export function timeStoreMethods(store: SqliteStore): () => Record<string, MethodTiming> {
+export function timeStoreMethods(store: Store): () => Record<string, MethodTiming> {
   const timings: Record<string, MethodTiming> = {}
   const target = store as unknown as Record<string, unknown>
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
@@ -22,7 +22,7 @@ export function timeStoreMethods(store: SqliteStore): () => Record<string, Metho
     const outermost: MethodTiming = { calls: 0, ms: 0 }
     if (name === 'transaction') timings['outermost transaction'] = outermost
     target[name] = function timed(this: unknown, ...args: unknown[]): unknown {
-      const commits = name === 'transaction' && !store.db.inTransaction
+      const commits = name === 'transaction' && !store.inTransaction
       const started = performance.now()
       try {
         return (method as (...a: unknown[]) => unknown).apply(this, args)

@@ -215,3 +215,40 @@ export interface OpenedStore {
   noteFailure(error: unknown): void
   close(): void
 }
+
+/**
+ * What an error a backend threw says of the storage itself: `full` for a write refused for
+ * want of space, `damaged` for a database that needs its operator. Each backend marks its
+ * own errors with it (a property of this key), so that the layers above tell them apart
+ * without knowing the backend.
+ */
+export const STORAGE_FAILURE: unique symbol = Symbol.for('toolexec.storage-failure')
+export type StorageFailure = 'full' | 'damaged'
+
+export function storageFailureOf(error: unknown): StorageFailure | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const failure = (error as { [STORAGE_FAILURE]?: unknown })[STORAGE_FAILURE]
+  return failure === 'full' || failure === 'damaged' ? failure : undefined
+}
+
+/** A write a backend refused for want of space, for a backend whose own errors cannot carry the mark. */
+export class StoreFullError extends Error {
+  override readonly name = 'StoreFullError'
+  readonly code = 'STORE_FULL'
+  readonly [STORAGE_FAILURE] = 'full' as const
+}
+
+// The file system's own words for want of space: an artifact or the space reserve meets them.
+const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT'])
+
+/** True for an error that a write failing for want of space raises, on any backend or file. */
+export function isStorageFull(error: unknown): boolean {
+  if (storageFailureOf(error) === 'full') return true
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  return typeof code === 'string' && NO_SPACE_CODES.has(code)
+}
+
+/** True for an error that says the database is damaged (API_ERR_STORAGE_CORRUPT). */
+export function isStorageDamage(error: unknown): boolean {
+  return storageFailureOf(error) === 'damaged'
+}

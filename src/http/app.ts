@@ -71,9 +71,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   // Replies are built from the contracts; JSON.stringify keeps every field as stored.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
-  const handleStorageAwareError = buildStorageAwareErrorHandler(options.runtime.ctx.storage)
+  const handleStorageAwareError = buildStorageAwareErrorHandler(options.runtime.storage)
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    options.runtime.database.note(error)
+    options.runtime.database.noteFailure(error)
     handleStorageAwareError(error, request, reply)
   })
   registerJsonBodyParser(app)

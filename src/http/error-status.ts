@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CATALOGUE, ToolexecError } from '../contracts/errors.js'
 import { isApiErrorCode, type ApiErrorCode } from '../contracts/api-errors.js'
 import type { ErrorReply } from '../contracts/api.js'
-import { isDatabaseCorruption } from '../storage/database-check.js'
+import { isStorageDamage } from '../contracts/store.js'
 import { BODY_LIMIT_BYTES } from './json-body.js'
 
 const STATUS: Record<ApiErrorCode, number> = {
@@ -93,9 +93,9 @@ function frameworkErrorBody(error: CodedError, status: number): ErrorReply {
   return { error: { code, message } }
 }
 
-/** SQLite's own error for a damaged file, as the catalogue's code. */
+/** A backend's own error for a damaged database, as the catalogue's code. */
 function asCodedError(error: FastifyError): CodedError {
-  return isDatabaseCorruption(error) ? new ToolexecError('API_ERR_STORAGE_CORRUPT', [error.message], { cause: error }) : error
+  return isStorageDamage(error) ? new ToolexecError('API_ERR_STORAGE_CORRUPT', [error.message], { cause: error }) : error
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

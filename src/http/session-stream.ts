@@ -10,9 +10,8 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'
-import type { EventBus } from '../sessions/event-bus.js'
+import type { EventFeed } from '../sessions/event-feed.js'
 import { frameMayWait } from '../sessions/event-policy.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
 import { ReplayPacer, type PageOutcome, type Replayer } from './replay-pacer.js'
 
 export interface StreamLimits {
@@ -97,14 +96,14 @@ export class SessionStream {
     return this.#closed
   }
 
-  async run(sessionId: string, bus: EventBus, store: SqliteStore): Promise<void> {
-    this.#unsubscribe = bus.subscribe(
+  async run(sessionId: string, feed: Pick<EventFeed, 'subscribe' | 'eventsAfter'>): Promise<void> {
+    this.#unsubscribe = feed.subscribe(
       sessionId,
       (event) => this.#onLive(event),
       () => this.close(),
     )
     this.#raw.once('close', () => this.close())
-    await this.#replay(sessionId, store)
+    await this.#replay(sessionId, feed)
     this.#replaying = false
     this.#flush()
   }
@@ -123,9 +122,9 @@ export class SessionStream {
   }
 
   /** Resolves once every stored event after the resume point was sent, or the stream closed. */
-  #replay(sessionId: string, store: SqliteStore): Promise<void> {
+  #replay(sessionId: string, feed: Pick<EventFeed, 'eventsAfter'>): Promise<void> {
     return new Promise<void>((resolve) => {
-      const readPage = (): StoredEvent[] => store.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, this.#pageChars)
+      const readPage = (): StoredEvent[] => feed.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, this.#pageChars)
       const replayer: Replayer = {
         replayPage: () => {
           const outcome = this.#closed ? 'done' : this.#sendPage(readPage())

@@ -1,20 +1,20 @@
 /**
  * @module The edge of a full disk: routes that start new work refuse it with 507
  * API_ERR_STORAGE_FULL while the data directory has no room, and any write that fails for
- * want of space answers the same instead of a 500 (see storage/storage-space.ts).
+ * want of space answers the same instead of a 500 (see contracts/storage-room.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import type { StorageSpace } from '../storage/storage-space.js'
+import type { StorageRoom } from '../contracts/storage-room.js'
 import { handleError } from './error-status.js'
 
 /** A preHandler for routes that start new work (a session, a schedule, a call, an answer to store). */
-export function refuseNewWorkWhenFull(storage: StorageSpace): () => Promise<void> {
+export function refuseNewWorkWhenFull(storage: StorageRoom): () => Promise<void> {
   return async function refuseWhenFull() {
     storage.assertRoom()
   }
 }
 
-export function buildStorageAwareErrorHandler(storage: StorageSpace): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+export function buildStorageAwareErrorHandler(storage: StorageRoom): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
   return function handleStorageAwareError(error, request, reply) {
     const full = storage.translate(error)
     if (full === undefined) return handleError(error, request, reply)

@@ -9,7 +9,7 @@ import type { Logger } from 'pino'
 import { ToolexecError } from '../contracts/errors.js'
 import type { HttpToolDefinition } from '../contracts/tool-config.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 import { createHttpTool, isHttpTool } from '../tools/http-tool/index.js'
 import type { InMemoryToolRegistry } from '../tools/registry.js'
 import { parseHttpToolDefinition } from '../tools/tool-config.js'
@@ -18,10 +18,10 @@ const STORED = 'the database'
 
 export class ClientTools {
   readonly #registry: InMemoryToolRegistry
-  readonly #store: SqliteStore
+  readonly #store: Store
   readonly #logger: Logger
 
-  constructor(registry: InMemoryToolRegistry, store: SqliteStore, logger: Logger) {
+  constructor(registry: InMemoryToolRegistry, store: Store, logger: Logger) {
     this.#registry = registry
     this.#store = store
     this.#logger = logger

@@ -14,8 +14,9 @@
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { StoredEvent } from '../contracts/store.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
-import { isStorageFull, type StorageSpace } from '../storage/storage-space.js'
+import type { Store } from '../contracts/store.js'
+import { isStorageFull } from '../contracts/store.js'
+import type { StorageRoom } from '../contracts/storage-room.js'
 import type { EventBus } from './event-bus.js'
 import { eventPolicy } from './event-policy.js'
 import type { StateChange } from './state-change.js'
@@ -44,7 +45,7 @@ type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 type Written = StoredEvent | undefined
 
 export class EventJournal {
-  readonly #store: SqliteStore
+  readonly #store: Store
   readonly #bus: EventBus
   readonly #lastSeq = new Map<string, number>()
   readonly #gate: CommitGate | undefined
@@ -54,13 +55,13 @@ export class EventJournal {
   #holdingStarts = false
   /** Starts held while the server stops: never written, rejected at close. */
   #heldStarts: Pending[] = []
-  readonly #space: StorageSpace | undefined
+  readonly #space: StorageRoom | undefined
   /** How many items at the head of the queue a failed commit kept (want of space). */
   #keptCount = 0
   #retryMs = FIRST_RETRY_MS
   #retryTimer: NodeJS.Timeout | undefined = undefined
 
-  constructor(store: SqliteStore, bus: EventBus, gate?: CommitGate, space?: StorageSpace) {
+  constructor(store: Store, bus: EventBus, gate?: CommitGate, space?: StorageRoom) {
     this.#store = store
     this.#bus = bus
     this.#gate = gate
@@ -311,7 +312,7 @@ export class EventJournal {
     try {
       return { ok: true, value: this.#store.transaction(write) }
     } catch (error) {
-      if (!this.#store.db.inTransaction) throw error
+      if (!this.#store.inTransaction) throw error
       return { ok: false, error }
     }
   }

@@ -11,7 +11,11 @@ import type { ToolExecutionResult } from '../contracts/result.js'
 import type { CallRow, ScheduleRecord } from '../contracts/store.js'
 import { createErrorResult } from '../executor/errors.js'
 import { stateChangeFor } from './event-policy.js'
-import type { RuntimeContext } from './runtime-context.js'
+import type { Logger } from 'pino'
+import type { Store } from '../contracts/store.js'
+import type { Executor } from '../executor/executor.js'
+import type { EventJournal } from './event-journal.js'
+import type { LiveSessions } from './live-sessions.js'
 import { pruneDependencies } from './schedule-runner.js'
 import type { ScheduleService } from './schedule-service.js'
 import { TURN_ABORTED } from './session-service.js'
@@ -25,7 +29,16 @@ export interface RecoveryReport {
   readonly resumed: number
 }
 
-export function recoverUnfinished(ctx: RuntimeContext, schedules: ScheduleService): RecoveryReport {
+/** What recovery reads and writes. */
+export interface RecoveryParts {
+  readonly store: Store
+  readonly journal: EventJournal
+  readonly executor: Pick<Executor, 'plan'>
+  readonly live: LiveSessions
+  readonly logger: Logger
+}
+
+export function recoverUnfinished(ctx: RecoveryParts, schedules: ScheduleService): RecoveryReport {
   let interrupted = 0
   let resumed = 0
   const unfinished = ctx.store.unfinishedSchedules()
@@ -37,7 +50,7 @@ export function recoverUnfinished(ctx: RuntimeContext, schedules: ScheduleServic
   return { schedules: unfinished.length, interrupted, resumed }
 }
 
-function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedule: ScheduleRecord): { interrupted: number; resumed: number } {
+function recoverSchedule(ctx: RecoveryParts, schedules: ScheduleService, schedule: ScheduleRecord): { interrupted: number; resumed: number } {
   const session = ctx.store.getSession(schedule.sessionId)
   if (session === undefined) return { interrupted: 0, resumed: 0 }
   const aborted = ctx.store.scheduleAborted(schedule.id)
@@ -65,7 +78,7 @@ function recoverSchedule(ctx: RuntimeContext, schedules: ScheduleService, schedu
   return { interrupted, resumed: remaining.length }
 }
 
-function closeRecovered(ctx: RuntimeContext, scheduleId: string, remaining: readonly ToolCall[]): void {
+function closeRecovered(ctx: RecoveryParts, scheduleId: string, remaining: readonly ToolCall[]): void {
   const groups = ctx.executor.plan(pruneDependencies(remaining))
   ctx.store.transaction(() => {
     ctx.store.setScheduleGroups(scheduleId, groups)
@@ -73,7 +86,7 @@ function closeRecovered(ctx: RuntimeContext, scheduleId: string, remaining: read
   })
 }
 
-function interrupt(ctx: RuntimeContext, row: CallRow): ToolExecutionResult {
+function interrupt(ctx: RecoveryParts, row: CallRow): ToolExecutionResult {
   const result = createErrorResult({
     callId: row.id,
     toolName: row.name,
@@ -88,7 +101,7 @@ function interrupt(ctx: RuntimeContext, row: CallRow): ToolExecutionResult {
 }
 
 /** The approval a call of an aborted schedule still waited for resolves as the abort resolved it. */
-function resolvePendingAsAborted(ctx: RuntimeContext, row: CallRow): void {
+function resolvePendingAsAborted(ctx: RecoveryParts, row: CallRow): void {
   const request = ctx.store.lastPermissionForCall(row.sessionId, row.id)
   if (request?.status !== 'pending') return
   const event = {

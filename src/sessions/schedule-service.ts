@@ -6,12 +6,14 @@
 import { MAX_SCHEDULE_CALLS, type CreateScheduleBody, type ScheduleAcceptedReply, type ScheduleCallInput, type ScheduleReply } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { ToolCall } from '../contracts/tool-call.js'
-import type { SessionRecord } from '../contracts/store.js'
+import { StoreConflictError, type NewCall, type SessionRecord, type Store } from '../contracts/store.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
-import type { RuntimeContext } from './runtime-context.js'
-import { turnFor } from './runtime-context.js'
+import type { Logger } from 'pino'
+import type { Executor } from '../executor/executor.js'
+import type { EventJournal } from './event-journal.js'
+import type { LiveSessions } from './live-sessions.js'
+import type { Turns } from './turns.js'
 import type { SessionService } from './session-service.js'
-import type { NewCall, SqliteStore } from '../storage/sqlite-store.js'
 import { scheduleView } from './views.js'
 import { scheduleCallsOf } from '../model-formats/schedule-calls.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
@@ -27,17 +29,30 @@ interface OpenSchedule {
   close(): void
 }
 
+/** What the schedule service reads, writes and runs. */
+export interface ScheduleParts {
+  readonly store: Store
+  readonly journal: EventJournal
+  readonly executor: Executor
+  readonly turns: Turns
+  readonly live: LiveSessions
+  readonly sessions: SessionService
+  readonly logger: Logger
+  /** Bounds on schedules waiting to start (defaults: DEFAULT_BACKLOG_BOUNDS). */
+  readonly backlog?: BacklogBounds | undefined
+}
+
 export class ScheduleService {
-  readonly #ctx: RuntimeContext
+  readonly #ctx: ScheduleParts
   readonly #sessions: SessionService
   readonly #open = new Map<string, OpenSchedule>()
   readonly #backlog: ScheduleBacklog
   readonly waiters = new ScheduleWaiters()
 
-  constructor(ctx: RuntimeContext, sessions: SessionService, backlog?: BacklogBounds) {
-    this.#ctx = ctx
-    this.#sessions = sessions
-    this.#backlog = new ScheduleBacklog(backlog)
+  constructor(parts: ScheduleParts) {
+    this.#ctx = parts
+    this.#sessions = parts.sessions
+    this.#backlog = new ScheduleBacklog(parts.backlog)
   }
 
   /**
@@ -90,7 +105,7 @@ export class ScheduleService {
     const followsHeldCall = schedule.calls.some((earlier) => !open.dispatched.has(earlier.id))
     insertNewCall(this.#ctx.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
-    const turn = turnFor(this.#ctx, schedule.session, scheduleId, schedule.turnId, schedule.signal)
+    const turn = this.#ctx.turns.of(schedule.session, scheduleId, schedule.turnId, schedule.signal)
     const eligible = !followsHeldCall && call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))
     // A close during the check has planned this call with the rest: it runs there, once.
     if (eligible && this.#open.get(scheduleId) === open) open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
@@ -239,17 +254,13 @@ export class ScheduleService {
 }
 
 /** Inserts a call; an id the session already used is the client's error (409), told by the primary key. */
-function insertNewCall(store: SqliteStore, call: NewCall): void {
+function insertNewCall(store: Store, call: NewCall): void {
   try {
     store.insertCall(call)
   } catch (error) {
-    if (isPrimaryKeyConflict(error)) throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, call.sessionId])
+    if (error instanceof StoreConflictError) throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, call.sessionId])
     throw error
   }
-}
-
-function isPrimaryKeyConflict(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
 }
 
 function toToolCall(input: ScheduleCallInput): ToolCall {

@@ -10,7 +10,7 @@ import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionT
 import type { PermissionRow } from '../contracts/store.js'
 import type { AnswerOutcome } from '../permissions/brokers.js'
 import { createPermissionTicket } from '../permissions/permission-ticket.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 import type { EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-policy.js'
 import { recordDecision } from './event-projection.js'
@@ -22,11 +22,11 @@ const DECIDED_TICKET_TTL_MS = 30_000
 
 export class SessionPermissionBroker implements PermissionBroker {
   readonly interactive = true
-  readonly #store: SqliteStore
+  readonly #store: Store
   readonly #journal: EventJournal
   readonly #tickets = new Map<string, PermissionTicket>()
 
-  constructor(store: SqliteStore, journal: EventJournal) {
+  constructor(store: Store, journal: EventJournal) {
     this.#store = store
     this.#journal = journal
   }

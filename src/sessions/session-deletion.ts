@@ -9,9 +9,33 @@
 import { rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
 import { ToolexecError } from '../contracts/errors.js'
-import type { RuntimeContext } from './runtime-context.js'
+import type { Logger } from 'pino'
+import type { Store } from '../contracts/store.js'
+import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import type { StorageRoom } from '../contracts/storage-room.js'
+import type { EventBus } from './event-bus.js'
+import type { EventJournal } from './event-journal.js'
+import type { LiveSessions } from './live-sessions.js'
+import type { SessionPermissionBroker } from './session-broker.js'
 
-export async function deleteSession(ctx: RuntimeContext, sessionId: string): Promise<void> {
+/** What deleting a session touches. */
+export interface DeletionParts {
+  readonly store: Store
+  readonly journal: EventJournal
+  /** Its reserve lets the delete be written on a full disk. */
+  readonly storage: StorageRoom
+  readonly live: LiveSessions
+  readonly broker: SessionPermissionBroker
+  readonly bus: EventBus
+  readonly backgroundTasks: BackgroundTaskRegistry
+  /** Forgets what the tools keep in memory of a deleted session (file reads, ended background commands, the mode before plan). */
+  readonly forgetToolMemory: (sessionId: string) => void
+  /** The folder every artifact file is under; deleting a session removes files only there. */
+  readonly artifactRoot: string
+  readonly logger: Logger
+}
+
+export async function deleteSession(ctx: DeletionParts, sessionId: string): Promise<void> {
   if (ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
   // A schedule accepted in this tick is written first, so that it counts as work going on.
   ctx.journal.flush()
@@ -27,12 +51,12 @@ export async function deleteSession(ctx: RuntimeContext, sessionId: string): Pro
   await removeArtifactFiles(ctx, files)
 }
 
-function workGoingOn(ctx: RuntimeContext, sessionId: string): string | undefined {
+function workGoingOn(ctx: DeletionParts, sessionId: string): string | undefined {
   if ((ctx.live.peek(sessionId)?.running ?? 0) > 0) return 'a schedule is running'
   // A schedule whose end a full disk keeps in memory has ended: its rows go with the session.
   const ending = ctx.journal.keptScheduleEnds(sessionId)
   if (ctx.store.unfinishedScheduleIds(sessionId).some((id) => !ending.has(id))) return 'a schedule has not ended'
-  if (ctx.executor.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
+  if (ctx.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
   return undefined
 }
 
@@ -40,7 +64,7 @@ function workGoingOn(ctx: RuntimeContext, sessionId: string): string | undefined
  * Removes the files the rows named, never anything outside the artifact folder, then each
  * emptied session folder (another session whose id sanitizes to the same folder keeps its own).
  */
-async function removeArtifactFiles(ctx: RuntimeContext, files: readonly string[]): Promise<void> {
+async function removeArtifactFiles(ctx: DeletionParts, files: readonly string[]): Promise<void> {
   const root = path.resolve(ctx.artifactRoot)
   const inside = files.map((file) => path.resolve(file)).filter((file) => file.startsWith(root + path.sep))
   const folders = new Set(inside.map((file) => path.dirname(file)))
@@ -48,6 +72,6 @@ async function removeArtifactFiles(ctx: RuntimeContext, files: readonly string[]
   for (const folder of folders) await rmdir(folder).catch(() => {})
 }
 
-function warn(ctx: RuntimeContext, file: string, error: unknown): void {
+function warn(ctx: DeletionParts, file: string, error: unknown): void {
   ctx.logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, 'artifact file not removed')
 }

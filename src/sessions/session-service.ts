@@ -2,20 +2,39 @@
 import path from 'node:path'
 import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
-import type { SessionRecord } from '../contracts/store.js'
-import type { RuntimeContext } from './runtime-context.js'
-import { deleteSession } from './session-deletion.js'
+import type { PermissionMode } from '../contracts/ports.js'
+import type { ArtifactRecord, SessionRecord, Store } from '../contracts/store.js'
+import type { ToolEntry } from '../contracts/tool-entry.js'
+import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import type { EventJournal } from './event-journal.js'
+import type { LiveSessions } from './live-sessions.js'
+import type { SessionPermissionBroker } from './session-broker.js'
 import { historyView, permissionView, sessionView } from './views.js'
 
 export const TURN_ABORTED = 'Turn aborted by the client'
 const DEFAULT_PAGE = 50
 const MAX_PAGE = 500
 
-export class SessionService {
-  readonly #ctx: RuntimeContext
+/** What the session service reads and changes. */
+export interface SessionParts {
+  readonly store: Store
+  readonly journal: EventJournal
+  readonly live: LiveSessions
+  readonly broker: SessionPermissionBroker
+  readonly backgroundTasks: BackgroundTaskRegistry
+  /** The entry of a tool by name, for how its history is shown. */
+  readonly toolEntry: (name: string) => ToolEntry | undefined
+  /** Deletes the session with everything kept of it (session-deletion.ts). */
+  readonly deleteSession: (sessionId: string) => Promise<void>
+  readonly defaultWorkspace: string
+  readonly defaultPermissionMode: PermissionMode
+}
 
-  constructor(ctx: RuntimeContext) {
-    this.#ctx = ctx
+export class SessionService {
+  readonly #ctx: SessionParts
+
+  constructor(parts: SessionParts) {
+    this.#ctx = parts
   }
 
   create(body: CreateSessionBody): Session {
@@ -75,13 +94,25 @@ export class SessionService {
     const previous = live.controller
     live.controller = new AbortController()
     previous.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } }))
-    this.#ctx.executor.backgroundTasks.cancelSession(id, TURN_ABORTED)
+    this.#ctx.backgroundTasks.cancelSession(id, TURN_ABORTED)
     return { sessionId: id, aborted: true }
   }
 
   /** Deletes the session with everything kept of it; refused (409) while it has work going on. */
   delete(id: string): Promise<void> {
-    return deleteSession(this.#ctx, id)
+    return this.#ctx.deleteSession(id)
+  }
+
+  /** An artifact the session's calls recorded. */
+  artifact(sessionId: string, artifactId: string): ArtifactRecord {
+    const artifact = this.#ctx.store.getArtifact(sessionId, artifactId)
+    if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
+    return artifact
+  }
+
+  /** The artifact, or undefined when the session recorded none of that id. */
+  findArtifact(sessionId: string, artifactId: string): ArtifactRecord | undefined {
+    return this.#ctx.store.getArtifact(sessionId, artifactId)
   }
 
   answerPermission(id: string, body: PermissionAnswerBody): PermissionRequestRecord {
@@ -109,7 +140,7 @@ export class SessionService {
     this.get(id)
     const entries: HistoryEntry[] = []
     for (const row of this.#ctx.store.history(id)) {
-      const entry = historyView(row, this.#ctx.executor.deps.registry.get(row.name))
+      const entry = historyView(row, this.#ctx.toolEntry(row.name))
       if (entry !== undefined) entries.push(entry)
     }
     return entries

@@ -7,10 +7,10 @@
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 import { pendingKillsSent } from '../tools/bash/process-tree.js'
 import type { EventJournal } from './event-journal.js'
-import type { LiveSessions } from './runtime-context.js'
+import type { LiveSessions } from './live-sessions.js'
 
 const SHUTTING_DOWN = 'The server is shutting down'
 /** Long enough for a process tree that ignores SIGTERM to get its SIGKILL. */
@@ -29,7 +29,7 @@ const DRAIN_POLL_MS = 25
  * `interrupted`. A call awaiting approval is not waited for: it stays pending, answerable
  * after the restart.
  */
-export async function drainRunningCalls(journal: EventJournal, store: SqliteStore, graceMs: number): Promise<void> {
+export async function drainRunningCalls(journal: EventJournal, store: Store, graceMs: number): Promise<void> {
   const deadline = performance.now() + graceMs
   while (performance.now() < deadline && stillRunning(journal, store)) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
@@ -39,7 +39,7 @@ export async function drainRunningCalls(journal: EventJournal, store: SqliteStor
 }
 
 /** A call whose result a full disk keeps in memory has finished: it is not waited for. */
-function stillRunning(journal: EventJournal, store: SqliteStore): boolean {
+function stillRunning(journal: EventJournal, store: Store): boolean {
   const running = store.runningCalls()
   if (running.length === 0) return false
   const kept = journal.keptResults()

@@ -1,4 +1,4 @@
 /** @module What an event changes in the store, run by the journal in the event's own transaction. */
-import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 
-export type StateChange = (store: SqliteStore, at: string) => void
+export type StateChange = (store: Store, at: string) => void

@@ -9,7 +9,7 @@ import type { PermissionMode, PermissionQuery, PermissionService } from '../cont
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import { forgetModeBeforePlan } from '../tools/enter-plan-mode/plan-mode-memory.js'
-import type { SqliteStore } from '../storage/sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 import {
   DEFAULT_WEB_FETCH,
   InMemoryFileStateStore,
@@ -20,7 +20,7 @@ import {
   type WebFetchSettings,
 } from '../tools/services.js'
 
-export function sqliteTodos(store: SqliteStore): TodoStore {
+export function storedTodos(store: Store): TodoStore {
   return {
     get: (sessionId) => {
       const todos = store.getTodos(sessionId)
@@ -30,7 +30,7 @@ export function sqliteTodos(store: SqliteStore): TodoStore {
   }
 }
 
-export function sqliteSessionControl(store: SqliteStore): SessionControl {
+export function storedSessionControl(store: Store): SessionControl {
   return {
     getPermissionMode: (sessionId) => store.permissionModeOf(sessionId) ?? 'default',
     setPermissionMode: (sessionId, mode) => store.setPermissionMode(sessionId, mode),
@@ -55,7 +55,7 @@ export interface ServerToolServices extends BuiltinServices {
 }
 
 export function serverToolServices(
-  store: SqliteStore,
+  store: Store,
   backgroundTasks: BackgroundTaskRegistry,
   memoryDir: string,
   webFetch: Partial<WebFetchSettings> = {},
@@ -64,13 +64,13 @@ export function serverToolServices(
   mkdirSync(memoryDir, { recursive: true })
   const shellTasks = new ShellTaskStore()
   const fileState = new InMemoryFileStateStore()
-  const session = sqliteSessionControl(store)
+  const session = storedSessionControl(store)
   return {
     memoryDir,
     shellTasks,
     commandEnvironment,
     fileState,
-    todos: sqliteTodos(store),
+    todos: storedTodos(store),
     session,
     backgroundTasks,
     webFetch: { ...DEFAULT_WEB_FETCH, ...webFetch },

@@ -1,7 +1,7 @@
 /** @module An artifact store that also records each artifact's row, so the API can serve it. */
 import { rmSync } from 'node:fs'
 import type { ArtifactRef, ArtifactReservation, ArtifactStore, ArtifactStream } from '../contracts/ports.js'
-import type { SqliteStore } from './sqlite-store.js'
+import type { Store } from '../contracts/store.js'
 
 type Record = (ref: ArtifactRef) => ArtifactRef
 
@@ -26,7 +26,7 @@ function recordedReservation(reservation: ArtifactReservation, record: Record): 
   }
 }
 
-export function recordArtifacts(inner: ArtifactStore, store: SqliteStore): ArtifactStore {
+export function recordArtifacts(inner: ArtifactStore, store: Store): ArtifactStore {
   const record: Record = (ref) => {
     try {
       store.insertArtifact(ref, new Date().toISOString())

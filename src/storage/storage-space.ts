@@ -1,6 +1,6 @@
 /**
  * @module Whether the data directory has room for new work. It has none once a write there
- * failed for want of space (SQLITE_FULL, ENOSPC, EDQUOT, or an I/O error on write), until
+ * failed for want of space (contracts' isStorageFull: a backend's own, ENOSPC, EDQUOT), until
  * its file system again has `minFreeBytes` free; and none while it has less than that.
  * While it has none, new work is refused (507 API_ERR_STORAGE_FULL) and what is already
  * running ends and is recorded as space allows (see event-journal.ts). A write that must
@@ -8,22 +8,14 @@
  */
 import { statfsSync } from 'node:fs'
 import { ToolexecError } from '../contracts/errors.js'
+import type { StorageRoom } from '../contracts/storage-room.js'
+import { isStorageFull } from '../contracts/store.js'
 import { RESERVE_BYTES, SpaceReserve } from './storage-reserve.js'
 
 /** Below this much free space in the data directory, new work is refused. */
 export const MIN_FREE_BYTES = 16 * 1024 * 1024
 /** statfs is cheap, but is asked at most this often. */
 const PROBE_INTERVAL_MS = 250
-
-// SQLite reports a write the file system refused as one of its I/O errors on write.
-const SPACE_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_SHMSIZE', 'SQLITE_IOERR_TRUNCATE'])
-
-/** True for an error that a write failing for want of space raises. */
-export function isStorageFull(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' && SPACE_CODES.has(code)
-}
 
 export interface StorageSpaceOptions {
   readonly minFreeBytes?: number
@@ -38,7 +30,7 @@ function statfsFreeBytes(dir: string): number {
   return stats.bavail * stats.bsize
 }
 
-export class StorageSpace {
+export class StorageSpace implements StorageRoom {
   readonly dataDir: string
   readonly #minFreeBytes: number
   readonly #freeBytes: (dir: string) => number

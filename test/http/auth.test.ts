@@ -57,10 +57,10 @@ const UNAUTHORIZED = { error: { code: 'API_ERR_UNAUTHORIZED', message: 'Missing 
 
 describe('bearer token (TOOLEXEC_TOKEN)', () => {
   it.each(ROUTES)('%s %s without a token replies 401 in the error format and does nothing', async (method, route, body) => {
-    const before = guarded.runtime.ctx.store.rowCounts()
+    const before = guarded.runtime.store.rowCounts()
     const reply = await guarded.json<ErrorReply>(method, route, body)
     expect(reply).toEqual({ status: 401, body: UNAUTHORIZED })
-    expect(guarded.runtime.ctx.store.rowCounts()).toEqual(before)
+    expect(guarded.runtime.store.rowCounts()).toEqual(before)
   })
 
   it.each([
@@ -168,10 +168,10 @@ describe('without a token, only loopback names', () => {
     })
 
   it.each(['rebound.example', 'rebound.example:8787', '10.0.0.5'])('refuses Host %s with 403 and writes nothing', async (host) => {
-    const before = open.runtime.ctx.store.rowCounts()
+    const before = open.runtime.store.rowCounts()
     expect(await asHost(open, host, 'POST', '/sessions', { id: 'rebound' })).toBe(403)
     expect(await asHost(open, host, 'GET', '/tools')).toBe(403)
-    expect(open.runtime.ctx.store.rowCounts()).toEqual(before)
+    expect(open.runtime.store.rowCounts()).toEqual(before)
   })
 
   it.each(['localhost', '127.0.0.1', '[::1]'])('answers Host %s with the port', async (name) => {

@@ -109,7 +109,7 @@ describe('every operation of openapi.yaml against a running server', () => {
     const damaged = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN } })
     try {
       // The real flow (a damaged page read by a route) is test/http/database-damage.test.ts; here, SQLite's own error for a non-database.
-      damaged.runtime.database.note(sqliteErrorOfGarbageFile(damaged.dataDir))
+      damaged.runtime.database.noteFailure(sqliteErrorOfGarbageFile(damaged.dataDir))
       const reply = await send(damaged.url, 'GET', '/healthz')
       contract.check(contract.operationOf('GET', '/healthz'), reply)
       expect([reply.status, (reply.body as { error: { code: string } }).error.code]).toEqual([503, 'API_ERR_STORAGE_CORRUPT'])
@@ -333,7 +333,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       })
     }
     await expectStatus(full('GET', '/sessions'), 200)
-    expect(noSpace.runtime.ctx.store.rowCounts()).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
+    expect(noSpace.runtime.store.rowCounts()).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
   })
 
   it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {

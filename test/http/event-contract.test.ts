@@ -15,6 +15,7 @@ import { bashHook, nodeHook } from '../support/hook-scripts/hooks.js'
 import { configFile, SessionApi } from '../support/hook-scripts/session-api.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { editTool, readTool, sleepTool } from '../support/tools.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 interface StoredRow {
   readonly seq: number
@@ -63,7 +64,7 @@ afterAll(async () => {
 })
 
 function storedEvents(): StoredRow[] {
-  return s.runtime.ctx.store.db.prepare('SELECT seq, type, data FROM events ORDER BY id').all() as StoredRow[]
+  return sqliteDatabaseOf(s.runtime.store).prepare('SELECT seq, type, data FROM events ORDER BY id').all() as StoredRow[]
 }
 
 describe('the events a server emits and the contract', () => {

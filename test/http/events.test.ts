@@ -51,7 +51,7 @@ const reads = (prefix: string, count: number, file = 'f.txt'): unknown[] =>
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
 
-const stored = (sessionId: string): StoredEvent[] => s.runtime.ctx.store.eventsAfter(sessionId, 0, 1_000_000)
+const stored = (sessionId: string): StoredEvent[] => s.runtime.store.eventsAfter(sessionId, 0, 1_000_000)
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -166,7 +166,7 @@ describe('GET /sessions/:id/events', () => {
     const sessionId = fresh('closing')
     await s.json('POST', '/sessions', { id: sessionId })
     const stream = await watch(sessionId)
-    const bus = s.runtime.ctx.bus
+    const bus = s.runtime.bus
     await until(() => bus.subscriberCount(sessionId) === 1)
     const closedAt = Date.now()
     await stream.close()
@@ -184,7 +184,7 @@ describe('resuming by id', () => {
   beforeAll(async () => {
     sessionId = fresh('resume')
     for (let i = 0; i < 6; i++) await finished((await accept(sessionId, reads(`r${i}-`, 20))).scheduleId)
-    last = s.runtime.ctx.journal.lastSeq(sessionId)
+    last = s.runtime.journal.lastSeq(sessionId)
     expect(last).toBeGreaterThan(2 * LIMITS.replayPage)
   })
 
@@ -201,7 +201,7 @@ describe('resuming by id', () => {
     const more = await accept(sessionId, reads(`more${counter++}-`, 5))
     await stream.waitFor(completes(more.scheduleId), 8_000)
     await stream.waitFor(completes(posted.scheduleId))
-    const end = s.runtime.ctx.journal.lastSeq(sessionId)
+    const end = s.runtime.journal.lastSeq(sessionId)
     expect(stream.ids()).toEqual(range(from + 1, end))
     expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).slice(from).map((event) => event.data))
     last = end
@@ -213,7 +213,7 @@ describe('a replay of large events', () => {
     const sessionId = fresh('large')
     await s.json('POST', '/sessions', { id: sessionId })
     // Events of 3 MB each, as a large Write's would be: past a page's data bound, each one a page.
-    const journal = s.runtime.ctx.journal
+    const journal = s.runtime.journal
     for (let i = 0; i < 7; i++) await journal.append({ type: 'ModelNetworkStatus', sessionId, status: 'ok', detail: `${i}`.repeat(3_000_000) } as never)
     const stream = await watch(sessionId)
     const last = journal.lastSeq(sessionId)
@@ -227,7 +227,7 @@ describe('a slow client', () => {
   it('is closed once too many events wait for it, and then resumes by id receiving everything exactly once', async () => {
     const sessionId = fresh('slow')
     await s.json('POST', '/sessions', { id: sessionId })
-    const bus = s.runtime.ctx.bus
+    const bus = s.runtime.bus
     const response = await openPaused(sessionId)
     await until(() => bus.subscriberCount(sessionId) === 1)
 
@@ -239,7 +239,7 @@ describe('a slow client', () => {
     for (let i = 0; i < 3; i++) schedules.push(await accept(sessionId, reads(`small${i}-`, 20)))
     await until(() => bus.subscriberCount(sessionId) === 0, 8_000)
     for (const schedule of schedules) await finished(schedule.scheduleId)
-    const end = s.runtime.ctx.journal.lastSeq(sessionId)
+    const end = s.runtime.journal.lastSeq(sessionId)
 
     const firstPart = parseSse(await readAll(response)).frames
     const firstIds = firstPart.map((frame) => Number(frame.id))
@@ -256,7 +256,7 @@ describe('a slow client', () => {
   it('is disconnected when it is closed: the frames that waited for it are dropped, not held until it reads again', async () => {
     const sessionId = fresh('stalled')
     await s.json('POST', '/sessions', { id: sessionId })
-    const bus = s.runtime.ctx.bus
+    const bus = s.runtime.bus
     const serverSockets: Socket[] = []
     const onConnection = (socket: Socket): number => serverSockets.push(socket)
     s.app.server.on('connection', onConnection)
@@ -284,13 +284,13 @@ describe('a client that keeps up', () => {
     const stream = await openSse(tight.url, 'keeps-up')
     streams.push(stream)
     try {
-      const bus = tight.runtime.ctx.bus
+      const bus = tight.runtime.bus
       await until(() => bus.subscriberCount('keeps-up') === 1)
       // The started and result events each carry the 20,000-character path.
       const calls = [{ id: 'long', name: 'Read', input: { file_path: 'y'.repeat(20_000) } }]
       const accepted = await tight.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keeps-up', calls })
       await tight.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
-      const end = tight.runtime.ctx.journal.lastSeq('keeps-up')
+      const end = tight.runtime.journal.lastSeq('keeps-up')
       await stream.waitForId(end, 5_000)
       expect(stream.frames.map((frame) => Number(frame.id))).toEqual(range(1, end))
       expect(bus.subscriberCount('keeps-up')).toBe(1)
@@ -307,7 +307,7 @@ describe('a client that reads nothing, with the default limits', () => {
     try {
       const sessionId = fresh('heavy')
       await roomy.json('POST', '/sessions', { id: sessionId })
-      const bus = roomy.runtime.ctx.bus
+      const bus = roomy.runtime.bus
       const response = await openPaused(sessionId, roomy.url)
       await until(() => bus.subscriberCount(sessionId) === 1)
       // Each call carries 4 MB in its started and result events: 72 frames, about 97 MB.

@@ -12,6 +12,7 @@ import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.j
 import { createReadTool } from '../../src/tools/read/index.js'
 import { createWriteTool } from '../../src/tools/write/index.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 const MB = 1024 * 1024
 const BEFORE = 'the old line of a large file\n'.repeat(Math.floor((3 * MB) / 29))
@@ -48,7 +49,7 @@ afterAll(async () => {
 
 /** The bytes one call's record and its events take in the database. */
 function storedBytesOf(callId: string): number {
-  const db = server.runtime.ctx.store.db
+  const db = sqliteDatabaseOf(server.runtime.store)
   const row = db
     .prepare(
       `SELECT coalesce(length(CAST(input_json AS BLOB)), 0) + coalesce(length(CAST(resolved_input_json AS BLOB)), 0)
@@ -80,7 +81,7 @@ describe('a 3 MB Write over a 3 MB file', () => {
   })
 
   it('keeps neither text in its record or its result event: only the input and the start event hold the content', () => {
-    const db = server.runtime.ctx.store.db
+    const db = sqliteDatabaseOf(server.runtime.store)
     const row = db.prepare("SELECT resolved_input_json, result_json FROM tool_calls WHERE id = 'write-1'").get() as Record<string, string | null>
     expect(row.resolved_input_json).toBeNull()
     expect((JSON.parse(row.result_json ?? 'null') as { output?: unknown }).output).toEqual(recorded())

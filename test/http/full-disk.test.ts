@@ -20,6 +20,7 @@ import { RESERVE_BYTES, RESERVE_FILE } from '../../src/storage/storage-reserve.j
 import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 const TMPFS_MB = 96
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -135,7 +136,7 @@ function expectStorageFull(reply: { status: number; body: unknown }): void {
 function expectNoStrayArtifacts(): void {
   const root = path.join(dataDir, 'cli', 'artifacts')
   const files = existsSync(root) ? readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : []
-  const rows = new Set(server.runtime.ctx.store.db.prepare('SELECT path FROM artifacts').pluck().all() as string[])
+  const rows = new Set(sqliteDatabaseOf(server.runtime.store).prepare('SELECT path FROM artifacts').pluck().all() as string[])
   for (const file of files) expect(rows.has(path.join(file.parentPath, file.name)), file.name).toBe(true)
 }
 
@@ -183,25 +184,25 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     try {
       fillDisk()
       writeFileSync(path.join(workspace, 'go'), '')
-      await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
+      await waitFor('a result kept in memory', () => server.runtime.journal.keptCount > 0)
 
       expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
       expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
       // The session moves on: its schedule ended in memory, its end written when space returns.
-      await waitFor('the session idle', () => server.runtime.ctx.live.peek('fd-main')?.running === 0)
+      await waitFor('the session idle', () => server.runtime.live.peek('fd-main')?.running === 0)
 
       // Abort and DELETE work while full.
       const abort = await server.json<{ aborted: boolean }>('POST', '/sessions/fd-abort/abort')
       expect(abort.status).toBe(200)
-      await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek('fd-abort')?.running === 0)
+      await waitFor('the aborted session idle', () => server.runtime.live.peek('fd-abort')?.running === 0)
       const deleted = await server.json('DELETE', '/sessions/fd-abort')
       expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
 
-      await waitFor('the Bash session idle', () => server.runtime.ctx.live.peek('fd-bash')?.running === 0)
+      await waitFor('the Bash session idle', () => server.runtime.live.peek('fd-bash')?.running === 0)
     } finally {
       freeDisk()
     }
-    await waitFor('every kept write written', () => server.runtime.ctx.journal.keptCount === 0)
+    await waitFor('every kept write written', () => server.runtime.journal.keptCount === 0)
 
     const done = await view(big, 10)
     expect(done.status).toBe('completed')
@@ -237,7 +238,7 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     await callRunning(sleeping, 'wal-sleep')
     // An empty WAL file, one commit into it, then a reader pinned to that snapshot: no checkpoint
     // can catch up and no commit can start the WAL over, so every frame from now on needs new space.
-    const db = server.runtime.ctx.store.db
+    const db = sqliteDatabaseOf(server.runtime.store)
     await waitFor('the WAL truncated', () => (db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]?.busy === 0)
     expect((await server.json('POST', '/sessions', { id: 'fd-wal-pin', workspace })).status).toBe(201)
     const reserve = path.join(dataDir, RESERVE_FILE)
@@ -249,7 +250,7 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     try {
       fillDisk()
       expect((await server.json('POST', `/sessions/${sessionId}/abort`)).status).toBe(200)
-      await waitFor('the aborted session idle', () => server.runtime.ctx.live.peek(sessionId)?.running === 0)
+      await waitFor('the aborted session idle', () => server.runtime.live.peek(sessionId)?.running === 0)
       const deleted = await server.json('DELETE', `/sessions/${sessionId}`)
       expect(deleted.status, JSON.stringify(deleted.body)).toBe(204)
       expect((await server.json('GET', `/sessions/${sessionId}`)).status).toBe(404)
@@ -263,7 +264,7 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
       freeDisk()
     }
     await waitFor('the space reserve made again', () => existsSync(reserve) && statSync(reserve).size === RESERVE_BYTES)
-    await waitFor('every kept write written', () => server.runtime.ctx.journal.keptCount === 0)
+    await waitFor('every kept write written', () => server.runtime.journal.keptCount === 0)
     expect((await server.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions', workspace })).status).toBe(201)
     const again = await schedule(sessionId, [{ id: 'wal-2', name: 'Produce', input: { bytes: 1_000 } }])
     expect((await view(again, 10)).status).toBe('completed')
@@ -289,10 +290,10 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     const scheduleId = await schedule(sessionId, [{ id: 'stop-1', name: 'Produce', input: { bytes: 1_000_000, gate: 'go-stop' } }])
     await callRunning(scheduleId, 'stop-1')
     // An empty WAL, as after a clean start: a WAL left large by the earlier tests could take the result without growing.
-    await waitFor('the WAL truncated', () => (server.runtime.ctx.store.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]?.busy === 0)
+    await waitFor('the WAL truncated', () => (sqliteDatabaseOf(server.runtime.store).pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]?.busy === 0)
     fillDisk()
     writeFileSync(path.join(workspace, 'go-stop'), '')
-    await waitFor('a result kept in memory', () => server.runtime.ctx.journal.keptCount > 0)
+    await waitFor('a result kept in memory', () => server.runtime.journal.keptCount > 0)
     // A grace far longer than this test's timeout: the stop must not wait for a write that cannot happen.
     await server.close({ graceMs: 600_000 })
     freeDisk()

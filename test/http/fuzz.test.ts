@@ -13,6 +13,7 @@ import { routeRequests, type FuzzPools, type FuzzRequest } from '../support/cras
 import { readTool, editTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { until } from '../support/until.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 /** Runs per route; 14 routes, 2,800 requests. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
@@ -23,7 +24,7 @@ let pool: Pool
 let pools: FuzzPools
 const tally = new Map<string, { accepted: number; rejected: number }>()
 
-const rowCounts = (): string => JSON.stringify(server.runtime.ctx.store.rowCounts())
+const rowCounts = (): string => JSON.stringify(server.runtime.store.rowCounts())
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -33,7 +34,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * or its close, moves them on).
  */
 function settled(): true | undefined {
-  const db = server.runtime.ctx.store.db
+  const db = sqliteDatabaseOf(server.runtime.store)
   const count = (sql: string) => {
     const statement = db.prepare(sql).pluck()
     return (sessionId: string): number => statement.get(sessionId) as number
@@ -42,7 +43,7 @@ function settled(): true | undefined {
   const pendingApprovals = count("SELECT count(*) FROM permission_requests WHERE session_id = ? AND status = 'pending'")
   const openSchedules = count("SELECT count(*) FROM schedules WHERE session_id = ? AND status = 'open'")
   const waiting = (sessionId: string): boolean => runningCalls(sessionId) === 0 && (pendingApprovals(sessionId) > 0 || openSchedules(sessionId) > 0)
-  return server.runtime.ctx.live.all().every((live) => live.running === 0 || waiting(live.id)) ? true : undefined
+  return server.runtime.live.all().every((live) => live.running === 0 || waiting(live.id)) ? true : undefined
 }
 
 /** An accepted request may go on writing (its schedule runs): wait until its work has settled, and its rows stop changing. */
@@ -135,7 +136,7 @@ function seedArtifact(sessionId: string): string {
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, 'x'.repeat(1_000))
   const ref = { id, sessionId, callId: 'r0', path: file, uri: `toolexec-artifact://${sessionId}/${id}`, bytes: 1_000, mediaType: 'text/plain', retention: 'session' as const, sha256: '0'.repeat(64) }
-  server.runtime.ctx.store.insertArtifact(ref, new Date().toISOString())
+  server.runtime.store.insertArtifact(ref, new Date().toISOString())
   return id
 }
 

@@ -24,7 +24,7 @@ describe('replay seam under live traffic', () => {
 
   it('R37 a long paged replay with live events arriving meanwhile delivers every id once and in order', async () => {
     await server.json('POST', '/sessions', { id: 'seam' })
-    const { journal } = server.runtime.ctx
+    const { journal } = server.runtime
     for (let n = 0; n < STORED; n++) void journal.append(progress('seam', n))
     journal.flush()
     const stream = await openSse(server.url, 'seam', { after: 0 })

@@ -3,6 +3,7 @@ import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '
 import { useHttpSuite } from '../support/http-suite.js'
 import { settledRowCounts, type TestServer } from '../support/server.js'
 import { dataOf, type SseClient } from '../support/sse-client.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 let s: TestServer
 const suite = useHttpSuite((server) => {
@@ -96,7 +97,7 @@ describe('POST /schedules', () => {
     expect(Object.keys(reply.body)).toEqual(['error'])
     expect(reply.body.error.code).toBe('API_ERR_VALIDATION')
     expect(reply.body.error.message.length).toBeGreaterThan(0)
-    expect(s.runtime.ctx.store.rowCounts()).toEqual(before)
+    expect(s.runtime.store.rowCounts()).toEqual(before)
   })
 
   it('R26 accepts an unknown tool name and gives that call `Tool not found: <name>` (A4) while the others run', async () => {
@@ -113,11 +114,11 @@ describe('POST /schedules', () => {
   it('replies 409 for a call id already used in the session, and writes no row', async () => {
     const sessionId = fresh('reuse')
     await finished((await accept(sessionId, [read('c1')])).scheduleId)
-    const before = s.runtime.ctx.store.rowCounts()
+    const before = s.runtime.store.rowCounts()
     const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('c2'), read('c1')] })
     expect(reply.status).toBe(409)
     expect(reply.body.error).toEqual({ code: 'API_ERR_CALL_ID_TAKEN', message: `Call id c1 is already used in session ${sessionId}` })
-    expect(s.runtime.ctx.store.rowCounts()).toEqual(before)
+    expect(s.runtime.store.rowCounts()).toEqual(before)
     expect((await accept(fresh('other-session'), [read('c1')])).calls[0]?.id).toBe('c1')
   })
 
@@ -126,7 +127,7 @@ describe('POST /schedules', () => {
     const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('same')] })))
     expect(replies.map((reply) => reply.status).sort()).toEqual([202, 409])
     expect(replies.find((reply) => reply.status === 409)?.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
-    const stored = s.runtime.ctx.store.db.prepare('SELECT count(*) FROM tool_calls WHERE session_id = ?').pluck().get(sessionId)
+    const stored = sqliteDatabaseOf(s.runtime.store).prepare('SELECT count(*) FROM tool_calls WHERE session_id = ?').pluck().get(sessionId)
     expect(stored).toBe(1)
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(200)
   })

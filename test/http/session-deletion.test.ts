@@ -6,6 +6,7 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { SseClient } from '../support/sse-client.js'
 import { sleepTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 let server: TestServer | undefined
 
@@ -48,13 +49,13 @@ async function runApproved(s: TestServer, sessionId: string, callId: string, nam
 
 /** The artifact a Bash call saved its large output to: id and file. */
 function artifactOf(s: TestServer, sessionId: string, callId: string): { id: string; path: string } {
-  const row = s.runtime.ctx.store.db.prepare('SELECT id, path FROM artifacts WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as { id: string; path: string } | undefined
+  const row = sqliteDatabaseOf(s.runtime.store).prepare('SELECT id, path FROM artifacts WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as { id: string; path: string } | undefined
   if (row === undefined) throw new Error(`no artifact for ${sessionId}/${callId}`)
   return row
 }
 
 const rowsOf = (s: TestServer, sessionId: string): number[] =>
-  ['schedules', 'tool_calls', 'events', 'artifacts'].map((table) => s.runtime.ctx.store.db.prepare(`SELECT count(*) FROM ${table} WHERE session_id = ?`).pluck().get(sessionId) as number)
+  ['schedules', 'tool_calls', 'events', 'artifacts'].map((table) => sqliteDatabaseOf(s.runtime.store).prepare(`SELECT count(*) FROM ${table} WHERE session_id = ?`).pluck().get(sessionId) as number)
 
 describe('DELETE /sessions/:id', () => {
   it('deletes the session, its rows and its artifact files, and nothing of a session whose files share its folder', async () => {
@@ -100,7 +101,7 @@ describe('DELETE /sessions/:id', () => {
     const ended = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     expect(ended.body.status).toBe('cancelled')
     expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
-    expect(server.runtime.ctx.store.rowCounts().schedule_aborts).toBe(0)
+    expect(server.runtime.store.rowCounts().schedule_aborts).toBe(0)
   })
 
   it('refuses a session with a background task running', async () => {
@@ -163,7 +164,7 @@ describe('DELETE /sessions/:id', () => {
     server = await startTestServer()
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
     await runApproved(server, 's1', 'c1', 'Edit', { file_path: 'a.txt' })
-    const permissionId = server.runtime.ctx.store.lastPermissionForCall('s1', 'c1')?.id
+    const permissionId = server.runtime.store.lastPermissionForCall('s1', 'c1')?.id
     expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
 
     for (const decision of ['deny', 'allow']) {

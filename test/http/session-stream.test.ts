@@ -7,9 +7,10 @@ import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { StoredEvent } from '../../src/contracts/store.js'
 import { COALESCE_MS, SessionStream } from '../../src/http/session-stream.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
+import { EventFeed } from '../../src/sessions/event-feed.js'
 import { EventJournal } from '../../src/sessions/event-journal.js'
-import { openDatabase } from '../../src/storage/database.js'
-import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { openDatabase } from '../../src/storage/sqlite/database.js'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 
 // Each test starts from an empty database: what the stream replays is what the test stores.
@@ -36,7 +37,7 @@ async function streamed(): Promise<{ bus: EventBus; chunks: { at: number; text: 
   server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     res.flushHeaders()
-    void new SessionStream(res, 0).run('s', bus, store)
+    void new SessionStream(res, 0).run('s', new EventFeed({ store, bus }))
   })
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -87,7 +88,7 @@ describe('SessionStream replaying to a client that reads', () => {
     await journal.append(big(2))
     server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
-      void new SessionStream(res, 0, { replayPage: 1, maxQueuedFrames: 4 }).run('s', bus, store)
+      void new SessionStream(res, 0, { replayPage: 1, maxQueuedFrames: 4 }).run('s', new EventFeed({ store, bus }))
     })
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo

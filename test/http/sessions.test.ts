@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { dataOf } from '../support/sse-client.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 // One server for the file (starting one costs about a second); every test uses its own sessions.
 let s: TestServer
@@ -44,7 +45,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 /** A consistent copy of the live database in a new data dir: what a cold restart would find. */
 async function copyDataDir(server: TestServer): Promise<string> {
   const dir = await tempDir('cold')
-  server.runtime.ctx.store.db.prepare('VACUUM INTO ?').run(path.join(dir, 'toolexec.db'))
+  sqliteDatabaseOf(server.runtime.store).prepare('VACUUM INTO ?').run(path.join(dir, 'toolexec.db'))
   return dir
 }
 
@@ -87,12 +88,12 @@ describe('POST /sessions', () => {
     ['an array body', []],
     ['a body that is not JSON', '{"id":'],
   ])('replies 400 in the error format for %s, and stores nothing', async (_case, body) => {
-    const before = s.runtime.ctx.store.rowCounts()
+    const before = s.runtime.store.rowCounts()
     const reply = await s.json<ErrorReply>('POST', '/sessions', body)
     expect(reply.status).toBe(400)
     expect(reply.body.error.code).toBe('API_ERR_VALIDATION')
     expect(reply.body.error.message.length).toBeGreaterThan(0)
-    expect(s.runtime.ctx.store.rowCounts()).toEqual(before)
+    expect(s.runtime.store.rowCounts()).toEqual(before)
   })
 
   it('replies 409 for an id that exists and leaves the first session as it was', async () => {

@@ -9,11 +9,12 @@ import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { HistoryEntry, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { openDatabase, readMigrations } from '../../src/storage/database.js'
+import { openDatabase, readMigrations } from '../../src/storage/sqlite/database.js'
 import { readAllEvents } from '../support/crash-child.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { until } from '../support/until.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 const servers: TestServer[] = []
 
@@ -103,7 +104,7 @@ describe('migration 010 on a database written before it', () => {
 
     const after = await startTestServer({ dataDir: oldDir })
     servers.push(after)
-    const db = after.runtime.ctx.store.db
+    const db = sqliteDatabaseOf(after.runtime.store)
     expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(10)
     expect((db.prepare('PRAGMA table_info(tool_calls)').all() as { name: string }[]).map((column) => column.name)).not.toContain('output_json')
 

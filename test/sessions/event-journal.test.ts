@@ -6,8 +6,8 @@ import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { SessionRecord, StoredEvent } from '../../src/contracts/store.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal, type StateChange } from '../../src/sessions/event-journal.js'
-import { openDatabase } from '../../src/storage/database.js'
-import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { openDatabase } from '../../src/storage/sqlite/database.js'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string

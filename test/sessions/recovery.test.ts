@@ -14,11 +14,12 @@ import type { StoredEvent } from '../../src/contracts/store.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
 import { SUBAGENT_TERMINAL } from '../../src/executor/turn-control.js'
 import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
-import { createRuntime, type Runtime } from '../../src/sessions/runtime.js'
-import type { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { createRuntime, type Runtime } from '../../src/wiring.js'
+import type { Store } from '../../src/contracts/store.js'
 import { crashTools, runKey, runsByCall } from '../support/crash-tools.js'
 import { until } from '../support/until.js'
 import { tempDirSync } from '../support/temp-dirs.js'
+import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 const runtimes: Runtime[] = []
 
@@ -57,8 +58,8 @@ class CrashState {
     this.#runtime = runtime
   }
 
-  get #store(): SqliteStore {
-    return this.#runtime.ctx.store
+  get #store(): Store {
+    return this.#runtime.store
   }
 
   schedule(sessionId: string, scheduleId: string, status: 'open' | 'queued' | 'running', calls: readonly SeededCall[]): void {
@@ -158,7 +159,7 @@ function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; 
 }
 
 const callOf = (reply: ScheduleReply, id: string) => reply.calls.find((call) => call.id === id)
-const events = (runtime: Runtime, sessionId: string): StoredEvent[] => runtime.ctx.store.eventsAfter(sessionId, 0, 10_000)
+const events = (runtime: Runtime, sessionId: string): StoredEvent[] => runtime.store.eventsAfter(sessionId, 0, 10_000)
 const parsed = (event: StoredEvent): Record<string, unknown> => JSON.parse(event.data) as Record<string, unknown>
 
 describe('recoverUnfinished', () => {
@@ -246,7 +247,7 @@ describe('recovering a session aborted before the crash', () => {
     for (const id of ['ab-run', 'ab-ask', 'ab-next', 'ab-queued']) expect(runs.has(runKey('s-abort', id)), id).toBe(false)
     expect(runs.get(runKey('s-abort', 'after-abort'))).toHaveLength(1)
     expect(runtime.sessions.pendingPermissions('s-abort')).toEqual([])
-    expect(runtime.ctx.store.getPermission(state.permissionIds.get('ab-ask') ?? '')).toMatchObject({ status: 'deny', decidedBy: 'abort' })
+    expect(runtime.store.getPermission(state.permissionIds.get('ab-ask') ?? '')).toMatchObject({ status: 'deny', decidedBy: 'abort' })
   })
 })
 
@@ -259,7 +260,7 @@ describe('recovering a call that was waiting for approval', () => {
     const permissionId = state.permissionIds.get('ask-1') ?? ''
     expect(runtime.sessions.pendingPermissions().map((request) => [request.id, request.callId])).toEqual([[permissionId, 'ask-1']])
     const reopened = new Promise<Record<string, unknown>>((resolve) => {
-      runtime.ctx.bus.subscribe('s-ask', (event) => {
+      runtime.bus.subscribe('s-ask', (event) => {
         if (event.type === 'PermissionRequested') resolve(parsed(event))
       })
     })
@@ -273,8 +274,8 @@ describe('recovering a call that was waiting for approval', () => {
     expect(reply.status).toBe('completed')
     expect(callOf(reply, 'ask-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
     expect(runsByCall(markerDir).get(runKey('s-ask', 'ask-1'))).toHaveLength(1)
-    expect(runtime.ctx.store.getPermission(permissionId)).toMatchObject({ status: 'allow', decidedBy: 'client' })
-    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
+    expect(runtime.store.getPermission(permissionId)).toMatchObject({ status: 'allow', decidedBy: 'client' })
+    expect(runtime.store.rowCounts().permission_requests).toBe(1)
     const resolved = events(runtime, 's-ask').map(parsed).filter((event) => event.type === 'PermissionResolved')
     expect(resolved).toEqual([expect.objectContaining({ permissionId, decision: 'allow', decidedBy: 'client' })])
   })
@@ -300,8 +301,8 @@ describe('recovering a call that was waiting for approval', () => {
     expect(callOf(reply, 'denied-1')).toMatchObject({ status: 'denied' })
     expect(JSON.stringify(callOf(reply, 'denied-1')?.modelContent)).toContain(denied.message)
     expect(runsByCall(markerDir).has(runKey('s-denied', 'denied-1'))).toBe(false)
-    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
-    expect(runtime.ctx.store.getPermission(permissionId)).toMatchObject({ status: 'deny', decidedBy: 'client' })
+    expect(runtime.store.rowCounts().permission_requests).toBe(1)
+    expect(runtime.store.getPermission(permissionId)).toMatchObject({ status: 'deny', decidedBy: 'client' })
     const asked = events(runtime, 's-denied').map(parsed).filter((event) => event.type === 'PermissionRequested')
     for (const event of asked) expect(event.permissionId).toBe(permissionId)
   })
@@ -312,8 +313,8 @@ describe('recovering a call that was waiting for approval', () => {
     const reply = await runtime.schedules.waitFor('sch-allowed', 5)
     expect(callOf(reply, 'allowed-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
     expect(runsByCall(markerDir).get(runKey('s-allowed', 'allowed-1'))).toHaveLength(1)
-    expect(runtime.ctx.store.rowCounts().permission_requests).toBe(1)
-    expect(runtime.ctx.store.getPermission(state.permissionIds.get('allowed-1') ?? '')).toMatchObject({ status: 'allow', decidedBy: 'client' })
+    expect(runtime.store.rowCounts().permission_requests).toBe(1)
+    expect(runtime.store.getPermission(state.permissionIds.get('allowed-1') ?? '')).toMatchObject({ status: 'allow', decidedBy: 'client' })
   })
 
   it('keeps an answer given after a restart, before its call asked again, across a second crash', async () => {
@@ -327,7 +328,7 @@ describe('recovering a call that was waiting for approval', () => {
     expect(callOf(reply, 'early-1')).toMatchObject({ status: 'denied' })
     expect(JSON.stringify(callOf(reply, 'early-1')?.modelContent)).toContain('Not this file')
     expect(runsByCall(markerDir).has(runKey('s-early', 'early-1'))).toBe(false)
-    expect(third.ctx.store.rowCounts().permission_requests).toBe(1)
+    expect(third.store.rowCounts().permission_requests).toBe(1)
   })
 
   it('keeps an answer confirmed to a waiting call when the server dies right after the reply', async () => {
@@ -344,15 +345,15 @@ describe('recovering a call that was waiting for approval', () => {
     const reply = await third.schedules.waitFor('sch-live', 5)
     expect(callOf(reply, 'live-1')).toMatchObject({ status: 'succeeded', result: { permission: 'approved' } })
     expect(runsByCall(markerDir).get(runKey('s-live', 'live-1'))).toHaveLength(1)
-    expect(third.ctx.store.rowCounts().permission_requests).toBe(1)
-    expect(third.ctx.store.hasGrant('s-live', 'Edit', 'Edit')).toBe(true)
+    expect(third.store.rowCounts().permission_requests).toBe(1)
+    expect(third.store.hasGrant('s-live', 'Edit', 'Edit')).toBe(true)
   })
 
   it('asks again when the pending request showed other input than the call now has, and closes the old request', async () => {
     const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-moved', 'sch-moved', 'running', [edit('moved-1', 'awaiting_permission')]))
     const oldId = state.permissionIds.get('moved-1') ?? ''
     // What the person was shown before the restart; the call now resolves to other input.
-    runtime.ctx.store.db.prepare('UPDATE permission_requests SET input_json = ? WHERE id = ?').run(JSON.stringify({ file_path: 'elsewhere.txt' }), oldId)
+    sqliteDatabaseOf(runtime.store).prepare('UPDATE permission_requests SET input_json = ? WHERE id = ?').run(JSON.stringify({ file_path: 'elsewhere.txt' }), oldId)
     runtime.recover()
     const fresh = await until(() => runtime.sessions.pendingPermissions('s-moved').find((request) => request.id !== oldId))
     expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })

@@ -9,8 +9,8 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hasCode, StartupError, type ErrorCode } from '../../src/contracts/errors.js'
-import { APPLICATION_ID } from '../../src/storage/database-check.js'
-import { MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/database.js'
+import { APPLICATION_ID } from '../../src/storage/sqlite/database-check.js'
+import { MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/sqlite/database.js'
 import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { applyMigrations, MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/database.js'
+import { applyMigrations, MIGRATIONS_DIR, openDatabase, readMigrations, type Db } from '../../src/storage/sqlite/database.js'
 import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ArtifactRef } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import type { SessionRecord } from '../../src/contracts/store.js'
-import { openDatabase } from '../../src/storage/database.js'
-import { SqliteStore } from '../../src/storage/sqlite-store.js'
+import { StoreConflictError, type SessionRecord } from '../../src/contracts/store.js'
+import { openDatabase } from '../../src/storage/sqlite/database.js'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { tempDir } from '../support/temp-dirs.js'
 
 let dir: string
@@ -103,6 +103,14 @@ describe('SqliteStore round trips', () => {
     expect(store.getCall('a', 'changed')?.resolvedInput).toEqual({ file_path: '/abs/changed.txt' })
     expect(store.getCall('a', 'waiting')?.resolvedInput).toBeUndefined()
     expect(store.callsOfSchedule('sch-1').map((call) => call.resolvedInput)).toEqual([{ file_path: 'same.txt' }, { file_path: '/abs/changed.txt' }, undefined])
+  })
+
+  it('a schedule id or a call id of the session taken again is a StoreConflictError, and writes nothing', () => {
+    scheduleWith('a', 'sch-1', ['c1'])
+    const before = store.rowCounts()
+    expect(() => store.insertSchedule({ id: 'sch-1', sessionId: 'a', turnId: 't2', status: 'queued', groups: [], createdAt: AT })).toThrow(StoreConflictError)
+    expect(() => store.insertCall({ sessionId: 'a', id: 'c1', scheduleId: 'sch-1', position: 1, name: 'Read', input: {} })).toThrow(StoreConflictError)
+    expect(store.rowCounts()).toEqual(before)
   })
 
   it('calls: input, dependencies, resolved input, flags, status and the full result come back exactly', () => {
@@ -205,7 +213,7 @@ describe('SqliteStore round trips', () => {
     expect(store.eventsAfter('a', 1, 1)).toEqual([{ sessionId: 'a', seq: 2, type: 'T', data: '{"seq":2}' }])
     expect(store.eventsAfter('a', 3, 10)).toEqual([])
     expect([store.lastSeq('a'), store.lastSeq('b'), store.lastSeq('c')]).toEqual([3, 1, 0])
-    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }))
+    expect(() => store.insertEvent({ sessionId: 'a', seq: 2, type: 'T', data: '{}' }, AT)).toThrow(StoreConflictError)
   })
 
   it('events: a page also ends at the event that brings its data to maxChars, and has one event at least', () => {

@@ -6,13 +6,14 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { StoreFullError } from '../../src/contracts/store.js'
 import { RESERVE_FILE } from '../../src/storage/storage-reserve.js'
 import { MIN_FREE_BYTES, StorageSpace } from '../../src/storage/storage-space.js'
 
 const BYTES = 64 * 1024
 
 function spaceError(): Error {
-  return Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
+  return new StoreFullError('database or disk is full')
 }
 
 describe('the space reserve', () => {

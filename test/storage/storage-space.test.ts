@@ -1,15 +1,32 @@
 /** When the data directory has room for new work, and which errors mean it has none. */
 import { describe, expect, it } from 'vitest'
-import { isStorageFull, MIN_FREE_BYTES, StorageSpace } from '../../src/storage/storage-space.js'
+import Database from 'better-sqlite3'
+import { isStorageDamage, isStorageFull, StoreFullError } from '../../src/contracts/store.js'
+import { MIN_FREE_BYTES, StorageSpace } from '../../src/storage/storage-space.js'
+import '../../src/storage/sqlite/sqlite-errors.js'
+
+/** An error as better-sqlite3 throws it, or as the file system does. */
+const failure = (code: string | undefined): Error =>
+  code?.startsWith('SQLITE_') === true ? new Database.SqliteError('x', code) : Object.assign(new Error('x'), { code })
 
 describe('StorageSpace', () => {
   it.each(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC'])('takes %s for a want of space', (code) => {
-    expect(isStorageFull(Object.assign(new Error('x'), { code }))).toBe(true)
+    expect(isStorageFull(failure(code))).toBe(true)
   })
 
   it.each(['SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CORRUPT', 'EACCES', 'SQLITE_IOERR_READ', undefined])('does not take %s for one', (code) => {
-    expect(isStorageFull(Object.assign(new Error('x'), { code }))).toBe(false)
+    expect(isStorageFull(failure(code))).toBe(false)
     expect(isStorageFull('ENOSPC')).toBe(false)
+  })
+
+  it('takes a StoreFullError for a want of space, and only an SQLite error for one by its code', () => {
+    expect(isStorageFull(new StoreFullError('no space'))).toBe(true)
+    expect(isStorageFull(Object.assign(new Error('x'), { code: 'SQLITE_FULL' }))).toBe(false)
+  })
+
+  it.each(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_NOTADB'])('takes %s for damage, and no want of space for it', (code) => {
+    expect(isStorageDamage(failure(code))).toBe(true)
+    expect(isStorageDamage(failure('SQLITE_FULL'))).toBe(false)
   })
 
   it('has no room below the free-space floor, and room again above it', () => {
@@ -25,7 +42,7 @@ describe('StorageSpace', () => {
   it('after a failed write has no room until a probe finds room; translate turns a want of space into API_ERR_STORAGE_FULL', () => {
     let free = 0
     const space = new StorageSpace('/data', { freeBytes: () => free })
-    const translated = space.translate(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))
+    const translated = space.translate(new StoreFullError('database or disk is full'))
     expect(translated).toMatchObject({ code: 'API_ERR_STORAGE_FULL', context: { dataDir: '/data' } })
     expect(space.translate(new Error('other'))).toBeUndefined()
     expect(space.full).toBe(true)

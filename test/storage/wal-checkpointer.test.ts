@@ -2,8 +2,8 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'no
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Db } from '../../src/storage/database.js'
-import { startWalCheckpointer, type WalCheckpointer } from '../../src/storage/wal-checkpointer.js'
+import { openDatabase, type Db } from '../../src/storage/sqlite/database.js'
+import { startWalCheckpointer, type WalCheckpointer } from '../../src/storage/sqlite/wal-checkpointer.js'
 
 let dir: string
 let db: Db

@@ -47,10 +47,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
  * proves a rejected request wrote nothing must not count what earlier work still commits.
  */
 export async function settledRowCounts(server: RunningServer): Promise<Record<string, number>> {
-  let last = JSON.stringify(server.runtime.ctx.store.rowCounts())
+  let last = JSON.stringify(server.runtime.store.rowCounts())
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 20))
-    const next = JSON.stringify(server.runtime.ctx.store.rowCounts())
+    const next = JSON.stringify(server.runtime.store.rowCounts())
     if (next === last) return JSON.parse(next) as Record<string, number>
     last = next
   }

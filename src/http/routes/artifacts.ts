@@ -53,8 +53,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
     },
     async (request, reply) => {
       const { sessionId, artifactId } = request.params
-      const artifact = runtime.ctx.store.getArtifact(sessionId, artifactId)
-      if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
+      const artifact = runtime.sessions.artifact(sessionId, artifactId)
       void reply.headers(INERT).header('accept-ranges', 'bytes').type(servedMediaType(artifact.mediaType))
       const rangeHeader = request.headers.range
       if (rangeHeader === undefined) {

@@ -74,15 +74,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       onSend: async (request, reply, payload) => (reply.statusCode === 406 ? notAcceptable(request.headers.accept) : payload),
       // The session check runs before the SSE wrapper commits the response as a stream.
       preHandler: async (request) => {
-        const sessionId = request.params.id
-        if (runtime.ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
-        // Every id sent is stored first, so an id past the last one was never sent by this session
-        // (one deleted and created again starts over at 1); resuming from it would skip events unseen.
-        const after = resumePoint(request.headers['last-event-id'], request.query.after)
-        const last = runtime.ctx.store.lastSeq(sessionId)
-        if (after > last) {
-          throw new ToolexecError('API_ERR_VALIDATION', [`Event ${after} is past the last event of session ${sessionId} (${last}); resume from an id this session sent, or from 0`])
-        }
+        runtime.events.assertResumable(request.params.id, resumePoint(request.headers['last-event-id'], request.query.after))
       },
     },
     async (request, reply) => {
@@ -93,7 +85,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       reply.raw.write(RETRY_FRAME)
       const stream = new SessionStream(reply.raw, after, limits)
       reply.sse.onClose(() => stream.close())
-      await stream.run(request.params.id, runtime.ctx.bus, runtime.ctx.store)
+      await stream.run(request.params.id, runtime.events)
     },
   )
 }

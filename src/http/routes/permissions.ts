@@ -2,7 +2,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
-import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
@@ -19,7 +18,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
         body: inline(PermissionAnswerBodySchema),
         response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 404, 409, 507) },
       },
-      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request) => runtime.sessions.answerPermission(request.params.id, request.body),
   )
@@ -54,7 +53,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
         response: { 200: Type.Object({ rules: Type.Array(inline(ProjectRuleSchema)) }) },
       },
     },
-    async () => ({ rules: runtime.ctx.store.projectRules() }),
+    async () => ({ rules: runtime.projectRules.list() }),
   )
 
   app.delete(
@@ -69,7 +68,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
       },
     },
     async (request, reply) => {
-      if (!runtime.ctx.store.deleteProjectRule(request.params.id)) throw new ToolexecError('API_ERR_RULE_NOT_FOUND', [request.params.id])
+      runtime.projectRules.delete(request.params.id)
       return reply.code(204).send(null)
     },
   )

@@ -35,7 +35,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         body: inline(CreateScheduleBodySchema),
         response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409, 429, 507) },
       },
-      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body)),
   )
@@ -51,7 +51,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
         body: inline(AddCallBodySchema),
         response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 404, 409, 507) },
       },
-      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => reply.code(202).send(await runtime.schedules.addCall(request.params.id, request.body)),
   )
@@ -111,7 +111,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       const schedule = await runtime.schedules.waitFor(request.params.id, request.query.wait ?? 0)
       const format = request.query.format
       if (format === undefined) return schedule
-      return scheduleInFormat(schedule, format, (sessionId, artifactId) => runtime.ctx.store.getArtifact(sessionId, artifactId))
+      return scheduleInFormat(schedule, format, (sessionId, artifactId) => runtime.sessions.findArtifact(sessionId, artifactId))
     },
   )
 }

@@ -18,7 +18,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         body: inline(CreateSessionBodySchema),
         response: { 201: inline(SessionSchema), ...errors(400, 409, 507) },
       },
-      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => reply.code(201).send(runtime.sessions.create(request.body)),
   )

@@ -67,7 +67,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
         body: inline(HttpToolDefinitionSchema),
         response: { 201: TOOL_INFO, ...errors(400, 409, 507) },
       },
-      preHandler: refuseNewWorkWhenFull(runtime.ctx.storage),
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => {
       const entry = runtime.clientTools.add(request.body)

@@ -9,10 +9,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { APPLICATION_ID, checkDatabaseFile } from './database-check.js'
+// Marks SQLite's errors with what they say of the storage (full, damaged) before any is thrown.
+import './sqlite-errors.js'
 
 export type Db = Database.Database
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url))
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/sqlite/', import.meta.url))
 const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/
 
 export interface Migration {

@@ -3,20 +3,27 @@
  * purpose: better-sqlite3 runs a transaction without yielding, so a state change and its
  * event are one atomic step.
  */
-import type { ArtifactRef } from '../contracts/ports.js'
-import type { CallRecordStatus, ScheduleStatus } from '../contracts/api.js'
-import type { ToolFlags } from '../contracts/flags.js'
-import type { ToolExecutionResult } from '../contracts/result.js'
-import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord, StoredEvent } from '../contracts/store.js'
+import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
+import type { ToolFlags } from '../../contracts/flags.js'
+import type { ToolExecutionResult } from '../../contracts/result.js'
+import type {
+  ArtifactRecord,
+  CallRow,
+  NewCall,
+  PermissionDecisionRecord,
+  PermissionRow,
+  ProjectRuleRecord,
+  ScheduleRecord,
+  SessionRecord,
+  Store,
+  StoredEvent,
+} from '../../contracts/store.js'
 import type { Db } from './database.js'
+import { conflictOr } from './sqlite-errors.js'
 import { prepareStatements, type Statements } from './statements.js'
 import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from './rows.js'
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
-
-export interface NewCall extends Pick<CallRow, 'sessionId' | 'id' | 'scheduleId' | 'position' | 'name' | 'input'> {
-  readonly dependsOn?: readonly string[] | undefined
-}
 
 // Rows that refer to others go first (foreign keys).
 const SESSION_DELETIONS = [
@@ -32,7 +39,7 @@ const SESSION_DELETIONS = [
   'deleteSessionRow',
 ] as const
 
-export class SqliteStore {
+export class SqliteStore implements Store {
   readonly db: Db
   readonly #s: Statements
   /** Rules of each workspace as committed; every write of project_rules goes through this store and clears it. */
@@ -51,6 +58,10 @@ export class SqliteStore {
   /** Runs `fn` in a transaction; called inside another one, it is a savepoint. */
   transaction<T>(fn: () => T): T {
     return this.#inTransaction(fn) as T
+  }
+
+  get inTransaction(): boolean {
+    return this.db.inTransaction
   }
 
   insertSession(session: SessionRecord): void {
@@ -94,7 +105,11 @@ export class SqliteStore {
   }
 
   insertSchedule(schedule: Omit<ScheduleRecord, 'arrival' | 'completedAt'>): void {
-    this.#s.insertSchedule.run(schedule.id, schedule.sessionId, schedule.turnId, schedule.sessionId, schedule.status, JSON.stringify(schedule.groups), schedule.createdAt)
+    try {
+      this.#s.insertSchedule.run(schedule.id, schedule.sessionId, schedule.turnId, schedule.sessionId, schedule.status, JSON.stringify(schedule.groups), schedule.createdAt)
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   getSchedule(id: string): ScheduleRecord | undefined {
@@ -134,7 +149,11 @@ export class SqliteStore {
   }
 
   insertCall(call: NewCall): void {
-    this.#s.insertCall.run(call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn))
+    try {
+      this.#s.insertCall.run(call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn))
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   markCallRunning(sessionId: string, id: string, resolvedInput: unknown, flags: ToolFlags, at: string): void {
@@ -179,7 +198,7 @@ export class SqliteStore {
     )
   }
 
-  decidePermission(id: string, decision: { status: 'allow' | 'deny'; decidedBy: string; message: string | null; scope: string | null; decidedAt: string }): void {
+  decidePermission(id: string, decision: PermissionDecisionRecord): void {
     this.#s.decidePermission.run(decision.status, decision.decidedBy, decision.message, decision.scope, decision.decidedAt, id)
   }
 
@@ -207,11 +226,11 @@ export class SqliteStore {
     return this.#s.hasGrant.get(sessionId, toolName, ruleKey) !== undefined
   }
 
-  insertArtifact(ref: ArtifactRef, at: string): void {
+  insertArtifact(ref: ArtifactRecord, at: string): void {
     this.#s.insertArtifact.run(ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at)
   }
 
-  getArtifact(sessionId: string, id: string): (ArtifactRef & { createdAt: string }) | undefined {
+  getArtifact(sessionId: string, id: string): (ArtifactRecord & { createdAt: string }) | undefined {
     const row = this.#s.getArtifact.get(sessionId, id) as RawRow | undefined
     if (row === undefined) return undefined
     return {
@@ -222,14 +241,18 @@ export class SqliteStore {
       uri: String(row.uri),
       bytes: Number(row.bytes),
       mediaType: String(row.media_type),
-      retention: row.retention as ArtifactRef['retention'],
+      retention: row.retention as ArtifactRecord['retention'],
       sha256: String(row.sha256),
       createdAt: String(row.created_at),
     }
   }
 
   insertEvent(event: StoredEvent, at: string): void {
-    this.#s.insertEvent.run(event.sessionId, event.seq, event.type, at, event.data)
+    try {
+      this.#s.insertEvent.run(event.sessionId, event.seq, event.type, at, event.data)
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   /**
@@ -262,8 +285,8 @@ export class SqliteStore {
     this.#s.insertProjectRule.run(`rule_${crypto.randomUUID()}`, workspace, rule, at)
   }
 
-  projectRules(): { id: string; workspace: string; rule: string; createdAt: string }[] {
-    return this.#s.projectRules.all() as { id: string; workspace: string; rule: string; createdAt: string }[]
+  projectRules(): ProjectRuleRecord[] {
+    return this.#s.projectRules.all() as ProjectRuleRecord[]
   }
 
   projectRulesOf(workspace: string): string[] {
@@ -342,4 +365,10 @@ export class SqliteStore {
     }
     return counts
   }
+}
+
+/** The SQLite database under `store`, for what only SQLite has (tests that look into the file, the bench's pragmas). */
+export function sqliteDatabaseOf(store: Store): Db {
+  if (!(store instanceof SqliteStore)) throw new Error('this store is not SQLite: the check needs the SQLite backend')
+  return store.db
 }

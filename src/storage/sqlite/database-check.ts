@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
-import { StartupError } from '../contracts/errors.js'
+import { StartupError } from '../../contracts/errors.js'
 
 /** 'txec': PRAGMA application_id of every toolexec database. */
 export const APPLICATION_ID = 0x74786563
@@ -18,12 +18,6 @@ const MAGIC = 'SQLite format 3\0'
 export interface KnownMigration {
   readonly version: number
   readonly name: string
-}
-
-/** SQLite's codes for a file that is damaged or not a database at all. */
-export function isDatabaseCorruption(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
 }
 
 /** Throws a StartupError when `file` must not be opened; a missing or empty file is a new database. */

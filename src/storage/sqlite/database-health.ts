@@ -5,7 +5,7 @@
  * A page nothing has read since the start's quick_check can hide damage until a query does.
  */
 import type { Db } from './database.js'
-import { isDatabaseCorruption } from './database-check.js'
+import { isDatabaseCorruption } from './sqlite-errors.js'
 
 const PROBE = 'SELECT (SELECT count(*) FROM sqlite_master), (SELECT max(id) FROM events), (SELECT max(rowid) FROM tool_calls), (SELECT max(rowid) FROM schedules)'
 

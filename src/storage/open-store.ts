@@ -1,0 +1,28 @@
+/**
+ * @module Which backend a server stores in: PostgreSQL when a postgres:// (or postgresql://)
+ * database URL is given, else the embedded SQLite file in the data directory, so that a
+ * server started with nothing configured needs nothing else.
+ */
+import path from 'node:path'
+import type { Logger } from 'pino'
+import type { OpenedStore } from '../contracts/store.js'
+import { openPostgresStore } from './postgres/open-postgres.js'
+import { openSqliteStore } from './sqlite/open-sqlite.js'
+
+export const SQLITE_FILE = 'toolexec.db'
+
+export interface StoreLocation {
+  readonly dataDir: string
+  readonly databaseUrl?: string | undefined
+  readonly logger: Logger
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url)
+}
+
+export function openStore(location: StoreLocation): OpenedStore {
+  const { databaseUrl, logger } = location
+  if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) return openPostgresStore(databaseUrl, { logger })
+  return openSqliteStore(path.join(location.dataDir, SQLITE_FILE), { logger })
+}

@@ -1,0 +1,39 @@
+/**
+ * @module The embedded SQLite backend as the runtime takes it: the database file opened
+ * (checked, migrated), its WAL checkpointed off the event loop (whose hold on commits is the
+ * commit gate), and its damage told by DatabaseHealth.
+ */
+import type { Logger } from 'pino'
+import type { OpenedStore } from '../../contracts/store.js'
+import { openDatabase } from './database.js'
+import { DatabaseHealth } from './database-health.js'
+import { SqliteStore } from './sqlite-store.js'
+import { startWalCheckpointer } from './wal-checkpointer.js'
+
+export interface SqliteStoreOptions {
+  readonly logger?: Logger | undefined
+}
+
+export function openSqliteStore(file: string, _options: SqliteStoreOptions = {}): OpenedStore {
+  const db = openDatabase(file)
+  let checkpointer
+  try {
+    checkpointer = startWalCheckpointer(db)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const { writeGate, stop } = checkpointer
+  const health = new DatabaseHealth(db)
+  return {
+    store: new SqliteStore(db),
+    backend: 'sqlite',
+    commitGate: writeGate,
+    damage: () => health.damage(),
+    noteFailure: (error) => health.note(error),
+    close: () => {
+      stop()
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * @module The composition root of the server's runtime: the store its backend opened, the
+ * journal, the executor with its ports, and the services, each given only the parts it uses.
+ */
+import path from 'node:path'
+import type { Logger } from 'pino'
+import type { HookRunner, ModelClient, PermissionService } from './contracts/ports.js'
+import type { OpenedStore, Store } from './contracts/store.js'
+import type { ToolEntry } from './contracts/tool-entry.js'
+import { BackgroundTaskRegistry } from './executor/background-tasks.js'
+import { createExecutor } from './executor/executor.js'
+import { createConfigHookRunner } from './hooks/config-hook-runner.js'
+import { createDenyingBroker } from './permissions/brokers.js'
+import { ruleCommandSplitter } from './permissions/command-splitter.js'
+import { ruleSource, workspaceRules, type Policy } from './permissions/policy.js'
+import { projectGrantRules } from './permissions/project-grants.js'
+import { createRulePermissionService, EMPTY_RULES } from './permissions/rule-permission-service.js'
+import { withSessionGrants } from './permissions/session-grants.js'
+import { ClientTools } from './sessions/client-tools.js'
+import { EventBus } from './sessions/event-bus.js'
+import { EventFeed } from './sessions/event-feed.js'
+import { EventJournal } from './sessions/event-journal.js'
+import { LiveSessions } from './sessions/live-sessions.js'
+import { ProjectRuleService } from './sessions/project-rule-service.js'
+import { recoverUnfinished } from './sessions/recovery.js'
+import type { Runtime } from './sessions/runtime.js'
+import type { BacklogBounds } from './sessions/schedule-backlog.js'
+import { ScheduleService } from './sessions/schedule-service.js'
+import { SessionPermissionBroker } from './sessions/session-broker.js'
+import { deleteSession } from './sessions/session-deletion.js'
+import { SessionService } from './sessions/session-service.js'
+import { drainRunningCalls, stopRunningWork } from './sessions/shutdown.js'
+import { serverToolServices, withLiveMode } from './sessions/tool-services.js'
+import { Turns } from './sessions/turns.js'
+import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps } from './storage/capped-artifact-store.js'
+import { lockDataDir, type DataDirLock } from './storage/data-dir-lock.js'
+import { FsArtifactStore } from './storage/fs-artifact-store.js'
+import { openStore } from './storage/open-store.js'
+import { recordArtifacts } from './storage/recorded-artifact-store.js'
+import { StorageSpace, type StorageSpaceOptions } from './storage/storage-space.js'
+import type { SandboxServices } from './tools/bash/confinement.js'
+import { withSession } from './tools/bash/sandbox-config.js'
+import { probeSandbox, type SandboxStatus } from './tools/bash/sandbox-probe.js'
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './tools/bash/sandbox.js'
+import type { CommandEnvironment } from './tools/command-environment.js'
+import { InMemoryToolRegistry } from './tools/registry.js'
+import type { WebFetchSettings } from './tools/services.js'
+
+export type { Runtime }
+
+export interface RuntimeOptions {
+  readonly dataDir: string
+  /** A postgres:// URL selects PostgreSQL; else the SQLite file in `dataDir`. */
+  readonly databaseUrl?: string | undefined
+  readonly workspace: string
+  readonly tools: readonly ToolEntry[]
+  readonly logger: Logger
+  readonly hooks?: HookRunner | undefined
+  readonly permissions?: PermissionService | undefined
+  readonly model?: ModelClient | undefined
+  readonly memoryDir?: string | undefined
+  readonly webFetch?: Partial<WebFetchSettings> | undefined
+  /** What commands, command hooks and MCP servers see of the server's environment; by default the allow-list alone. */
+  readonly commandEnvironment?: CommandEnvironment | undefined
+  /** Rules and hooks of the config file; permissions and hooks given above take precedence. */
+  readonly policy?: Policy | undefined
+  /** Bounds on schedules waiting to start (defaults: DEFAULT_BACKLOG_BOUNDS). */
+  readonly scheduleBacklog?: BacklogBounds | undefined
+  /** How much artifacts may hold, per call and per session. */
+  readonly artifactCaps?: ArtifactCaps | undefined
+  /** How the data directory's free space is told (tests give their own). */
+  readonly storageSpace?: StorageSpaceOptions | undefined
+  /** Bash's sandbox: the probe, the config file's settings, the server files to hide. */
+  readonly sandbox?: RuntimeSandbox | undefined
+}
+
+export interface RuntimeSandbox {
+  readonly status: SandboxStatus
+  readonly settings: SandboxSettings
+  readonly hiddenPaths: readonly string[]
+}
+
+const DEFAULT_ARTIFACT_CAPS: ArtifactCaps = { perCallBytes: DEFAULT_ARTIFACT_CALL_CAP_BYTES, perSessionBytes: DEFAULT_ARTIFACT_SESSION_CAP_BYTES }
+
+/** Takes the data directory's lock before anything is read or written there; a refused start leaves it as it was. */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const lock = lockDataDir(options.dataDir)
+  try {
+    return composeRuntime(options, lock)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+}
+
+function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
+  const opened = openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, logger: options.logger })
+  try {
+    return composeOnStore(options, lock, opened)
+  } catch (error) {
+    opened.close()
+    throw error
+  }
+}
+
+function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: OpenedStore): Runtime {
+  const { store } = opened
+  const { logger } = options
+  const bus = new EventBus()
+  const storage = new StorageSpace(options.dataDir, options.storageSpace)
+  if (!storage.reserve.make()) logger.warn({ dataDir: options.dataDir }, 'no room for the space reserve: a stop on a full disk may lose results')
+  const journal = new EventJournal(store, bus, opened.commitGate, storage)
+  const broker = new SessionPermissionBroker(store, journal)
+  const registry = new InMemoryToolRegistry(options.tools)
+  const clientTools = new ClientTools(registry, store, logger)
+  // Before recovery: a recovered call of a client tool must find it.
+  clientTools.restore()
+  const backgroundTasks = new BackgroundTaskRegistry()
+  const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
+  const sandboxSettings = options.sandbox?.settings ?? DEFAULT_SANDBOX_SETTINGS
+  const sandbox: SandboxServices = {
+    settingsOf: (sessionId) => withSession(sandboxSettings, store.getSession(sessionId)?.sandbox),
+    hiddenPaths: options.sandbox?.hiddenPaths ?? [options.dataDir],
+  }
+  const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
+  const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
+  const executor = createExecutor({
+    registry,
+    permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store), store), services.session),
+    services,
+    backgroundTasks,
+    broker,
+    hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks, [], options.commandEnvironment)),
+    artifacts: recordArtifacts(capArtifacts(artifactFiles, options.artifactCaps ?? DEFAULT_ARTIFACT_CAPS, artifactUsage(store)), store),
+    model: options.model,
+    logger,
+    memoryDir,
+  })
+  const live = new LiveSessions()
+  const turns = new Turns({ journal, logger, broker, denyingBroker: createDenyingBroker() })
+  const deletion = {
+    store,
+    journal,
+    storage,
+    live,
+    broker,
+    bus,
+    backgroundTasks,
+    forgetToolMemory: services.forgetSession,
+    artifactRoot: artifactFiles.root,
+    logger,
+  }
+  const sessions = new SessionService({
+    store,
+    journal,
+    live,
+    broker,
+    backgroundTasks,
+    toolEntry: (name) => registry.get(name),
+    deleteSession: (sessionId) => deleteSession(deletion, sessionId),
+    defaultWorkspace: options.workspace,
+    defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
+  })
+  const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog })
+  return {
+    store,
+    journal,
+    bus,
+    live,
+    storage,
+    registry,
+    clientTools,
+    executor,
+    sessions,
+    schedules,
+    events: new EventFeed({ store, bus }),
+    projectRules: new ProjectRuleService(store),
+    dataDir: options.dataDir,
+    database: opened,
+    sandbox: options.sandbox?.status ?? probeSandbox('auto'),
+    recover: () => recoverUnfinished({ store, journal, executor, live, logger }, schedules),
+    stopStartingCalls: () => journal.holdStarts(),
+    close: async (closeOptions = {}) => {
+      journal.holdStarts()
+      if ((closeOptions.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, closeOptions.graceMs ?? 0)
+      // The reserve's space lets what a full disk kept in memory be written before the database closes.
+      if (journal.keptCount > 0 && storage.reserve.release()) journal.flush()
+      storage.reserve.close()
+      const lost = journal.keptCount
+      journal.close()
+      // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.
+      if (lost > 0) logger.error({ dataDir: storage.dataDir, writes: lost }, 'storage full: results not written before shutdown')
+      opened.close()
+      // Released with the database closed, not after the kills below: close() need not be awaited to reopen the directory.
+      lock.release()
+      await stopRunningWork(live, backgroundTasks)
+    },
+  }
+}
+
+function artifactUsage(store: Store): { callBytes(sessionId: string, callId: string): number; sessionBytes(sessionId: string): number } {
+  return {
+    callBytes: (sessionId, callId) => store.artifactBytesOfCall(sessionId, callId),
+    sessionBytes: (sessionId) => store.artifactBytesOfSession(sessionId),
+  }
+}
+
+/** Server rules, the workspace's own rules, then the project grants; then the mode. */
+function rulePermissions(policy: Policy | undefined, store: Store): PermissionService {
+  const split = ruleCommandSplitter
+  return createRulePermissionService(ruleSource(policy?.rules ?? EMPTY_RULES, workspaceRules(split), projectGrantRules(store, split)))
+}
