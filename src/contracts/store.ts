@@ -202,6 +202,12 @@ export class StoreConflictError extends Error {
   readonly code = 'STORE_CONFLICT'
 }
 
+/** A write the database refused for want of space (PostgreSQL's disk_full). Thrown by a backend whose own error says so. */
+export class StoreFullError extends Error {
+  override readonly name = 'StoreFullError'
+  readonly code = 'STORE_FULL'
+}
+
 /** What a backend gives the runtime besides the store. */
 export interface OpenedStore {
   readonly store: Store
