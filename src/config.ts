@@ -211,13 +211,6 @@ function parseDatabaseUrl(value: string | undefined): string | undefined {
   return value
 }
 
-/** The database URL as logs show it: the password replaced by `***`. */
-export function redactedDatabaseUrl(url: string): string {
-  const parsed = new URL(url)
-  if (parsed.password !== '') parsed.password = '***'
-  return parsed.toString()
-}
-
 /** What a browser sends in `Origin`: scheme, host and a port other than the scheme's own, nothing else. */
 function parseCorsOrigins(value: string): string[] {
   const origins = value.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0)

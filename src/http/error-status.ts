@@ -44,6 +44,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   // Not 503: retrying will not help, the database needs its operator.
   API_ERR_STORAGE_CORRUPT: 500,
   API_ERR_SHUTTING_DOWN: 503,
+  API_ERR_STORAGE_UNAVAILABLE: 503,
   API_ERR_STORAGE_FULL: 507,
 }
 

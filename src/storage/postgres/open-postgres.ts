@@ -1,19 +1,46 @@
-/** @module The PostgreSQL backend as the runtime takes it (not in this build yet). */
+/**
+ * @module Opening the PostgreSQL store: the worker that holds the connection is started, the
+ * migrations are applied, and the store is returned, all before this returns, as SQLite's is.
+ */
 import type { Logger } from 'pino'
+import { StartupError, ToolexecError } from '../../contracts/errors.js'
 import type { OpenedStore } from '../../contracts/store.js'
+import { redactedDatabaseUrl } from '../database-url.js'
+import { applyPostgresMigrations, readPostgresMigrations } from './migrations.js'
+import { PgBridge } from './pg-bridge.js'
+import { PostgresStore } from './postgres-store.js'
+import { UnitOfWork } from './unit-of-work.js'
 
 export function openPostgresStore(url: string, options: { readonly logger: Logger }): OpenedStore {
-  void options
-  throw new Error(`PostgreSQL storage is not available in this build (TOOLEXEC_DATABASE_URL=${redactedUrl(url)})`)
+  const shown = redactedDatabaseUrl(url)
+  const bridge = new PgBridge(url)
+  const work = new UnitOfWork(bridge)
+  try {
+    const applied = applyPostgresMigrations(work, readPostgresMigrations(), shown)
+    options.logger.info({ database: shown, migrations: applied }, 'PostgreSQL store open')
+  } catch (error) {
+    bridge.close()
+    if (error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE') throw new StartupError('STORE_ERR_DB_UNREACHABLE', [shown, error.message], { cause: error })
+    throw error
+  }
+  return {
+    store: new PostgresStore(work),
+    backend: 'postgres',
+    commitGate: () => undefined,
+    damage: () => connectionTrouble(work),
+    // A lost connection is seen by the unit of work itself.
+    noteFailure: () => undefined,
+    close: () => bridge.close(),
+  }
 }
 
-/** The URL with its password replaced by `***`, for logs and errors. */
-function redactedUrl(url: string): string {
+/** Why the database does not answer, asked anew when no unit of work is open (which also reconnects). */
+function connectionTrouble(work: UnitOfWork): string | undefined {
+  if (work.open) return work.lost
   try {
-    const parsed = new URL(url)
-    if (parsed.password !== '') parsed.password = '***'
-    return parsed.toString()
+    work.query({ text: 'SELECT 1' })
   } catch {
-    return '(not a URL)'
+    // work.lost says why.
   }
+  return work.lost
 }

@@ -21,7 +21,7 @@ import type {
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
 import { prepareStatements, type Statements } from './statements.js'
-import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from './rows.js'
+import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 

@@ -1,10 +1,10 @@
 /** @module Raw SQLite rows to records: JSON columns parsed, flags turned back into booleans. */
-import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
-import type { ToolFlags } from '../../contracts/flags.js'
-import type { PermissionMode } from '../../contracts/ports.js'
-import type { ToolExecutionResult } from '../../contracts/result.js'
-import type { SandboxSettingsBody } from '../../contracts/sandbox.js'
-import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../../contracts/store.js'
+import type { CallRecordStatus, ScheduleStatus } from '../contracts/api.js'
+import type { ToolFlags } from '../contracts/flags.js'
+import type { PermissionMode } from '../contracts/ports.js'
+import type { ToolExecutionResult } from '../contracts/result.js'
+import type { SandboxSettingsBody } from '../contracts/sandbox.js'
+import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
 

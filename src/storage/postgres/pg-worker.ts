@@ -1,0 +1,71 @@
+/**
+ * @module The thread that holds the PostgreSQL connection: it runs each batch of statements
+ * in order on its one connection, posts the reply, then wakes the store's thread, which
+ * waits on the shared signal (pg-bridge.ts). A lost connection is replaced only before a
+ * batch that opens no transaction of the old one.
+ */
+import { workerData } from 'node:worker_threads'
+import pg from 'pg'
+import { CONNECTION_LOST, type BatchReply, type BatchRequest, type StatementResult, type WorkerData } from './protocol.js'
+
+// BIGINT (counts, sums, seqs) read as numbers: every one of them stays far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number)
+
+const { url, signal, port } = workerData as WorkerData
+const replied = new Int32Array(signal)
+let client: pg.Client | undefined
+let lost: string | undefined = 'not connected yet'
+
+async function connect(): Promise<void> {
+  const next = new pg.Client({ connectionString: url })
+  next.on('error', (error) => {
+    lost = error.message
+  })
+  next.on('end', () => {
+    lost ??= 'the connection to PostgreSQL ended'
+  })
+  await next.connect()
+  client = next
+  lost = undefined
+}
+
+async function run(request: BatchRequest): Promise<BatchReply> {
+  const results: StatementResult[] = []
+  if (lost !== undefined) {
+    if (!request.mayReconnect) return { id: request.id, results, failure: { message: lost, code: CONNECTION_LOST, index: 0 } }
+    try {
+      await client?.end().catch(() => undefined)
+      await connect()
+    } catch (error) {
+      return { id: request.id, results, failure: { message: (error as Error).message, code: CONNECTION_LOST, index: 0 } }
+    }
+  }
+  for (const [index, statement] of request.statements.entries()) {
+    try {
+      const result = await (client as pg.Client).query({ name: statement.name, text: statement.text, values: statement.values as unknown[] | undefined })
+      results.push({ rows: result.rows as Record<string, unknown>[], rowCount: result.rowCount ?? 0 })
+    } catch (error) {
+      const sqlState = (error as { code?: unknown }).code
+      if (typeof sqlState !== 'string' || connectionEnded(sqlState)) lost ??= (error as Error).message
+      const code = lost !== undefined ? CONNECTION_LOST : (sqlState as string)
+      return { id: request.id, results, failure: { message: (error as Error).message, code, index } }
+    }
+  }
+  return { id: request.id, results }
+}
+
+/** Connection exceptions (08...) and the server stopping or refusing (57P01..57P03). */
+function connectionEnded(sqlState: string): boolean {
+  return sqlState.startsWith('08') || sqlState.startsWith('57P')
+}
+
+// One batch at a time, in arrival order: the store's thread waits for each reply anyway.
+let queue = Promise.resolve()
+port.on('message', (request: BatchRequest) => {
+  queue = queue.then(async () => {
+    const reply = await run(request)
+    port.postMessage(reply)
+    Atomics.store(replied, 0, request.id)
+    Atomics.notify(replied, 0)
+  })
+})

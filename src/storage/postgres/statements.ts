@@ -1,0 +1,113 @@
+/** @module Every SQL statement of the PostgreSQL store; each is prepared once per connection, under its key. */
+import type { Statement } from './protocol.js'
+
+const SQL = {
+  insertSession:
+    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+  insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES ($1, $2)',
+  getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
+  sessionIds: 'SELECT id FROM sessions',
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+      WHERE (s.created_at, s.id) < ($1, $2) ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
+  sessionCounts: `SELECT
+      (SELECT count(*) FROM schedules WHERE session_id = $1) AS schedules,
+      (SELECT count(*) FROM tool_calls WHERE session_id = $1) AS calls,
+      (SELECT count(*) FROM permission_requests WHERE session_id = $1 AND status = 'pending') AS "pendingPermissions"`,
+  insertSchedule: `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
+      VALUES ($1, $2, $3, (SELECT COALESCE(MAX(arrival), 0) + 1 FROM schedules WHERE session_id = $2), $4, $5, $6)`,
+  getSchedule: 'SELECT * FROM schedules WHERE id = $1',
+  setScheduleStatus: 'UPDATE schedules SET status = $1, completed_at = $2 WHERE id = $3',
+  setScheduleGroups: 'UPDATE schedules SET groups_json = $1 WHERE id = $2',
+  markSchedulesAborted: `INSERT INTO schedule_aborts (schedule_id, session_id, aborted_at)
+      SELECT id, session_id, $1 FROM schedules WHERE session_id = $2 AND completed_at IS NULL ON CONFLICT DO NOTHING`,
+  scheduleAborted: 'SELECT 1 FROM schedule_aborts WHERE schedule_id = $1',
+  unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
+  runningCallCount: `SELECT count(*) AS count FROM tool_calls WHERE status = 'running'
+      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
+  runningCalls: `SELECT session_id AS "sessionId", id FROM tool_calls WHERE status = 'running'
+      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
+  insertCall:
+    "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')",
+  markCallRunning:
+    // A resolved input that is the input is not stored twice; toCallRow reads it back.
+    "UPDATE tool_calls SET resolved_input_json = NULLIF($1, input_json), flags_json = $2, started_at = $3, status = 'running' WHERE session_id = $4 AND id = $5",
+  setCallStatus: 'UPDATE tool_calls SET status = $1 WHERE session_id = $2 AND id = $3',
+  completeCall: 'UPDATE tool_calls SET status = $1, completed_at = $2, result_json = $3 WHERE session_id = $4 AND id = $5',
+  callsOfSchedule: 'SELECT * FROM tool_calls WHERE schedule_id = $1 ORDER BY position',
+  getCall: 'SELECT * FROM tool_calls WHERE session_id = $1 AND id = $2',
+  history: `SELECT c.*, s.turn_id FROM tool_calls c JOIN schedules s ON s.id = c.schedule_id
+      WHERE c.session_id = $1 AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
+  insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
+      suggested_rule, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
+  decidePermission:
+    "UPDATE permission_requests SET status = $1, decided_by = $2, message = $3, scope = $4, decided_at = $5 WHERE id = $6 AND status = 'pending'",
+  getPermission: 'SELECT * FROM permission_requests WHERE id = $1',
+  pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
+  pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = $1 ORDER BY created_at, id",
+  lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = $1 AND call_id = $2 ORDER BY created_at DESC LIMIT 1',
+  insertGrant: 'INSERT INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+  hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = $1 AND tool_name = $2 AND rule_key = $3',
+  insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  getArtifact: 'SELECT * FROM artifacts WHERE session_id = $1 AND id = $2',
+  insertEvent: 'INSERT INTO events (session_id, seq, type, at, data) VALUES ($1, $2, $3, $4, $5)',
+  eventsAfter: 'SELECT session_id AS "sessionId", seq, type, data FROM events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  // The events whose predecessors on the page hold fewer than $4 characters: never fewer than the
+  // page keeps, since PostgreSQL counts a character outside the BMP once where JavaScript counts it twice.
+  eventsAfterUpTo: `SELECT "sessionId", seq, type, data FROM (
+        SELECT session_id AS "sessionId", seq, type, data,
+          COALESCE(SUM(length(data)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+        FROM events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
+      ) page WHERE before < $4 ORDER BY seq`,
+  lastSeq: 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE session_id = $1',
+  setPermissionMode: 'UPDATE sessions SET permission_mode = $1 WHERE id = $2',
+  insertProjectRule: 'INSERT INTO project_rules (id, workspace, rule, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+  projectRules: 'SELECT id, workspace, rule, created_at AS "createdAt" FROM project_rules ORDER BY created_at, id',
+  projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = $1 ORDER BY created_at, id',
+  deleteProjectRule: 'DELETE FROM project_rules WHERE id = $1',
+  getTodos: 'SELECT todos_json FROM todos WHERE session_id = $1',
+  setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES ($1, $2, $3)
+      ON CONFLICT (session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,
+  insertClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES ($1, $2, $3)
+      ON CONFLICT (name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
+  deleteClientTool: 'DELETE FROM client_http_tools WHERE name = $1',
+  clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
+  hasUnfinishedSchedule: 'SELECT 1 FROM schedules WHERE session_id = $1 AND completed_at IS NULL LIMIT 1',
+  unfinishedScheduleIdsOfSession: 'SELECT id FROM schedules WHERE session_id = $1 AND completed_at IS NULL',
+  artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1',
+  artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1 AND call_id = $2',
+  artifactPathsOfSession: 'SELECT path FROM artifacts WHERE session_id = $1',
+  deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = $1',
+  deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = $1',
+  deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = $1',
+  deleteSessionTodos: 'DELETE FROM todos WHERE session_id = $1',
+  deleteSessionSandbox: 'DELETE FROM session_sandbox WHERE session_id = $1',
+  deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = $1',
+  deleteSessionEvents: 'DELETE FROM events WHERE session_id = $1',
+  deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = $1',
+  deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = $1',
+  deleteSessionRow: 'DELETE FROM sessions WHERE id = $1',
+  rowCounts: `SELECT ${[
+    'sessions',
+    'schedules',
+    'tool_calls',
+    'permission_requests',
+    'session_grants',
+    'artifacts',
+    'events',
+    'todos',
+    'project_rules',
+    'client_http_tools',
+    'schedule_aborts',
+    'session_sandbox',
+  ]
+    .map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`)
+    .join(', ')}`,
+} as const
+
+export type StatementKey = keyof typeof SQL
+
+/** The statement `key` with `values`, named so the connection prepares it once. */
+export function statement(key: StatementKey, ...values: unknown[]): Statement {
+  return { name: key, text: SQL[key], values }
+}
