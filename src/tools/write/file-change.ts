@@ -6,7 +6,7 @@
 import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import type { ApprovalPreparation, InputContext, ToolEntry } from '../../contracts/tool-entry.js'
-import { buildFileDiffDisplay } from '../../executor/file-diff-display.js'
+import { buildFileDiffDisplay } from '../../output/file-diff-display.js'
 import { createPathGuard, FileToolError, realLocation, type PathGuard } from '../workspace.js'
 import { writeFileAtomically } from './atomic-write.js'
 import { readCurrentFile, recordRead, requireFreshRead, type CurrentFile } from './file-state.js'
