@@ -8,7 +8,7 @@
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
-import { isWithin, realLocation } from '../tools/workspace.js'
+import { isWithin, realLocation } from '../paths/locations.js'
 import { classifyBashCommand } from './bash-classifier.js'
 import { pathsOfCommand } from './bash-paths.js'
 import { gitConfigProgramsProblem } from './git-config-programs.js'
