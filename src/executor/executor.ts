@@ -1,7 +1,7 @@
 /**
  * @module The public entry: an executor built once with its ports (R1, R2).
  * @example
- *   const executor = createExecutor({ registry })
+ *   const executor = createExecutor({ registry, permissions: createModePermissionService(), broker: createDenyingBroker() })
  *   const outcome = await executor.executeSchedule(calls, { sessionId: 's1' })
  */
 import type { ToolCall } from '../contracts/tool-call.js'
