@@ -9,6 +9,8 @@ import type { ToolCall } from '../src/contracts/tool-call.js'
 import { createExecutor } from '../src/executor/executor.js'
 import { InMemoryToolRegistry } from '../src/tools/registry.js'
 import { NOOP_TOOL_NAME, noopTool } from './support/noop-tool.js'
+import { createDenyingBroker } from '../src/permissions/brokers.js'
+import { createModePermissionService } from '../src/permissions/mode-permission-service.js'
 
 const CALLS = 10_000
 const ROUNDS = 7
@@ -17,7 +19,7 @@ const ROUNDS = 7
 const noop: ToolEntry = { ...noopTool, timeout: { kind: 'deadline', defaultMs: 30_000 } }
 
 const calls: ToolCall[] = Array.from({ length: CALLS }, (_, n) => ({ id: `c${n}`, name: NOOP_TOOL_NAME, input: { n } }))
-const executor = createExecutor({ registry: new InMemoryToolRegistry([noop]) })
+const executor = createExecutor({ permissions: createModePermissionService(), broker: createDenyingBroker(), registry: new InMemoryToolRegistry([noop]) })
 const abortableTurn = new AbortController()
 
 async function pipelineRound(): Promise<number> {

@@ -22,6 +22,8 @@ import type { BashCommandOutput } from '../src/tools/bash/bash-output.js'
 import { createBashTool } from '../src/tools/bash/index.js'
 import { ShellTaskStore } from '../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../src/tools/registry.js'
+import { createDenyingBroker } from '../src/permissions/brokers.js'
+import { createModePermissionService } from '../src/permissions/mode-permission-service.js'
 
 const BYTES = Number(process.env['BENCH_BASH_BYTES'] ?? 1024 * 1024 * 1024)
 const ROUNDS = Number(process.env['BENCH_BASH_ROUNDS'] ?? 5)
@@ -82,6 +84,8 @@ async function runTool(workspace: string, dataDir: string, round: number): Promi
   let commandMs: number | undefined
   const backgroundTasks = new BackgroundTaskRegistry()
   const executor = createExecutor({
+    permissions: createModePermissionService(),
+    broker: createDenyingBroker(),
     registry: new InMemoryToolRegistry([createBashTool()]),
     artifacts: new FsArtifactStore({ dataDir }),
     backgroundTasks,

@@ -18,6 +18,8 @@ import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, INSIDE_PREFIX } from '../src/
 import { probeSandbox, type SandboxStatus } from '../src/tools/bash/sandbox-probe.js'
 import { ShellTaskStore } from '../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../src/tools/registry.js'
+import { createDenyingBroker } from '../src/permissions/brokers.js'
+import { createModePermissionService } from '../src/permissions/mode-permission-service.js'
 
 const ROUNDS = Number(process.env['BENCH_SANDBOX_ROUNDS'] ?? 40)
 const TARGET_MS = 10
@@ -30,6 +32,8 @@ function median(values: readonly number[]): number {
 function executorWith(sandbox: SandboxStatus, dataDir: string): Executor {
   const backgroundTasks = new BackgroundTaskRegistry()
   return createExecutor({
+    permissions: createModePermissionService(),
+    broker: createDenyingBroker(),
     registry: new InMemoryToolRegistry([createBashTool({ sandbox })]),
     artifacts: new FsArtifactStore({ dataDir }),
     backgroundTasks,

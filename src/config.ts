@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.js'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
 import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
@@ -48,8 +49,6 @@ const MAX_QUEUED_SCHEDULES = 1_000_000
 /** Within the 10 s a container stop allows, with room left to kill what still runs. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
 const MAX_SHUTDOWN_GRACE_MS = 600_000
-/** Time enough for a 10 MiB body on a slow link; a client dripping one byte at a time holds nothing longer. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 const MIN_REQUEST_TIMEOUT_MS = 100
 const MAX_REQUEST_TIMEOUT_MS = 3_600_000
 /** A shorter token can be guessed by trying; it is allowed (a local test setup) with a warning. */

@@ -42,7 +42,7 @@ import type { SandboxServices } from './tools/bash/confinement.js'
 import { withSession } from './tools/bash/sandbox-config.js'
 import { probeSandbox, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './tools/bash/sandbox.js'
-import type { CommandEnvironment } from './tools/command-environment.js'
+import type { CommandEnvironment } from './processes/command-environment.js'
 import { InMemoryToolRegistry } from './tools/registry.js'
 import type { WebFetchSettings } from './tools/services.js'
 

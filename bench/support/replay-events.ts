@@ -13,6 +13,8 @@ import { EventJournal } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/sqlite/database.js'
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
+import { createDenyingBroker } from '../../src/permissions/brokers.js'
+import { createModePermissionService } from '../../src/permissions/mode-permission-service.js'
 
 const TEMPLATE_CALL = 'call_template'
 const TEMPLATE_SESSION = 'session_template'
@@ -32,7 +34,7 @@ const readTool = defineTool({
 /** The events one scheduled call produces, as the server journals them. */
 async function oneCallEvents(): Promise<ExecutorEvent[]> {
   const events: ExecutorEvent[] = []
-  const executor = createExecutor({ registry: new InMemoryToolRegistry([readTool]) })
+  const executor = createExecutor({ permissions: createModePermissionService(), broker: createDenyingBroker(), registry: new InMemoryToolRegistry([readTool]) })
   const calls = [{ id: TEMPLATE_CALL, name: 'Read', input: { file_path: 'src/math/add.ts' } }]
   const scheduleId = 'sch_template'
   events.push({ type: 'ScheduleAccepted', sessionId: TEMPLATE_SESSION, scheduleId, turnId: 'turn_template', groups: [[TEMPLATE_CALL]] })

@@ -160,4 +160,22 @@ export interface BackgroundTask {
   cancel(reason?: string): void
 }
 
+export interface BackgroundTaskInfo {
+  readonly id: string
+  readonly sessionId: string
+  readonly description: string
+  readonly external: boolean
+}
+
+/**
+ * The background tasks of a server: the executor's registry, shared with the tools that start,
+ * read or stop them, which see it only through this port.
+ */
+export interface BackgroundTasks {
+  track(task: BackgroundTask, external: boolean): BackgroundTaskInfo
+  list(sessionId?: string): BackgroundTaskInfo[]
+  get(id: string): BackgroundTask | undefined
+  cancel(id: string, reason?: string): boolean
+}
+
 export type { ToolExecutionResult }

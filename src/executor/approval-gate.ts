@@ -14,7 +14,7 @@ import type {
   TurnContext,
 } from '../contracts/ports.js'
 import type { ApprovalPreparation, ToolEntry } from '../contracts/tool-entry.js'
-import { DENIED_WITHOUT_CLIENT } from '../permissions/brokers.js'
+import { DENIED_WITHOUT_CLIENT } from '../contracts/permission-outcomes.js'
 import type { ExecutorDeps } from './deps.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, runPermissionRequestHooks } from './hook-flow.js'

@@ -2,21 +2,14 @@
  * @module Background tasks the executor tracks: its own, and ones a turn did not start but
  * adopts (R1 trackExternalBackgroundTask), listed and cancellable alike.
  */
-import type { BackgroundTask } from '../contracts/ports.js'
-
-export interface BackgroundTaskInfo {
-  readonly id: string
-  readonly sessionId: string
-  readonly description: string
-  readonly external: boolean
-}
+import type { BackgroundTask, BackgroundTaskInfo, BackgroundTasks } from '../contracts/ports.js'
 
 interface Tracked {
   readonly task: BackgroundTask
   readonly external: boolean
 }
 
-export class BackgroundTaskRegistry {
+export class BackgroundTaskRegistry implements BackgroundTasks {
   readonly #tasks = new Map<string, Tracked>()
 
   track(task: BackgroundTask, external: boolean): BackgroundTaskInfo {

@@ -1,4 +1,7 @@
-/** @module The executor's ports (R2), and the same with every default filled in. */
+/**
+ * @module The executor's ports (R2), and the same with every default filled in. The permission
+ * service and the broker have no default here: the wiring chooses them (src/permissions).
+ */
 import { trace, type Tracer } from '@opentelemetry/api'
 import { pino, type Logger } from 'pino'
 import type {
@@ -11,8 +14,6 @@ import type {
   ToolRegistry,
   ToolServices,
 } from '../contracts/ports.js'
-import { createDenyingBroker } from '../permissions/brokers.js'
-import { createModePermissionService } from '../permissions/mode-permission-service.js'
 import { AdmissionGate } from './admission-gate.js'
 import { BackgroundTaskRegistry } from './background-tasks.js'
 import { DEFAULT_TIMEOUT_MS } from './timeout.js'
@@ -21,9 +22,10 @@ export const DEFAULT_MAX_CONCURRENCY = 10
 
 export interface ExecutorPorts {
   readonly registry: ToolRegistry
-  readonly permissions?: PermissionService | undefined
-  /** Where `ask` goes when the turn brings no broker of its own; default: deny (R17). */
-  readonly broker?: PermissionBroker | undefined
+  /** Decides every call; chosen by the composition root, never defaulted here. */
+  readonly permissions: PermissionService
+  /** Where `ask` goes when the turn brings no broker of its own (a denying one, R17, where no client answers). */
+  readonly broker: PermissionBroker
   readonly hooks?: HookRunner | undefined
   readonly artifacts?: ArtifactStore | undefined
   readonly model?: ModelClient | undefined
@@ -63,8 +65,8 @@ const PERFORMANCE_CLOCK: Clock = { now: () => performance.now() }
 export function resolveDeps(ports: ExecutorPorts): ExecutorDeps {
   return {
     registry: ports.registry,
-    permissions: ports.permissions ?? createModePermissionService(),
-    broker: ports.broker ?? createDenyingBroker(),
+    permissions: ports.permissions,
+    broker: ports.broker,
     hooks: ports.hooks,
     artifacts: ports.artifacts,
     model: ports.model,

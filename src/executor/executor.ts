@@ -1,14 +1,14 @@
 /**
  * @module The public entry: an executor built once with its ports (R1, R2).
  * @example
- *   const executor = createExecutor({ registry })
+ *   const executor = createExecutor({ registry, permissions: createModePermissionService(), broker: createDenyingBroker() })
  *   const outcome = await executor.executeSchedule(calls, { sessionId: 's1' })
  */
 import type { ToolCall } from '../contracts/tool-call.js'
-import type { BackgroundTask, TurnContext } from '../contracts/ports.js'
+import type { BackgroundTask, BackgroundTaskInfo, TurnContext } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { ToolFlags } from '../contracts/flags.js'
-import type { BackgroundTaskInfo, BackgroundTaskRegistry } from './background-tasks.js'
+import type { BackgroundTaskRegistry } from './background-tasks.js'
 import { executeBatch, runGroups, type ScheduleOutcome } from './batch-runner.js'
 import { executeToolCall } from './call-runner.js'
 import { resolveDeps, type ExecutorDeps, type ExecutorPorts } from './deps.js'

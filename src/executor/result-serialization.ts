@@ -7,8 +7,8 @@ import type { ModelContent, ModelContentBlock, TextBlock } from '../contracts/mo
 import type { ArtifactRef, ArtifactStore } from '../contracts/ports.js'
 import type { Serialization } from '../contracts/result.js'
 import type { ResultBudget, Retention, ToolEntry } from '../contracts/tool-entry.js'
-import { cutToBytes, utf8ByteLength, type CutDirection } from './bytes.js'
-import { formatPersistedOutputEnvelope } from './persisted-output.js'
+import { cutToBytes, utf8ByteLength, type CutDirection } from '../output/bytes.js'
+import { formatPersistedOutputEnvelope } from '../output/persisted-output.js'
 
 export const DEFAULT_RESULT_BUDGET: ResultBudget = {
   maxModelBytes: 100_000,

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import type { CommandHookConfig } from '../contracts/hook-config.js'
 import type { HookEventName, HookOutput, HookPayload } from '../contracts/ports.js'
-import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../processes/command-environment.js'
 import { hookInput } from './hook-input.js'
 import { blockingOutput, normalizeHookOutput } from './hook-output.js'
 

@@ -5,7 +5,7 @@
  */
 import type { HookDefinition, HooksConfig } from '../contracts/hook-config.js'
 import type { HookEventName, HookOutput, HookRunner } from '../contracts/ports.js'
-import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../processes/command-environment.js'
 import { runCommandHook } from './command-hook.js'
 import { createFunctionHookRunner, type FunctionHook } from './function-hook-runner.js'
 import { runHttpHook } from './http-hook.js'

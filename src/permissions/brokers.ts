@@ -8,9 +8,8 @@ import type {
   PermissionRequest,
   PermissionTicket,
 } from '../contracts/ports.js'
+import { DENIED_WITHOUT_CLIENT } from '../contracts/permission-outcomes.js'
 import { createPermissionTicket } from './permission-ticket.js'
-
-export const NO_PERMISSION_CLIENT_REASON = 'No permission client configured'
 
 /** R17: with no interactive client every request is denied. */
 export function createDenyingBroker(): PermissionBroker {
@@ -21,13 +20,6 @@ export function createDenyingBroker(): PermissionBroker {
     },
   }
 }
-
-/** The answer a non-interactive broker gives when no hook decided first. */
-export const DENIED_WITHOUT_CLIENT: PermissionAnswer = Object.freeze({
-  decision: 'deny',
-  decidedBy: 'broker',
-  message: NO_PERMISSION_CLIENT_REASON,
-})
 
 /** Decided requests remembered for idempotent re-answers; the oldest go first. */
 const MAX_REMEMBERED_DECISIONS = 10_000

@@ -3,7 +3,7 @@
  * `default` runs read-only calls and asks for the rest; `bypassPermissions` runs everything.
  */
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
-import { accessTargetOf, writesFile } from './access-target.js'
+import { accessTargetOf, writesFile } from '../contracts/access-target.js'
 
 
 const ALLOW_READ_ONLY: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.readOnly', riskLevel: 'low' })

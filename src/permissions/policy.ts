@@ -11,7 +11,7 @@ import type { ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { HooksConfigSchema, type HooksConfig } from '../contracts/hook-config.js'
 import { PermissionsConfigSchema, type PermissionsConfig } from '../contracts/permission-config.js'
-import { environmentSettingsProblem } from '../tools/command-environment.js'
+import { environmentSettingsProblem } from '../processes/command-environment.js'
 import { compileRule, type CommandSplitter, type CompiledRule, type RuleKind } from './rule-matcher.js'
 import { EMPTY_RULES, type RuleSet, type RuleSource } from './rule-permission-service.js'
 

@@ -11,7 +11,7 @@
  * see what a program does with a name it computes; the kernel sandbox is what holds then.
  */
 import path from 'node:path'
-import { realLocation } from '../tools/workspace.js'
+import { realLocation } from '../paths/locations.js'
 import { checkGit } from './git-read-only.js'
 import { parseShell, type ShellWord, type SimpleCommand } from './shell-parse.js'
 import { skipWrappers } from './shell-wrappers.js'

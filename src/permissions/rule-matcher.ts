@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import picomatch from 'picomatch'
 import type { AccessTarget } from '../contracts/tool-entry.js'
-import { commandOf, fileTargetOf, urlOf } from './access-target.js'
+import { commandOf, fileTargetOf, urlOf } from '../contracts/access-target.js'
 import { parseRule, RuleError, wildcardPieces, wildcardRegex, type ParsedRule } from './rule.js'
 
 export type RuleKind = 'allow' | 'ask' | 'deny'

@@ -8,7 +8,7 @@
  */
 import path from 'node:path'
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
-import { isWithin, realLocation } from '../tools/workspace.js'
+import { isWithin, realLocation } from '../paths/locations.js'
 import { classifyBashCommand } from './bash-classifier.js'
 import { pathsOfCommand } from './bash-paths.js'
 import { gitConfigProgramsProblem } from './git-config-programs.js'
@@ -16,7 +16,8 @@ import { isProtectedRelative, protectedBashWrite } from './protected-paths.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { escapeWildcards } from './rule.js'
-import { accessTargetOf, commandOf, fileTargetOf, writesFile } from './access-target.js'
+import { accessTargetOf, commandOf, fileTargetOf, writesFile } from '../contracts/access-target.js'
+import { STEERING_RULE_ID } from '../contracts/permission-outcomes.js'
 import type { CommandSplitter, CompiledRule, RuleRequest } from './rule-matcher.js'
 
 export interface RuleSet {
@@ -29,9 +30,6 @@ export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
 
 /** The rules in force for a workspace: the server's, the workspace's own and its grants. */
 export type RuleSource = (workspace: string) => readonly RuleSet[]
-
-/** The ask of a write to a file that steers the agent; an approval of it lets that write happen. */
-export const STEERING_RULE_ID = 'instruction-file'
 
 export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {

@@ -13,7 +13,7 @@ import type { ModelResult, ResolvedBlock, ResolvedContent } from '../model-forma
 import { openaiChatTools } from '../model-formats/openai-chat.js'
 import { openaiResponsesTools } from '../model-formats/openai-responses.js'
 import type { ListedTool } from '../model-formats/tool-schema.js'
-import { parseArtifactUri } from '../storage/fs-artifact-store.js'
+import { parseArtifactUri } from '../contracts/artifact-uri.js'
 
 /** The artifact of a session by id, as the store records it. */
 export type ArtifactLookup = (sessionId: string, artifactId: string) => Pick<ArtifactRef, 'path' | 'bytes'> | undefined

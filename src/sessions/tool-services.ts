@@ -4,7 +4,7 @@
  * executor; what is kept in memory goes when its session is deleted.
  */
 import { mkdirSync } from 'node:fs'
-import { defaultCommandEnvironment, type CommandEnvironment } from '../tools/command-environment.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../processes/command-environment.js'
 import type { PermissionMode, PermissionQuery, PermissionService } from '../contracts/ports.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'

@@ -23,8 +23,8 @@ import type {
   ArtifactStream,
   ArtifactWrite,
 } from '../contracts/ports.js'
+import { artifactUri } from '../contracts/artifact-uri.js'
 
-export const ARTIFACT_URI_SCHEME = 'toolexec-artifact:'
 const MAX_SEGMENT_CHARS = 120
 // A streamed artifact buffers this much before write() asks the producer to wait.
 const STREAM_HIGH_WATER_BYTES = 1024 * 1024
@@ -55,17 +55,6 @@ export function sanitizePathSegment(value: string): string {
   const safe = value.replace(/[^a-zA-Z0-9._-]/g, '_').slice(0, MAX_SEGMENT_CHARS)
   if (safe === '') return 'unknown'
   return /^\.+$/.test(safe) ? safe.replace(/\./g, '_') : safe
-}
-
-export function artifactUri(sessionId: string, id: string): string {
-  return `${ARTIFACT_URI_SCHEME}//${encodeURIComponent(sessionId)}/${encodeURIComponent(id)}`
-}
-
-/** The session and artifact ids an `artifactUri` names; undefined for any other text. */
-export function parseArtifactUri(uri: string): { sessionId: string; artifactId: string } | undefined {
-  const match = /^toolexec-artifact:\/\/([^/]+)\/([^/]+)$/.exec(uri)
-  if (match === null) return undefined
-  return { sessionId: decodeURIComponent(match[1] ?? ''), artifactId: decodeURIComponent(match[2] ?? '') }
 }
 
 /** `text/plain; charset=utf-8` -> `.txt`; an unknown type gets no extension. */

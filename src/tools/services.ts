@@ -2,8 +2,7 @@
  * @module What the built-in tools need from the host, as ports on ToolServices. The server
  * provides real implementations (src/sessions/runtime.ts); tests may pass their own real ones.
  */
-import type { PermissionMode } from '../contracts/ports.js'
-import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
+import type { BackgroundTasks, PermissionMode } from '../contracts/ports.js'
 
 /** What a session has read, so that a write never lands on a file it has not seen (no blind writes). */
 export interface FileReadRecord {
@@ -46,7 +45,7 @@ export interface BuiltinServices {
   readonly fileState: FileStateStore
   readonly todos: TodoStore
   readonly session: SessionControl
-  readonly backgroundTasks: BackgroundTaskRegistry
+  readonly backgroundTasks: BackgroundTasks
   readonly webFetch: WebFetchSettings
   /** Where Markdown memory files live (A9); file tools may write there without a workspace grant. */
   readonly memoryDir?: string | undefined

@@ -17,7 +17,7 @@ import {
   type HttpToolDefinition,
   type McpServerEntry,
 } from '../contracts/tool-config.js'
-import { environmentSettingsProblem } from './command-environment.js'
+import { environmentSettingsProblem } from '../processes/command-environment.js'
 import { httpToolProblem } from './http-tool/index.js'
 
 export interface ToolConfig {

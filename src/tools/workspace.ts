@@ -11,6 +11,7 @@ import { open, readlink, realpath, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import type { ToolCallContext } from '../contracts/ports.js'
 import type { InputContext, ToolBusinessFailure } from '../contracts/tool-entry.js'
+import { isWithin, realLocation } from '../paths/locations.js'
 
 export const OUTSIDE_WORKSPACE = 'TOOL_ERR_OUTSIDE_WORKSPACE'
 export const NO_WORKSPACE = 'TOOL_ERR_NO_WORKSPACE'
@@ -58,38 +59,6 @@ export function resolveToolPath(filePath: string, workspace: string | undefined)
 /** resolveInput for tools with a `file_path`: approval, hooks and handler see one absolute path. */
 export function withAbsoluteFilePath<I extends { readonly file_path: string }>(input: I, ctx: InputContext): I {
   return { ...input, file_path: resolveToolPath(input.file_path, ctx.workspace) }
-}
-
-/** True when `target` is `root` or lies below it (both absolute and normalized). */
-export function isWithin(root: string, target: string): boolean {
-  if (target === root) return true
-  return target.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
-/**
- * Where `absolute` really is: its realpath, or for a path that does not exist yet, the
- * realpath of its deepest existing ancestor with the missing names appended.
- */
-export async function realLocation(absolute: string): Promise<string> {
-  const missing: string[] = []
-  let current = absolute
-  for (;;) {
-    try {
-      const real = await realpath(current)
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse())
-    } catch (error) {
-      if (!isMissing(error)) throw error
-      const parent = path.dirname(current)
-      if (parent === current) return absolute
-      missing.push(path.basename(current))
-      current = parent
-    }
-  }
 }
 
 /**

@@ -3,12 +3,13 @@ import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { HookOutput, PermissionAnswer, TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { type Executor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { FAKE_TIMERS, CLIENT_ALLOW, CLIENT_DENY, answeringSink, delay, hook, noteTool, ofType, settle } from '../support/permission-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const HOUR_MS = 3_600_000
 
@@ -17,7 +18,7 @@ afterEach(() => {
 })
 
 function build(tools: readonly ToolEntry[], hooks?: readonly FunctionHook[]): Executor {
-  return createExecutor({ registry: new InMemoryToolRegistry(tools), hooks: hooks === undefined ? undefined : createFunctionHookRunner(hooks) })
+  return createTestExecutor({ registry: new InMemoryToolRegistry(tools), hooks: hooks === undefined ? undefined : createFunctionHookRunner(hooks) })
 }
 
 /** A PermissionRequest hook that answers after `ms` (0: at once) and says when it did. */

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import type { BackgroundTask } from '../../src/contracts/ports.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { deferred } from '../support/schedule-tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 /** A background task that ends by itself after `ms`, or when cancelled. */
 function timerTask(id: string, sessionId: string, ms: number): BackgroundTask & { cancelReason: string | undefined } {
@@ -32,7 +32,7 @@ function processTask(id: string, sessionId: string): BackgroundTask & { exit: Pr
   return { id, sessionId, description: 'resumed run', done: exit, exit, cancel: () => void child.kill('SIGTERM') }
 }
 
-const newExecutor = () => createExecutor({ registry: new InMemoryToolRegistry([]) })
+const newExecutor = () => createTestExecutor({ registry: new InMemoryToolRegistry([]) })
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 describe('R1 trackExternalBackgroundTask', () => {

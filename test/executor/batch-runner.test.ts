@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import {
   createBarrier,
@@ -14,6 +13,7 @@ import {
   type ToolExtras,
 } from '../support/schedule-tools.js'
 import { collectEvents, editTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const BYPASS = { permissionMode: 'bypassPermissions' } as const
 
@@ -41,7 +41,7 @@ describe('batch runner', () => {
       probe.leave()
       return `n=${String(input.n)}`
     })
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([tool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([tool]) })
     const calls: ToolCall[] = Array.from({ length: 25 }, (_, n) => ({ id: `c${n}`, name: 'Probe', input: { n } }))
 
     const results = await executor.executeBatch(calls, { sessionId: 's' })
@@ -62,7 +62,7 @@ describe('batch runner', () => {
     })
     const serial = timelineTool('Serial', timeline, { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } })
     const parallel = timelineTool('Parallel', timeline)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([together, serial, parallel]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([together, serial, parallel]) })
     const { events, emit } = collectEvents()
     const calls: ToolCall[] = [
       { id: 'a', name: 'Together', input: {} },
@@ -98,7 +98,7 @@ describe('batch runner', () => {
   })
 
   it('R8 each event of a call falls between its batch events', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([timelineTool('Parallel', [])]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([timelineTool('Parallel', [])]) })
     const { events, emit } = collectEvents()
     await executor.executeSchedule(
       [
@@ -132,7 +132,7 @@ describe('batch runner', () => {
       },
       { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } },
     )
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([submit, read, edit]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([submit, read, edit]) })
     const { events, emit } = collectEvents()
     const calls: ToolCall[] = [
       { id: 'a', name: 'Read', input: {} },
@@ -172,7 +172,7 @@ describe('batch runner', () => {
       permission: { sideEffectScope: 'session' },
     })
     const read = makeTool('Read', async () => 'read')
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([failing, read]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([failing, read]) })
     const outcome = await executor.executeSchedule(
       [
         { id: 'a', name: 'submit_result', input: {} },
@@ -187,7 +187,7 @@ describe('batch runner', () => {
   it('R10 a failed Edit does not stop the next groups: later calls still run and the schedule completes', async () => {
     const timeline: string[] = []
     const read = timelineTool('Read', timeline)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([editTool, read]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([editTool, read]) })
     const outcome = await executor.executeSchedule(
       [
         { id: 'a', name: 'Edit', input: { file_path: 'x', fail: true } },
@@ -207,7 +207,7 @@ describe('batch runner', () => {
 
   it('R10 each later call is still decided by its own permission', async () => {
     const read = makeTool('Read', async () => 'read')
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([editTool, read]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([editTool, read]) })
     const outcome = await executor.executeSchedule(
       [
         { id: 'a', name: 'Edit', input: { file_path: 'x' } },
@@ -222,7 +222,7 @@ describe('batch runner', () => {
   it('R23 a turn aborted before the schedule marks it cancelled', async () => {
     const controller = new AbortController()
     controller.abort()
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'read')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'read')]) })
     const outcome = await executor.executeSchedule([{ id: 'a', name: 'Read', input: {} }], { sessionId: 's', signal: controller.signal })
     expect(outcome.status).toBe('cancelled')
     expect(outcome.results[0]?.status).toBe('cancelled')

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolCallContext } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { AdmissionGate } from '../../src/executor/admission-gate.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { deferred, delayedModel, eventsOfType, makeTool, sleep, type ToolExtras } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const FAKE: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] }
 const WORKSPACE_TOOL = { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } } as const
@@ -72,7 +72,7 @@ describe('R19 the timer starts after permission', () => {
     vi.useFakeTimers(FAKE)
     const broker = new InMemoryPermissionBroker()
     const seen: { signal?: AbortSignal } = {}
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([approvedWorker(1000, seen)]), broker })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([approvedWorker(1000, seen)]), broker })
     const { events, emit } = collectEvents()
     const pending = executor.execute({ id: 'w', name: 'Work', input: { ms: workMs } }, { sessionId: 's', emit })
     await vi.advanceTimersByTimeAsync(waitMs)
@@ -101,7 +101,7 @@ describe('R19 the timer starts after permission', () => {
 
   it('R19 in real time: approval after 300 ms, timeout 100 ms, handler 20 ms -> success', async () => {
     const broker = new InMemoryPermissionBroker()
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([approvedWorker(100)]), broker })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([approvedWorker(100)]), broker })
     const emit = (event: { type: string; permissionId?: string }): void => {
       if (event.type !== 'PermissionRequested') return
       setTimeout(() => broker.answer(event.permissionId ?? '', { decision: 'allow', decidedBy: 'client' }), 300)
@@ -123,7 +123,7 @@ describe('R22 admission queueing pauses the deadline', () => {
     const release = await gate.acquire()
     setTimeout(release, 3000)
     const model = delayedModel(200)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([modelUser()]), model, admission: gate })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([modelUser()]), model, admission: gate })
     const { events, emit } = collectEvents()
     const pending = executor.execute({ id: 'm1', name: 'Ask', input: {} }, { sessionId: 's', emit })
     await vi.advanceTimersByTimeAsync(3200)
@@ -146,7 +146,7 @@ describe('R22 admission queueing pauses the deadline', () => {
     const gate = new AdmissionGate(1)
     const release = await gate.acquire()
     setTimeout(release, 500)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([modelUser()]), model: delayedModel(5000), admission: gate })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([modelUser()]), model: delayedModel(5000), admission: gate })
     let settled = false
     const pending = executor.execute({ id: 'm2', name: 'Ask', input: {} }, { sessionId: 's' }).finally(() => {
       settled = true
@@ -166,7 +166,7 @@ describe('R22 admission queueing pauses the deadline', () => {
     const gate = new AdmissionGate(1)
     const release = await gate.acquire()
     setTimeout(release, 150)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([modelUser(100)]), model: delayedModel(20), admission: gate })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([modelUser(100)]), model: delayedModel(20), admission: gate })
     const result = await executor.execute({ id: 'm3', name: 'Ask', input: {} }, { sessionId: 's' })
     expect(result.status).toBe('succeeded')
     expect(result.perf.queuedMs).toBeGreaterThanOrEqual(140)
@@ -184,7 +184,7 @@ describe('R23 cancellation and timeout', () => {
   ])('R23 a turn aborted before the call is cancelled at once with %s and the handler never runs', async (_label, extra, text) => {
     let calls = 0
     const tool = makeTool('Quick', async () => ++calls, extra)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([tool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([tool]) })
     const controller = new AbortController()
     controller.abort()
     const result = await executor.execute({ id: 'q', name: 'Quick', input: {} }, { sessionId: 's', signal: controller.signal })
@@ -197,7 +197,7 @@ describe('R23 cancellation and timeout', () => {
     ["the tool's own text", { cancellation: { userVisibleMessage: 'Interrupted: the command was stopped' } }, 'Interrupted: the command was stopped'],
   ])('R23 an abort during the run ends the call at once with %s while the handler still runs', async (_label, extra, text) => {
     const stubborn = stubbornTool(extra)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
     const controller = new AbortController()
     const pending = executor.execute({ id: 'x', name: 'Stubborn', input: {} }, { sessionId: 's', signal: controller.signal })
     const ctx = await stubborn.started
@@ -213,7 +213,7 @@ describe('R23 cancellation and timeout', () => {
   it('R23 a timeout aborts the handler signal and ends the call with the exact text, without waiting for the handler', async () => {
     vi.useFakeTimers(FAKE)
     const stubborn = stubbornTool({ timeout: { kind: 'deadline', defaultMs: 1000 } })
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
     let settled = false
     const pending = executor.execute({ id: 't', name: 'Stubborn', input: {} }, { sessionId: 's' }).finally(() => {
       settled = true
@@ -234,7 +234,7 @@ describe('R23 cancellation and timeout', () => {
 
   it('R23 in real time: a 50 ms timeout ends a handler that ignores its signal', async () => {
     const stubborn = stubbornTool({ timeout: { kind: 'deadline', defaultMs: 50 } })
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([stubborn.tool]) })
     const started = performance.now()
     const result = await executor.execute({ id: 't', name: 'Stubborn', input: {} }, { sessionId: 's' })
     const elapsed = performance.now() - started

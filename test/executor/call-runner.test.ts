@@ -5,13 +5,13 @@ import type { ExecutorEvent } from '../../src/contracts/events.js'
 import type { PermissionService } from '../../src/contracts/ports.js'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { evaluateMode } from '../../src/permissions/mode-permission-service.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { eventsOfType, makeTool, memoryLogger, sleep } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const WORKSPACE_TOOL = { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } } as const
 const pathOf = (input: unknown): string => String((input as { path?: unknown }).path)
@@ -56,7 +56,7 @@ function tracedRun(log: string[], extraHooks: FunctionHook[] = []) {
     { event: 'PreToolUse', name: 'pre', run: (payload) => void log.push(`PreToolUse:${pathOf(payload.toolInput)}`) },
     { event: 'PostToolUse', name: 'post', run: (payload) => void log.push(`PostToolUse:${pathOf(payload.toolInput)}`) },
   ])
-  const executor = createExecutor({ registry: new InMemoryToolRegistry([tracedTool(log)]), permissions, hooks, broker })
+  const executor = createTestExecutor({ registry: new InMemoryToolRegistry([tracedTool(log)]), permissions, hooks, broker })
   const emit = (event: ExecutorEvent): void => {
     if (event.type === 'PermissionRequested') {
       log.push(`PermissionRequested:${pathOf(event.input)}`)
@@ -145,7 +145,7 @@ describe('R25-R27 failures', () => {
     ['a thrown string', [thrower('boom')], { id: 'c', name: 'Thrower', input: {} }, 'boom', 'handler'],
     ['a very long message', [thrower(new Error('é'.repeat(600)))], { id: 'c', name: 'Thrower', input: {} }, `${'é'.repeat(497)}...`, 'handler'],
   ])('R25 R26 %s becomes a failed result with the exact model text', async (_label, tools, theCall, modelContent, stage) => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry(tools) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry(tools) })
     const { events, emit } = collectEvents()
     const result = await executor.execute(theCall, { sessionId: 's', emit })
     expect(result.success).toBe(false)
@@ -157,21 +157,21 @@ describe('R25-R27 failures', () => {
   })
 
   it('R26 a business failure keeps its plain message and error code for the UI', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([business]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([business]) })
     const result = await executor.execute({ id: 'c', name: 'Lookup', input: {} }, { sessionId: 's' })
     expect(result.error).toMatchObject({ message: 'File does not exist: /x', code: 'FILE_MISSING', errorClass: 'business' })
   })
 
   it('R25 R43 an unknown tool is logged as tool.call.not_found', async () => {
     const { logger, records } = memoryLogger()
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([]), logger })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([]), logger })
     await executor.execute({ id: 'c', name: 'Nope', input: {} }, { sessionId: 's' })
     expect(records.map((r) => [r.msg, r.toolName, r.callId])).toEqual([['tool.call.not_found', 'Nope', 'c']])
   })
 
   it('R28 an output with isError: true is a success that history treats as an error', async () => {
     const lint = makeTool('Lint', async () => ({ isError: true, text: '3 problems' }))
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([lint]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([lint]) })
     const result = await executor.execute({ id: 'c', name: 'Lint', input: {} }, { sessionId: 's' })
     expect([result.success, result.status, result.isError]).toEqual([true, 'succeeded', true])
   })
@@ -185,7 +185,7 @@ describe('R37 R39 R42 the two projections of a result', () => {
     ['a success', {}],
     ['a failure', { missing: true }],
   ])('R37 the ToolCallResult event of %s carries the very result execute returns', async (_label, input) => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([lookup]), hooks })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([lookup]), hooks })
     const { events, emit } = collectEvents()
     const result = await executor.execute({ id: 'c', name: 'Lookup', input }, { sessionId: 's', emit })
     const resultEvents = eventsOfType(events, 'ToolCallResult')
@@ -194,7 +194,7 @@ describe('R37 R39 R42 the two projections of a result', () => {
   })
 
   it('R39 a failure keeps the UI message and the exact model content, hook context included', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([lookup]), hooks })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([lookup]), hooks })
     const { events, emit } = collectEvents()
     await executor.execute({ id: 'c', name: 'Lookup', input: { missing: true } }, { sessionId: 's', emit })
     const stored = JSON.parse(JSON.stringify(eventsOfType(events, 'ToolCallResult')[0]?.result)) as { error: { message: string }; modelContent: string }
@@ -212,7 +212,7 @@ describe('R37 R39 R42 the two projections of a result', () => {
       },
       WORKSPACE_TOOL,
     )
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([slow]), broker })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([slow]), broker })
     const emit = (event: ExecutorEvent): void => {
       if (event.type === 'PermissionRequested') setTimeout(() => broker.answer(event.permissionId, { decision: 'allow', decidedBy: 'client' }), 40)
     }

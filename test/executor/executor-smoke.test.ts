@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createExecutor } from '../../src/executor/executor.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { collectEvents, editTool, readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 describe('executor', () => {
   it('R12 runs a read-only call end to end and a non-read-only call is denied without a client', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([readTool, editTool]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([readTool, editTool]) })
     const { events, emit } = collectEvents()
     const outcome = await executor.executeSchedule(
       [

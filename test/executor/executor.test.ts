@@ -4,19 +4,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hasCode } from '../../src/contracts/errors.js'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createBarrier, deferred, eventsOfType, makeTool, sleep, type ToolExtras } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const BYPASS = { permissionMode: 'bypassPermissions' } as const
 const SERIAL = { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } } as const
 
 describe('executor surface', () => {
   it('R1 execute runs one call through the pipeline', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async (input) => `read ${String(input.p)}`)]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async (input) => `read ${String(input.p)}`)]) })
     const result = await executor.execute({ id: 'a', name: 'Read', input: { p: 'x' } }, { sessionId: 's' })
     expect([result.callId, result.status, result.modelContent]).toEqual(['a', 'succeeded', 'read x'])
   })
@@ -24,7 +24,7 @@ describe('executor surface', () => {
   it('R1 executeBatch runs a set together, even calls that a schedule would run alone', async () => {
     const barrier = createBarrier(3)
     const meet = makeTool('Meet', async (_input, ctx) => barrier.arrive().then(() => `met ${ctx.callId}`), SERIAL)
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([meet]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([meet]) })
     const calls: ToolCall[] = ['a', 'b', 'c'].map((id) => ({ id, name: 'Meet', input: {} }))
     expect(executor.plan(calls)).toEqual([['a'], ['b'], ['c']])
     const results = await executor.executeBatch(calls, { sessionId: 's', ...BYPASS })
@@ -43,7 +43,7 @@ describe('executor surface', () => {
       },
       SERIAL,
     )
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([step]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([step]) })
     const calls: ToolCall[] = ['a', 'b'].map((id) => ({ id, name: 'Step', input: {} }))
     const outcome = await executor.executeSchedule(calls, { sessionId: 's', ...BYPASS })
     expect(outcome.groups).toEqual([['a'], ['b']])
@@ -51,7 +51,7 @@ describe('executor surface', () => {
   })
 
   it('R1 flagsOf is undefined for a tool the registry does not know', () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([]) })
     expect(executor.flagsOf({ id: 'a', name: 'Nope', input: {} })).toBeUndefined()
   })
 
@@ -61,7 +61,7 @@ describe('executor surface', () => {
       await gate.promise
       return `done in ${ctx.sessionId}`
     })
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([wait]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([wait]) })
     const first = collectEvents()
     const second = collectEvents()
     const controller = new AbortController()
@@ -81,7 +81,7 @@ describe('executor surface', () => {
   })
 
   it('R6 executeSchedule follows declared dependencies', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
     const { events, emit } = collectEvents()
     const calls: ToolCall[] = [
       { id: 'a', name: 'Read', input: {}, dependsOn: ['c'] },
@@ -95,7 +95,7 @@ describe('executor surface', () => {
   })
 
   it('R6 a dependency cycle rejects the schedule with a coded error naming the calls', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
     const calls: ToolCall[] = [
       { id: 'a', name: 'Read', input: {}, dependsOn: ['b'] },
       { id: 'b', name: 'Read', input: {}, dependsOn: ['a'] },
@@ -140,7 +140,7 @@ describe('R31-R36 large results through an artifact store', () => {
   }
 
   it('R32 R33 R36 saves the full output as an artifact and gives the model the envelope', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir }) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir }) })
     const { events, emit } = collectEvents()
     const result = await executor.execute({ id: 'call#1', name: 'Grep', input: { text: bigOutput } }, { sessionId: 'sess:1', emit })
 
@@ -165,7 +165,7 @@ describe('R31-R36 large results through an artifact store', () => {
 
   it("R32 a tool's formatPersistedModelContent replaces the envelope", async () => {
     const tool = grep({ formatPersistedModelContent: (args) => `saved ${args.originalBytes} bytes at ${args.persistedPath}` })
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([tool]), artifacts: new FsArtifactStore({ dataDir }) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([tool]), artifacts: new FsArtifactStore({ dataDir }) })
     const result = await executor.execute({ id: 'c', name: 'Grep', input: { text: bigOutput } }, { sessionId: 's' })
     expect(result.modelContent).toBe(`saved ${bigBytes} bytes at ${result.serialization.persistedPath}`)
   })
@@ -173,7 +173,7 @@ describe('R31-R36 large results through an artifact store', () => {
   it('R32 a failed artifact write truncates with the notice, says why nothing was saved, and the call still succeeds', async () => {
     const notADir = join(dataDir, 'file')
     await writeFile(notADir, 'x')
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir: notADir }) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir: notADir }) })
     const result = await executor.execute({ id: 'c', name: 'Grep', input: { text: bigOutput } }, { sessionId: 's' })
     const notice = '\n\n[Full output not saved: ENOTDIR'
     const truncation = `]\n\n[Tool output truncated by resultBudget: originalBytes=${bigBytes}, maxModelBytes=4000, strategy=artifact]`
@@ -191,7 +191,7 @@ describe('R31-R36 large results through an artifact store', () => {
     ['small output goes inline', 'short', 'short'],
     ['empty output is named', '', '(Grep completed with no output)'],
   ])('R31 %s', async (_label, text, modelContent) => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir }) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([grep()]), artifacts: new FsArtifactStore({ dataDir }) })
     const result = await executor.execute({ id: 'c', name: 'Grep', input: { text } }, { sessionId: 's' })
     expect(result.modelContent).toBe(modelContent)
     expect(result.serialization.strategy).toBe('inline')

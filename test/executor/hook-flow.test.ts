@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { HookOutput, HookPayload } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { type Executor } from '../../src/executor/executor.js'
 import { mergePreToolUse, type PreToolUseOutcome } from '../../src/executor/hook-flow.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { FAKE_TIMERS, CLIENT_DENY, answeringSink, hook, noteTool, ofType } from '../support/permission-tools.js'
 import { collectEvents, editTool, readTool, sleepTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 
 afterEach(() => {
@@ -15,7 +16,7 @@ afterEach(() => {
 })
 
 function build(tools: readonly ToolEntry[], hooks: readonly FunctionHook[]): Executor {
-  return createExecutor({ registry: new InMemoryToolRegistry(tools), hooks: createFunctionHookRunner(hooks) })
+  return createTestExecutor({ registry: new InMemoryToolRegistry(tools), hooks: createFunctionHookRunner(hooks) })
 }
 
 function context(event: FunctionHook['event'], text: string, extra: HookOutput = {}): FunctionHook {

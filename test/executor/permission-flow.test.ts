@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { HookOutput, PermissionAnswer, PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { type Executor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
@@ -19,6 +19,7 @@ import {
   writeTool,
 } from '../support/permission-tools.js'
 import { readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 let workspace: string
 let memoryDir: string
@@ -35,7 +36,7 @@ interface Setup {
 }
 
 function build(setup: Setup): { executor: Executor; broker: InMemoryPermissionBroker } {
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry(setup.tools),
     hooks: setup.hooks === undefined ? undefined : createFunctionHookRunner(setup.hooks),
     memoryDir: setup.memoryDir,
@@ -205,7 +206,7 @@ describe('denials reach the model', () => {
   })
 
   it("R26 a rule's deny reason reaches the model projected", async () => {
-    const executor = createExecutor({
+    const executor = createTestExecutor({
       registry: new InMemoryToolRegistry([noteTool('Deploy', 'network').entry]),
       permissions: { evaluate: async () => ({ behavior: 'deny', ruleId: 'policy', reason: messy }) },
     })
@@ -271,7 +272,7 @@ describe('A5 ExitPlanMode denied', () => {
 
   it('A5 treats a headless denial as no feedback: the broker reason is not the user speaking', async () => {
     const exit = exitPlanModeTool()
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([exit.entry]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([exit.entry]) })
     const result = await executor.execute({ id: 'exit', name: 'ExitPlanMode', input: {} }, { sessionId: 's' })
     expect(result.modelContent).toBe('Permission denied for ExitPlanMode')
     expect(result.control?.turnControl?.reason).toBe('plan_exit_denied')

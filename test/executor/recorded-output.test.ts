@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { HookPayload } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { eventsOfType, makeTool } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 interface Bulky {
   readonly text: string
@@ -21,7 +21,7 @@ function bulkyTool(): ToolEntry {
 }
 
 function run(hooks: FunctionHook[]) {
-  const executor = createExecutor({ registry: new InMemoryToolRegistry([bulkyTool()]), hooks: createFunctionHookRunner(hooks) })
+  const executor = createTestExecutor({ registry: new InMemoryToolRegistry([bulkyTool()]), hooks: createFunctionHookRunner(hooks) })
   const { events, emit } = collectEvents()
   const execute = (text: string) => executor.execute({ id: 'b1', name: 'Bulky', input: { text } }, { sessionId: 's', emit })
   return { execute, events }

@@ -9,7 +9,7 @@ import {
   isDisplay,
   type DisplayInput,
 } from '../../src/executor/result-display.js'
-import { mcpToolDisplay } from '../../src/executor/mcp-tool-display.js'
+import { mcpToolDisplay } from '../../src/output/mcp-tool-display.js'
 import { createBashTool } from '../../src/tools/bash/index.js'
 import { createEditTool } from '../../src/tools/edit/index.js'
 import { createGrepTool } from '../../src/tools/grep/index.js'

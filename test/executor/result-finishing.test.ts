@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { describe, expect, it } from 'vitest'
-import { createExecutor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { SUBAGENT_TERMINAL } from '../../src/contracts/result.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const submitResult: ToolEntry = {
   name: 'submit_result',
@@ -24,7 +24,7 @@ const contextHooks = createFunctionHookRunner([
 
 describe('finishing a result', () => {
   it('R27 the empty-name text is built at lookup and later additions do not change it', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([]) })
     const result = await executor.execute({ id: 'c', name: '', input: {} }, { sessionId: 's' })
     expect(result.modelContent).toBe('<tool_use_error>Error: No such tool available: </tool_use_error>')
     expect(result.control).toBeUndefined()
@@ -32,7 +32,7 @@ describe('finishing a result', () => {
   })
 
   it('R27 turn control and hook context are added after the tool output, in that order of building', async () => {
-    const executor = createExecutor({
+    const executor = createTestExecutor({
       registry: new InMemoryToolRegistry([submitResult]),
       hooks: contextHooks,
       permissions: { evaluate: () => ({ behavior: 'allow' }) },

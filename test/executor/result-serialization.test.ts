@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelContentBlock } from '../../src/contracts/model-content.js'
 import type { PersistedContentArgs, ResultBudget, ToolEntry } from '../../src/contracts/tool-entry.js'
-import { utf8ByteLength } from '../../src/executor/bytes.js'
+import { utf8ByteLength } from '../../src/output/bytes.js'
 import {
   DEFAULT_RESULT_BUDGET,
   effectiveBudgetBytes,

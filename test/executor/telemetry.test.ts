@@ -2,11 +2,11 @@ import { SpanStatusCode } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { answeringSink, makeTool, memoryLogger, memoryTracer } from '../support/schedule-tools.js'
 import { editTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const read = makeTool('Read', async () => 'contents')
 const wordy = makeTool('Wordy', async () => 'x'.repeat(500), {
@@ -15,7 +15,7 @@ const wordy = makeTool('Wordy', async () => 'x'.repeat(500), {
 
 function tracedExecutor(broker?: InMemoryPermissionBroker) {
   const { provider, exporter } = memoryTracer()
-  const executor = createExecutor({ registry: new InMemoryToolRegistry([read, wordy, editTool]), tracer: provider.getTracer('t'), broker })
+  const executor = createTestExecutor({ registry: new InMemoryToolRegistry([read, wordy, editTool]), tracer: provider.getTracer('t'), broker })
   const spanOf = (callId: string): ReadableSpan => {
     const spans = exporter.getFinishedSpans().filter((span) => span.attributes['tool.call_id'] === callId)
     expect(spans).toHaveLength(1)
@@ -81,7 +81,7 @@ describe('R41 spans', () => {
 describe('R43 log events', () => {
   it('R43 logs started, completed, failed and not_found through a real pino logger', async () => {
     const { logger, records } = memoryLogger()
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([read, editTool]), logger })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([read, editTool]), logger })
     await executor.executeSchedule(
       [
         { id: 'a', name: 'Read', input: {} },

@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest'
 import type { PermissionService } from '../../src/contracts/ports.js'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { evaluateMode } from '../../src/permissions/mode-permission-service.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { bashLikeTool, eventsOfType, makeTool, todoWriteLikeTool } from '../support/schedule-tools.js'
 import { collectEvents } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const read = makeTool('Read', async () => 'read')
 const call = (id: string, name: string, input: unknown = {}): ToolCall => ({ id, name, input })
 
 describe('tool flags through the executor', () => {
   it('R3 a tool declared read-only with scope session is not read-only to the executor', () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool()]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool()]) })
     expect(executor.flagsOf(call('t', 'TodoWrite'))).toEqual({
       readOnly: false,
       destructive: false,
@@ -26,7 +26,7 @@ describe('tool flags through the executor', () => {
   })
 
   it('R3 it changes only the session, so the default mode runs it without a client; alwaysAsk still asks', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool(), { ...todoWriteLikeTool('Asking'), permission: { sideEffectScope: 'session', alwaysAsk: true } }]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([todoWriteLikeTool(), { ...todoWriteLikeTool('Asking'), permission: { sideEffectScope: 'session', alwaysAsk: true } }]) })
     const result = await executor.execute(call('t', 'TodoWrite'), { sessionId: 's' })
     expect(result.status).toBe('succeeded')
     const asking = await executor.execute(call('u', 'Asking'), { sessionId: 's' })
@@ -37,7 +37,7 @@ describe('tool flags through the executor', () => {
     ['serial when not concurrent-safe (TodoWrite)', false, [['a'], ['t'], ['b']]],
     ['parallel when concurrent-safe (Agent)', true, [['a', 't', 'b']]],
   ])('R7 a read-only session-scoped tool is %s', (_label, concurrentSafe, groups) => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([read, todoWriteLikeTool('Todo', concurrentSafe)]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([read, todoWriteLikeTool('Todo', concurrentSafe)]) })
     expect(executor.plan([call('a', 'Read'), call('t', 'Todo'), call('b', 'Read')])).toEqual(groups)
   })
 
@@ -46,7 +46,7 @@ describe('tool flags through the executor', () => {
     ['git log with arguments', 'git log --oneline -5', true, 'none', [['a', 'g', 'b']]],
     ['a command that writes', 'rm -rf build', false, 'system', [['a'], ['g'], ['b']]],
   ])('R40 a Bash-like call of %s has its own flags, grouping and ToolCallStarted flags', async (_label, command, readOnly, scope, groups) => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([read, bashLikeTool()]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([read, bashLikeTool()]) })
     const calls = [call('a', 'Read'), call('g', 'Bash', { command }), call('b', 'Read')]
     expect(executor.plan(calls)).toEqual(groups)
     const { events, emit } = collectEvents()
@@ -57,7 +57,7 @@ describe('tool flags through the executor', () => {
   })
 
   it('R40 a read-only Bash command needs no approval in the default mode; another one does', async () => {
-    const executor = createExecutor({ registry: new InMemoryToolRegistry([bashLikeTool()]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([bashLikeTool()]) })
     const outcome = await executor.executeSchedule([call('g', 'Bash', { command: 'git status' }), call('n', 'Bash', { command: 'npm install' })], {
       sessionId: 's',
     })
@@ -82,7 +82,7 @@ describe('R11 early dispatch', () => {
     makeTool('Lonely', async () => 'x', { concurrentSafe: false }),
     bashLikeTool(),
   ]
-  const executor = createExecutor({ registry: new InMemoryToolRegistry(tools), permissions: guarded })
+  const executor = createTestExecutor({ registry: new InMemoryToolRegistry(tools), permissions: guarded })
 
   it.each<[string, ToolCall, boolean]>([
     ['a read-only, concurrent-safe, scope-none tool the mode allows', call('r', 'Read'), true],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PermissionAnswer, PermissionRequest } from '../../src/contracts/ports.js'
-import { DENIED_WITHOUT_CLIENT, InMemoryPermissionBroker, createDenyingBroker } from '../../src/permissions/brokers.js'
+import { DENIED_WITHOUT_CLIENT } from '../../src/contracts/permission-outcomes.js'
+import { InMemoryPermissionBroker, createDenyingBroker } from '../../src/permissions/brokers.js'
 import { createPermissionTicket } from '../../src/permissions/permission-ticket.js'
 
 function request(permissionId: string, sessionId = 's1'): PermissionRequest {

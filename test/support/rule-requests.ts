@@ -1,6 +1,6 @@
 /** Rule requests as the rule permission service builds them: the target from the built-in tool's own entry. */
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { accessTargetOf } from '../../src/permissions/access-target.js'
+import { accessTargetOf } from '../../src/contracts/access-target.js'
 import type { RuleRequest } from '../../src/permissions/rule-matcher.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 

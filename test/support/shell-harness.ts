@@ -8,12 +8,13 @@ import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { BackgroundTaskRegistry } from '../../src/executor/background-tasks.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { type Executor } from '../../src/executor/executor.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { tempDir } from './temp-dirs.js'
+import { createTestExecutor } from './executor.js'
 
 export interface CallOptions {
   readonly sessionId?: string
@@ -41,7 +42,7 @@ export async function openShellHarness(name: string, tools: readonly ToolEntry[]
   const dataDir = await tempDir(`${name}-data`)
   const backgroundTasks = new BackgroundTaskRegistry()
   const shellTasks = new ShellTaskStore()
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createBashTool(), ...tools]),
     artifacts: new FsArtifactStore({ dataDir }),
     backgroundTasks,

@@ -5,8 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { formatBytesBinary } from '../../src/executor/bytes.js'
-import { createExecutor } from '../../src/executor/executor.js'
+import { formatBytesBinary } from '../../src/output/bytes.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
@@ -15,6 +14,7 @@ import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { eventually, groupMembers, hostPidOf, isRunning, killAll, processesTagged } from '../support/processes.js'
 import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const GIB = 1024 * 1024 * 1024
 // `seq 1 N` prints 1,088,888,898 bytes for N = 120,000,000: a little over 1 GiB.
@@ -381,7 +381,7 @@ describe('Bash: the streaming artifact behind large output', () => {
 
   it('R32 keeps the head and the tail, and says the rest was not saved, when the store cannot stream', async () => {
     const store = new FsArtifactStore({ dataDir: h.dataDir })
-    const wholeWritesOnly = createExecutor({
+    const wholeWritesOnly = createTestExecutor({
       registry: new InMemoryToolRegistry([createBashTool()]),
       artifacts: { write: (request) => store.write(request) },
     })
@@ -435,7 +435,7 @@ describe('Bash: output written by the command itself into the artifact file', ()
 
   it('R32 copies a large output into a store that can stream but not reserve a file', async () => {
     const store = new FsArtifactStore({ dataDir: h.dataDir })
-    const streamingOnly = createExecutor({
+    const streamingOnly = createTestExecutor({
       registry: new InMemoryToolRegistry([createBashTool()]),
       artifacts: { write: (request) => store.write(request), open: (request) => store.open(request) },
     })

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import type { FileDiffDisplay } from '../../src/contracts/display.js'
 import type { TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createEditTool } from '../../src/tools/edit/index.js'
@@ -14,12 +13,13 @@ import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { sha256Of } from '../../src/tools/write/file-state.js'
 import type { RecordedFileChange } from '../../src/tools/write/recorded-change.js'
 import { tempDir } from '../support/permission-tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 async function harness() {
   const root = await realpath(await tempDir('edit'))
   const workspace = path.join(root, 'ws')
   await mkdir(workspace)
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createReadTool(), createEditTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState: new InMemoryFileStateStore() },

@@ -3,7 +3,6 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createGlobTool } from '../../src/tools/glob/index.js'
@@ -11,10 +10,11 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { collectEvents } from '../support/tools.js'
 import { workspaceWith } from '../support/permission-tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 async function harness(files: Readonly<Record<string, string>> = {}) {
   const { root, workspace } = await workspaceWith('glob', files)
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createGlobTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState: new InMemoryFileStateStore() },

@@ -7,7 +7,6 @@ import { hasCode } from '../../src/contracts/errors.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { HttpToolDefinition } from '../../src/contracts/tool-config.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { isErrorForHistory } from '../../src/executor/history.js'
 import { declaredFlags } from '../../src/executor/tool-flags.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
@@ -16,6 +15,7 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { readTool } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { createTestExecutor } from '../support/executor.js'
 
 type Route = (body: string, request: IncomingMessage, response: ServerResponse) => void
 
@@ -95,7 +95,7 @@ function definition(name: string, route: string, extra: Partial<HttpToolDefiniti
 let counter = 0
 async function run(def: HttpToolDefinition, input: unknown = { q: 'x' }, mode: PermissionMode = 'bypassPermissions', signal?: AbortSignal): Promise<ToolExecutionResult> {
   counter += 1
-  const executor = createExecutor({ registry: new InMemoryToolRegistry([createHttpTool(def)]), artifacts: new FsArtifactStore({ dataDir }) })
+  const executor = createTestExecutor({ registry: new InMemoryToolRegistry([createHttpTool(def)]), artifacts: new FsArtifactStore({ dataDir }) })
   return executor.execute({ id: `call-${counter}`, name: def.name, input }, { sessionId: 'http-session', permissionMode: mode, signal })
 }
 
@@ -182,7 +182,7 @@ describe('HTTP tool flags and definitions', () => {
 
   it('R4 R5 schedules declared read-only HTTP tools with other parallel calls and the rest alone', () => {
     const registry = new InMemoryToolRegistry([readTool, createHttpTool(definition('pure', '/echo', { readOnly: true, sideEffectScope: 'none' })), createHttpTool(definition('write', '/echo', { destructive: true }))])
-    const plan = createExecutor({ registry }).plan([
+    const plan = createTestExecutor({ registry }).plan([
       { id: 'a', name: 'Read', input: { file_path: 'f' } },
       { id: 'b', name: 'pure', input: {} },
       { id: 'c', name: 'write', input: {} },

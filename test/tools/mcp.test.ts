@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpServerEntry } from '../../src/contracts/tool-config.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor, type Executor } from '../../src/executor/executor.js'
+import { type Executor } from '../../src/executor/executor.js'
 import { isErrorForHistory } from '../../src/executor/history.js'
 import { declaredFlags } from '../../src/executor/tool-flags.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
@@ -14,6 +14,7 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { MCP_SERVER_SCRIPT, PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const ALPHA_TIMEOUT_MS = 1_500
 const FROZEN_TIMEOUT_MS = 800
@@ -37,7 +38,7 @@ beforeAll(async () => {
     { livenessTimeoutMs: 500 },
   )
   statuses = await manager.start()
-  executor = createExecutor({ registry: new InMemoryToolRegistry(manager.tools()), artifacts: new FsArtifactStore({ dataDir }) })
+  executor = createTestExecutor({ registry: new InMemoryToolRegistry(manager.tools()), artifacts: new FsArtifactStore({ dataDir }) })
 }, START_HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
@@ -268,7 +269,7 @@ describe('MCP servers that fail to start', () => {
   })
 
   it('stop() ends every server process and later calls fail with a tool_use_error naming the server', async () => {
-    const own = createExecutor({ registry: new InMemoryToolRegistry(mixed.tools()) })
+    const own = createTestExecutor({ registry: new InMemoryToolRegistry(mixed.tools()) })
     const call = (id: string) => own.execute({ id, name: 'mcp__fine__lookup', input: { query: 'q' } }, { sessionId: 's', permissionMode: 'bypassPermissions' })
     const { pid } = JSON.parse(String((await call('before')).modelContent)) as { pid: number }
     expect(isAlive(pid)).toBe(true)

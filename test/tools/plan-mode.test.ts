@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import type { PermissionAnswer, PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
@@ -12,6 +11,7 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import type { SessionControl } from '../../src/tools/services.js'
 import { CLIENT_ALLOW, answeringSink, ofType, tempDir } from '../support/permission-tools.js'
 import { readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 /** The session side of the runtime, reduced to its permission mode. */
 class SessionModes implements SessionControl {
@@ -34,7 +34,7 @@ async function harness(answer: PermissionAnswer | undefined = CLIENT_ALLOW, with
   const session = new SessionModes()
   const broker = new InMemoryPermissionBroker()
   const sink = answeringSink(broker, answer)
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createEnterPlanModeTool(), createExitPlanModeTool(), readTool]),
     artifacts: new FsArtifactStore({ dataDir: await tempDir('plan') }),
     broker,

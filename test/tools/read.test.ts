@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import type { ImageBlock, ModelContentBlock } from '../../src/contracts/model-content.js'
 import type { TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createReadTool } from '../../src/tools/read/index.js'
@@ -13,6 +12,7 @@ import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { sha256Of } from '../../src/tools/write/file-state.js'
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/permission-tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -21,7 +21,7 @@ async function harness() {
   const workspace = path.join(root, 'ws')
   await mkdir(workspace)
   const fileState = new InMemoryFileStateStore()
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createReadTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState },

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../../src/contracts/tool-call.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createSubmitResultTool } from '../../src/tools/submit-result/index.js'
 import { tempDir } from '../support/permission-tools.js'
 import { readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 async function harness() {
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createSubmitResultTool(), readTool]),
     artifacts: new FsArtifactStore({ dataDir: await tempDir('submit') }),
   })

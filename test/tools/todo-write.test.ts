@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
@@ -8,10 +7,11 @@ import { InMemoryTodoStore, type TodoItem } from '../../src/tools/services.js'
 import { createTodoWriteTool, type TodoWriteOutput } from '../../src/tools/todo-write/index.js'
 import { tempDir } from '../support/permission-tools.js'
 import { readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 async function harness(withStore = true) {
   const todos = new InMemoryTodoStore()
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createTodoWriteTool(), readTool]),
     artifacts: new FsArtifactStore({ dataDir: await tempDir('todo') }),
     services: withStore ? { todos } : {},

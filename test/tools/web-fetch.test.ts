@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ModelClient, ModelRequest, ModelResponse, PermissionMode } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { AdmissionGate } from '../../src/executor/admission-gate.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
@@ -16,6 +15,7 @@ import { createWebFetchTool, noModelNote, type WebFetchOutput } from '../../src/
 import { htmlToMarkdown } from '../../src/tools/web-fetch/page-content.js'
 import { ofType, tempDir } from '../support/permission-tools.js'
 import { collectEvents, readTool } from '../support/tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const PAGE_HTML = `<!doctype html><html><head><title>T</title><style>body { color: red }</style>
 <script>window.secret = "do-not-leak"</script></head>
@@ -141,7 +141,7 @@ interface HarnessOptions {
 
 async function harness(options: HarnessOptions = {}) {
   const dataDir = await tempDir('webfetch')
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createWebFetchTool({ trustedOrigins: options.trustedOrigins }), readTool]),
     artifacts: new FsArtifactStore({ dataDir }),
     model: options.model,

@@ -5,7 +5,6 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionBroker, PermissionService, TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { createPermissionTicket } from '../../src/permissions/permission-ticket.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { createEditTool } from '../../src/tools/edit/index.js'
@@ -19,7 +18,6 @@ import { createWriteTool } from '../../src/tools/write/index.js'
 import {
   displayPath,
   findOutsidePath,
-  isWithin,
   realPathOfDescriptor,
   resolveToolPath,
   withAbsoluteFilePath,
@@ -27,6 +25,7 @@ import {
 } from '../../src/tools/workspace.js'
 import { tempDir } from '../support/permission-tools.js'
 import { eventually, groupMembers } from '../support/processes.js'
+import { createTestExecutor } from '../support/executor.js'
 
 const SECRET = 'TOP SECRET outside the workspace'
 const OUTSIDE_REFUSED = /^<tool_use_error>Access to .* was refused: it is outside the workspace /
@@ -72,7 +71,7 @@ async function harness(options: { approve?: boolean } = {}) {
   await symlink('/etc/passwd', path.join(workspace, 'passwd-link'))
   await symlink(outside, path.join(workspace, 'out-link'))
   await symlink(path.join(outside, 'secret.txt'), path.join(workspace, 'secret-link'))
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createReadTool(), createWriteTool(), createEditTool(), createGlobTool(), createGrepTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState: new InMemoryFileStateStore() },
@@ -102,15 +101,6 @@ describe('workspace confinement', () => {
   ])('R13 resolves %s against the workspace to one absolute path', (_name, input, expected) => {
     expect(resolveToolPath(input, '/work/ws')).toBe(expected)
     expect(withAbsoluteFilePath({ file_path: input, limit: 3 }, { sessionId: 's', callId: 'c', workspace: '/work/ws' })).toEqual({ file_path: expected, limit: 3 })
-  })
-
-  it.each<[string, string, string, boolean]>([
-    ['the root itself', '/ws', '/ws', true],
-    ['a path below', '/ws', '/ws/a/b', true],
-    ['a sibling with the same prefix', '/ws', '/ws2/a', false],
-    ['the parent', '/ws/a', '/ws', false],
-  ])('R13 isWithin tells %s', (_name, root, target, expected) => {
-    expect(isWithin(root, target)).toBe(expected)
   })
 
   it('R13 shows paths inside the workspace relative to it, others absolute', () => {

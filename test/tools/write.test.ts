@@ -5,7 +5,6 @@ import type { FileDiffDisplay } from '../../src/contracts/display.js'
 import type { ExecutorEvent, PermissionRequestedEvent } from '../../src/contracts/events.js'
 import type { HookPayload, HookRunner, TurnContext } from '../../src/contracts/ports.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { createExecutor } from '../../src/executor/executor.js'
 import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { createFunctionHookRunner } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
@@ -16,6 +15,7 @@ import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { createWriteTool } from '../../src/tools/write/index.js'
 import { sha256Of } from '../../src/tools/write/file-state.js'
 import { answeringSink, CLIENT_ALLOW, tempDir } from '../support/permission-tools.js'
+import { createTestExecutor } from '../support/executor.js'
 
 async function harness(hooks?: HookRunner) {
   const root = await realpath(await tempDir('write'))
@@ -23,7 +23,7 @@ async function harness(hooks?: HookRunner) {
   await mkdir(workspace)
   const fileState = new InMemoryFileStateStore()
   const broker = new InMemoryPermissionBroker()
-  const executor = createExecutor({
+  const executor = createTestExecutor({
     registry: new InMemoryToolRegistry([createReadTool(), createWriteTool()]),
     artifacts: new FsArtifactStore({ dataDir: path.join(root, 'data') }),
     services: { fileState },

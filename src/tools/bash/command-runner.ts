@@ -5,7 +5,7 @@
  * left running get a short window to finish writing, as they had while they held a pipe.
  */
 import { PROGRESS_TAIL_BYTES } from './captured-output.js'
-import { defaultCommandEnvironment } from '../command-environment.js'
+import { defaultCommandEnvironment } from '../../processes/command-environment.js'
 import type { CommandOutput } from './command-output.js'
 import { exitCodeOf, groupIsRunning, killProcessTree, spawnShell, type ShellProcess } from './process-tree.js'
 

@@ -6,8 +6,8 @@
  * (formatPersistedModelContent), so the model sees one format.
  */
 import type { PersistedContentArgs } from '../../contracts/tool-entry.js'
-import { cutTailToBytes, formatBytesBinary } from '../../executor/bytes.js'
-import { PREVIEW_CHARS, previewFirstChars } from '../../executor/persisted-output.js'
+import { cutTailToBytes, formatBytesBinary } from '../../output/bytes.js'
+import { PREVIEW_CHARS, previewFirstChars } from '../../output/persisted-output.js'
 import type { BashCommandOutput } from './bash-output.js'
 
 /** A1: Bash's result budget, in bytes. */

@@ -8,7 +8,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
-import { fileDiffDisplay } from '../../executor/file-diff-display.js'
+import { fileDiffDisplay } from '../../output/file-diff-display.js'
 import { imageTypeOf, looksBinary } from '../read/file-kind.js'
 import { asToolFailure, FileToolError, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from '../write/file-change.js'

@@ -2,7 +2,8 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
-import { assertAllowed, createPathGuard, FileToolError, isWithin, NO_WORKSPACE, type PathGuard } from '../workspace.js'
+import { isWithin } from '../../paths/locations.js'
+import { assertAllowed, createPathGuard, FileToolError, NO_WORKSPACE, type PathGuard } from '../workspace.js'
 
 export interface SearchRoot {
   readonly root: string

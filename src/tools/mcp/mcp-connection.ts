@@ -9,7 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { Logger } from 'pino'
 import { hasCode, ToolexecError } from '../../contracts/errors.js'
 import type { McpServerEntry } from '../../contracts/tool-config.js'
-import type { CommandEnvironment } from '../command-environment.js'
+import type { CommandEnvironment } from '../../processes/command-environment.js'
 import { StderrTail } from './stderr-tail.js'
 
 /** Longer than any deadline we set, so that the SDK never times a request out before we do. */

@@ -11,7 +11,7 @@
 import type { Logger } from 'pino'
 import type { McpServerEntry } from '../../contracts/tool-config.js'
 import type { ToolEntry } from '../../contracts/tool-entry.js'
-import { defaultCommandEnvironment, type CommandEnvironment } from '../command-environment.js'
+import { defaultCommandEnvironment, type CommandEnvironment } from '../../processes/command-environment.js'
 import { McpConnection } from './mcp-connection.js'
 import { createMcpTool } from './mcp-tool.js'
 

@@ -7,8 +7,8 @@ import { Type, type Static } from '@sinclair/typebox'
 import { BASH_OUTPUT_MAX_BYTES, type Display } from '../../contracts/display.js'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type PersistedContentArgs, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
-import { cutTailToBytes, formatBytesBinary } from '../../executor/bytes.js'
-import { PREVIEW_CHARS, previewFirstChars } from '../../executor/persisted-output.js'
+import { cutTailToBytes, formatBytesBinary } from '../../output/bytes.js'
+import { PREVIEW_CHARS, previewFirstChars } from '../../output/persisted-output.js'
 import {
   externalTaskReport,
   formatTaskReport,

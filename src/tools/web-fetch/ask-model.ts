@@ -3,7 +3,7 @@
  * over (already wrapped by the admission gate, R22) and its answer is the result.
  */
 import type { ModelClient, ModelRequest } from '../../contracts/ports.js'
-import { cutHeadToBytes, utf8ByteLength } from '../../executor/bytes.js'
+import { cutHeadToBytes, utf8ByteLength } from '../../output/bytes.js'
 
 /** Enough of a page for an answer; a model's context is finite and the rest is rarely needed. */
 export const MAX_PAGE_BYTES_FOR_MODEL = 100_000

@@ -7,7 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
-import { fileDiffDisplay } from '../../executor/file-diff-display.js'
+import { fileDiffDisplay } from '../../output/file-diff-display.js'
 import { asToolFailure, withAbsoluteFilePath } from '../workspace.js'
 import { commitText, FILE_CHANGE_TOOL, formatFileChange, loadStartingPoint, previewChange, type FileChangeOutput } from './file-change.js'
 import { recordFileChange } from './recorded-change.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatPersistedOutputEnvelope, previewFirstChars } from '../../src/executor/persisted-output.js'
+import { formatPersistedOutputEnvelope, previewFirstChars } from '../../src/output/persisted-output.js'
 
 const a = (n: number): string => 'a'.repeat(n)
 const b = (n: number): string => 'b'.repeat(n)

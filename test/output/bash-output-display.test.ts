@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
 import { BASH_OUTPUT_MAX_BYTES, DisplaySchema } from '../../src/contracts/display.js'
 import type { Serialization } from '../../src/contracts/result.js'
-import { buildBashOutputDisplay } from '../../src/executor/bash-output-display.js'
+import { buildBashOutputDisplay } from '../../src/output/bash-output-display.js'
 
 function serialization(over: Partial<Serialization> = {}): Serialization {
   return { truncated: false, originalBytes: 0, actualBytes: 0, strategy: 'inline', ...over }

@@ -7,7 +7,7 @@ import {
   formatBytesBinary,
   formatBytesDecimal,
   utf8ByteLength,
-} from '../../src/executor/bytes.js'
+} from '../../src/output/bytes.js'
 
 /** Code points and lone surrogates, so that cuts meet every width (1 to 4 bytes, and 3 for U+FFFD). */
 const mixedUnit = fc.oneof(

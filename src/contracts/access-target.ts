@@ -3,7 +3,7 @@
  * permission rules and checks look at a file read or written, a command, a URL, never at
  * a tool's name.
  */
-import type { AccessTarget, ToolEntry } from '../contracts/tool-entry.js'
+import type { AccessTarget, ToolEntry } from './tool-entry.js'
 
 interface Targeted {
   readonly target?: AccessTarget | undefined

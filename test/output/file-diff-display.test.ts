@@ -9,7 +9,7 @@ import {
   type DiffHunk,
   type FileDiffDisplay,
 } from '../../src/contracts/display.js'
-import { buildFileDiffDisplay } from '../../src/executor/file-diff-display.js'
+import { buildFileDiffDisplay } from '../../src/output/file-diff-display.js'
 
 function lines(count: number, make: (i: number) => string): string {
   return Array.from({ length: count }, (_, i) => make(i) + '\n').join('')

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
 import { loadPolicy, PolicyError } from '../../src/permissions/policy.js'
-import { CommandEnvironment } from '../../src/tools/command-environment.js'
+import { CommandEnvironment } from '../../src/processes/command-environment.js'
 import { parseToolConfig } from '../../src/tools/tool-config.js'
 
 const TOKEN = 'tok-0123456789abcdef0123'
