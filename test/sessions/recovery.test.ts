@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
-import path from 'node:path'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleReply } from '../../src/contracts/api.js'
@@ -23,7 +22,7 @@ import { tempDirSync } from '../support/temp-dirs.js'
 const runtimes: Runtime[] = []
 
 afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close()
+  for (const runtime of runtimes.splice(0)) void runtime.close()
 })
 
 function openRuntime(dataDir: string, markerDir: string): Runtime {
@@ -153,7 +152,7 @@ function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; 
   const first = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
   const state = new CrashState(first)
   seed(state)
-  first.close()
+  void first.close()
   return { runtime: openRuntime(dataDir, markerDir), markerDir, state, dataDir }
 }
 
