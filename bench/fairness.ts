@@ -108,7 +108,7 @@ async function startReplayLoad(url: string): Promise<{ stop(): Promise<LoadRepor
 /** The average frame size of the replayed session, to turn the bytes the clients received into events. */
 async function replayFrameBytes(server: ChildTarget): Promise<number> {
   const response = await fetch(`${server.url}/sessions/${REPLAYED}/events?after=${EVENTS - 1_000}`)
-  const reader = response.body?.getReader()
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader()
   if (reader === undefined) throw new Error('no body')
   let text = ''
   const decoder = new TextDecoder()

@@ -23,7 +23,7 @@ const { values: flags, positionals } = parseArgs({
   },
 })
 if (flags.approve !== undefined && flags.approve !== 'allow' && flags.approve !== 'deny') throw new Error('--approve is allow or deny')
-const approve = flags.approve as Approve
+const approve: Approve = flags.approve
 const prompt = positionals.join(' ') || 'List the files of this workspace and describe what you find.'
 
 const anthropic = new Anthropic()

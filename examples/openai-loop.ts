@@ -25,7 +25,7 @@ const { values: flags, positionals } = parseArgs({
 })
 if (flags.api !== 'chat' && flags.api !== 'responses') throw new Error('--api is chat or responses')
 if (flags.approve !== undefined && flags.approve !== 'allow' && flags.approve !== 'deny') throw new Error('--approve is allow or deny')
-const approve = flags.approve as Approve
+const approve: Approve = flags.approve
 const prompt = positionals.join(' ') || 'List the files of this workspace and describe what you find.'
 
 const openai = new OpenAI()

@@ -87,7 +87,7 @@ async function askOnTerminal(request: PermissionRequest): Promise<'allow' | 'den
 
 /** For texts the model chose: control characters are shown escaped, never sent to the terminal. */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(/\p{Cc}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Lets the process exit once the loop is over (an open terminal prompt would hold it). */

@@ -35,7 +35,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     await app.close()
     return document
   } finally {
-    runtime.close()
+    await runtime.close()
     await rm(dataDir, { recursive: true, force: true })
   }
 }

@@ -16,6 +16,7 @@ import { startTestServer } from './support/server.js'
 import { editTool, readTool } from './support/tools.js'
 import { startHookServer, type HookServer } from './support/hook-scripts/hooks.js'
 import { configFile, SessionApi } from './support/hook-scripts/session-api.js'
+import { textOf } from './support/model-text.js'
 
 const README = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8')
 const SECTION = README.slice(README.indexOf('\n## Permissions and hooks\n')).split(/\n## (?!Permissions and hooks)/)[0] ?? ''
@@ -41,7 +42,7 @@ function example(index: number, replace: Record<string, string> = {}): { config:
 }
 
 const TOOLS: Record<string, ToolEntry> = {
-  Bash: createBashTool() as unknown as ToolEntry,
+  Bash: createBashTool(),
   Read: readTool,
   Edit: editTool,
   WebFetch: noteTool('WebFetch', 'network', { accessTarget: (input) => ({ kind: 'url', url: (input as { url: string }).url }) }).entry,
@@ -52,7 +53,7 @@ describe('README: permissions and hooks', () => {
   it('R14 has the section at the end with three complete JSON config examples', () => {
     expect(SECTION.startsWith('\n## Permissions and hooks\n')).toBe(true)
     expect(EXAMPLES).toHaveLength(3)
-    for (const text of EXAMPLES) expect(() => JSON.parse(text)).not.toThrow()
+    for (const text of EXAMPLES) expect(() => JSON.parse(text) as unknown).not.toThrow()
   })
 
   const RULES: [string, Record<string, unknown>, PermissionBehavior][] = [
@@ -114,7 +115,7 @@ describe('README: permissions and hooks', () => {
       hookServer.on('/policy/bash', { status: 500, body: 'policy service down' })
       const closed = await api.run(sessionId, 'Bash', { command: 'npm run build' })
       expect(closed.status).toBe('denied')
-      expect(String(closed.modelContent)).toContain('failed and is marked failClosed: Hook answered HTTP 500: policy service down')
+      expect(textOf(closed.modelContent)).toContain('failed and is marked failClosed: Hook answered HTTP 500: policy service down')
       hookServer.on('/policy/bash', { body: { permissionDecision: 'allow' } })
       expect(await api.run(sessionId, 'Bash', { command: 'rm -rf build' })).toMatchObject({ status: 'denied', modelContent: 'Permission to use Bash has been denied by the rule Bash(rm -rf *)' })
     } finally {

@@ -12,7 +12,7 @@ export const noopTool = defineTool({
   destructive: false,
   concurrentSafe: true,
   permission: { sideEffectScope: 'none' },
-  handler: async () => 'ok',
+  handler: () => Promise.resolve('ok'),
 })
 
 /** The POST /schedules body both HTTP targets receive: one call of the no-op tool. */

@@ -28,7 +28,7 @@ const readTool = defineTool({
   destructive: false,
   concurrentSafe: true,
   permission: { sideEffectScope: 'none' },
-  handler: async () => FILE_TEXT,
+  handler: () => Promise.resolve(FILE_TEXT),
 })
 
 /** The events one scheduled call produces, as the server journals them. */

@@ -19,6 +19,7 @@ import { startFakeAnthropic, type FakeModelServer } from '../support/fake-anthro
 import { startFakeOpenAI } from '../support/fake-openai.js'
 import { startMain, type MainChild } from '../support/main-process.js'
 import { tempDir, tempDirSync } from '../support/temp-dirs.js'
+import { textOf } from '../support/model-text.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TOKEN = 'agent-loops-token-7Hq2LmX9'
@@ -88,7 +89,7 @@ async function expectTheScenarioHappened(fake: FakeModelServer): Promise<void> {
   const [reads, [write] = [], [malformed, valid] = [], [bash] = [], [image] = []] = fake.turns
   for (const call of [...(reads ?? []), write, valid]) expect(entries.get(call?.id ?? '')?.isError, `${call?.name} ${call?.id}`).toBe(false)
   expect(entries.get(malformed?.id ?? '')?.isError).toBe(true)
-  const bashText = String(entries.get(bash?.id ?? '')?.modelContent)
+  const bashText = textOf(entries.get(bash?.id ?? '')?.modelContent)
   expect(bashText.startsWith('<persisted-output>\nOutput too large') && bashText.includes('Full output saved to'), bashText.slice(0, 300)).toBe(true)
   expect(entries.get(image?.id ?? '')?.modelContent).toEqual([expect.objectContaining({ type: 'text' }), expect.objectContaining({ type: 'image' })])
 }
@@ -99,6 +100,7 @@ async function expectTheConversationRan(fake: FakeModelServer, run: LoopRun, wor
   expect(fake.turnsServed).toEqual([0, 1, 2, 3, 4, 5])
   expect(run.stdout).toContain(FINAL_ANSWER)
   // The Write's text has escape sequences: the tool line and the prompt show them escaped.
+  // eslint-disable-next-line no-control-regex -- the control characters a terminal would act on are what the test looks for
   expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
   expect(await readFile(path.join(workspace, WRITTEN_FILE), 'utf8')).toBe(WRITTEN_TEXT)
   await expectTheScenarioHappened(fake)

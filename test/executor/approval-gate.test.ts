@@ -197,7 +197,7 @@ describe('R17 no permission client', () => {
 })
 
 describe('R18 the approval wait', () => {
-  async function startPending(turn: Omit<TurnContext, 'sessionId' | 'broker'>): Promise<{ broker: InMemoryPermissionBroker; events: ExecutorEvent[]; call: ReturnType<typeof track> }> {
+  function startPending(turn: Omit<TurnContext, 'sessionId' | 'broker'>): { broker: InMemoryPermissionBroker; events: ExecutorEvent[]; call: ReturnType<typeof track> } {
     const broker = new InMemoryPermissionBroker()
     const { events, emit } = collectEvents()
     const call = track(build([noteTool('Deploy', 'network').entry]).execute(DEPLOY_CALL, { sessionId: 's', broker, emit, ...turn }))
@@ -206,7 +206,7 @@ describe('R18 the approval wait', () => {
 
   it('R18 permissionTimeoutMs denies with decidedBy timeout, not a moment earlier (fake time)', async () => {
     vi.useFakeTimers(FAKE_TIMERS)
-    const { broker, events, call } = await startPending({ permissionTimeoutMs: 60_000 })
+    const { broker, events, call } = startPending({ permissionTimeoutMs: 60_000 })
     await vi.advanceTimersByTimeAsync(59_999)
     expect(call.done()).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
@@ -218,7 +218,7 @@ describe('R18 the approval wait', () => {
   })
 
   it('R18 permissionTimeoutMs denies with decidedBy timeout (real time)', async () => {
-    const { events, call } = await startPending({ permissionTimeoutMs: 20 })
+    const { events, call } = startPending({ permissionTimeoutMs: 20 })
     const result = await call.result
     expect(result.status).toBe('denied')
     expect(ofType(events, 'PermissionResolved').map((event) => event.decidedBy)).toEqual(['timeout'])
@@ -227,7 +227,7 @@ describe('R18 the approval wait', () => {
   it('R18 without a limit the request stays pending for an hour until the turn is aborted (fake time)', async () => {
     vi.useFakeTimers(FAKE_TIMERS)
     const turn = new AbortController()
-    const { broker, events, call } = await startPending({ signal: turn.signal })
+    const { broker, events, call } = startPending({ signal: turn.signal })
     await vi.advanceTimersByTimeAsync(HOUR_MS)
     expect(call.done()).toBe(false)
     expect(broker.pending('s').length).toBe(1)
@@ -240,7 +240,7 @@ describe('R18 the approval wait', () => {
 
   it('R18 without a limit the request waits in real time too, and an abort ends it', async () => {
     const turn = new AbortController()
-    const { events, call } = await startPending({ signal: turn.signal })
+    const { events, call } = startPending({ signal: turn.signal })
     await delay(30)
     expect(call.done()).toBe(false)
     turn.abort()
@@ -249,7 +249,7 @@ describe('R18 the approval wait', () => {
   })
 
   it('R18 a client answer after the timeout is a conflict with the timeout decision', async () => {
-    const { broker, events, call } = await startPending({ permissionTimeoutMs: 5 })
+    const { broker, events, call } = startPending({ permissionTimeoutMs: 5 })
     await call.result
     const permissionId = ofType(events, 'PermissionRequested')[0]?.permissionId ?? ''
     const late: PermissionAnswer = { decision: 'allow', decidedBy: 'client' }

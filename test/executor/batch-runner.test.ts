@@ -120,15 +120,15 @@ describe('batch runner', () => {
   it('R9 a successful submit_result stops the turn: every call of every later group is cancelled without running', async () => {
     const ran: string[] = []
     const submit = submitResultTool(() => ran.push('submit'))
-    const read = makeTool('Read', async (_input, ctx) => {
+    const read = makeTool('Read', (_input, ctx) => {
       ran.push(ctx.callId)
-      return 'read'
+      return Promise.resolve('read')
     })
     const edit = makeTool(
       'Edit',
-      async (_input, ctx) => {
+      (_input, ctx) => {
         ran.push(ctx.callId)
-        return 'edited'
+        return Promise.resolve('edited')
       },
       { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } },
     )
@@ -166,12 +166,12 @@ describe('batch runner', () => {
   })
 
   it('R9 a failed submit_result does not stop the turn', async () => {
-    const failing = makeTool('submit_result', async () => ({ result: false as const, message: 'schema mismatch' }), {
+    const failing = makeTool('submit_result', () => Promise.resolve({ result: false as const, message: 'schema mismatch' }), {
       readOnly: false,
       concurrentSafe: false,
       permission: { sideEffectScope: 'session' },
     })
-    const read = makeTool('Read', async () => 'read')
+    const read = makeTool('Read', () => Promise.resolve('read'))
     const executor = createTestExecutor({ registry: new InMemoryToolRegistry([failing, read]) })
     const outcome = await executor.executeSchedule(
       [
@@ -206,7 +206,7 @@ describe('batch runner', () => {
   })
 
   it('R10 each later call is still decided by its own permission', async () => {
-    const read = makeTool('Read', async () => 'read')
+    const read = makeTool('Read', () => Promise.resolve('read'))
     const executor = createTestExecutor({ registry: new InMemoryToolRegistry([editTool, read]) })
     const outcome = await executor.executeSchedule(
       [
@@ -222,7 +222,7 @@ describe('batch runner', () => {
   it('R23 a turn aborted before the schedule marks it cancelled', async () => {
     const controller = new AbortController()
     controller.abort()
-    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'read')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', () => Promise.resolve('read'))]) })
     const outcome = await executor.executeSchedule([{ id: 'a', name: 'Read', input: {} }], { sessionId: 's', signal: controller.signal })
     expect(outcome.status).toBe('cancelled')
     expect(outcome.results[0]?.status).toBe('cancelled')

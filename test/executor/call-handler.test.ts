@@ -183,7 +183,7 @@ describe('R23 cancellation and timeout', () => {
     ["the tool's own text", { cancellation: { userVisibleMessage: 'Stopped by the user' } }, 'Stopped by the user'],
   ])('R23 a turn aborted before the call is cancelled at once with %s and the handler never runs', async (_label, extra, text) => {
     let calls = 0
-    const tool = makeTool('Quick', async () => ++calls, extra)
+    const tool = makeTool('Quick', () => Promise.resolve(++calls), extra)
     const executor = createTestExecutor({ registry: new InMemoryToolRegistry([tool]) })
     const controller = new AbortController()
     controller.abort()

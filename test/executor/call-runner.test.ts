@@ -20,9 +20,9 @@ const pathOf = (input: unknown): string => String((input as { path?: unknown }).
 function tracedTool(log: string[]): ToolEntry {
   return makeTool(
     'Traced',
-    async (input) => {
+    (input) => {
       log.push(`handler:${pathOf(input)}`)
-      return `wrote ${pathOf(input)}`
+      return Promise.resolve(`wrote ${pathOf(input)}`)
     },
     {
       ...WORKSPACE_TOOL,
@@ -107,14 +107,13 @@ describe('R12 the order of one call', () => {
 })
 
 describe('R25-R27 failures', () => {
-  const strict = makeTool('Strict', async () => 'ok', {
+  const strict = makeTool('Strict', () => Promise.resolve('ok'), {
     inputSchema: Type.Object({ file_path: Type.String() }, { additionalProperties: false }),
   })
-  const business = makeTool('Lookup', async () => ({ result: false as const, errorCode: 'FILE_MISSING', message: 'File does not exist: /x' }))
+  const business = makeTool('Lookup', () => Promise.resolve({ result: false as const, errorCode: 'FILE_MISSING', message: 'File does not exist: /x' }))
   const thrower = (error: unknown): ToolEntry =>
-    makeTool('Thrower', async () => {
-      throw error
-    })
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a handler failing with a non-error is one of the cases
+    makeTool('Thrower', () => Promise.reject(error))
   const wrapped = Object.assign(new Error('request failed'), {
     wrapper: true,
     cause: Object.assign(new Error('fetch failed'), { wrapper: true, cause: new Error('ENOSPC:  no space\n\tleft on device ') }),
@@ -170,7 +169,7 @@ describe('R25-R27 failures', () => {
   })
 
   it('R28 an output with isError: true is a success that history treats as an error', async () => {
-    const lint = makeTool('Lint', async () => ({ isError: true, text: '3 problems' }))
+    const lint = makeTool('Lint', () => Promise.resolve({ isError: true, text: '3 problems' }))
     const executor = createTestExecutor({ registry: new InMemoryToolRegistry([lint]) })
     const result = await executor.execute({ id: 'c', name: 'Lint', input: {} }, { sessionId: 's' })
     expect([result.success, result.status, result.isError]).toEqual([true, 'succeeded', true])
@@ -178,7 +177,7 @@ describe('R25-R27 failures', () => {
 })
 
 describe('R37 R39 R42 the two projections of a result', () => {
-  const lookup = makeTool('Lookup', async (input) => (input.missing === true ? { result: false as const, message: 'File does not exist: /x' } : 'found'))
+  const lookup = makeTool('Lookup', (input) => Promise.resolve(input.missing === true ? { result: false as const, message: 'File does not exist: /x' } : 'found'))
   const hooks = createFunctionHookRunner([{ event: 'PostToolUseFailure', name: 'diagnose', run: () => ({ additionalContext: 'Check the path' }) }])
 
   it.each<[string, Record<string, unknown>]>([

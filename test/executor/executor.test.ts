@@ -10,13 +10,14 @@ import { createBarrier, deferred, eventsOfType, makeTool, sleep, type ToolExtras
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { createTestExecutor } from '../support/executor.js'
+import { textOf } from '../support/model-text.js'
 
 const BYPASS = { permissionMode: 'bypassPermissions' } as const
 const SERIAL = { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'workspace' } } as const
 
 describe('executor surface', () => {
   it('R1 execute runs one call through the pipeline', async () => {
-    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async (input) => `read ${String(input.p)}`)]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', (input) => Promise.resolve(`read ${String(input.p)}`))]) })
     const result = await executor.execute({ id: 'a', name: 'Read', input: { p: 'x' } }, { sessionId: 's' })
     expect([result.callId, result.status, result.modelContent]).toEqual(['a', 'succeeded', 'read x'])
   })
@@ -81,7 +82,7 @@ describe('executor surface', () => {
   })
 
   it('R6 executeSchedule follows declared dependencies', async () => {
-    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', () => Promise.resolve('r'))]) })
     const { events, emit } = collectEvents()
     const calls: ToolCall[] = [
       { id: 'a', name: 'Read', input: {}, dependsOn: ['c'] },
@@ -95,7 +96,7 @@ describe('executor surface', () => {
   })
 
   it('R6 a dependency cycle rejects the schedule with a coded error naming the calls', async () => {
-    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', async () => 'r')]) })
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([makeTool('Read', () => Promise.resolve('r'))]) })
     const calls: ToolCall[] = [
       { id: 'a', name: 'Read', input: {}, dependsOn: ['b'] },
       { id: 'b', name: 'Read', input: {}, dependsOn: ['a'] },
@@ -122,7 +123,7 @@ describe('R31-R36 large results through an artifact store', () => {
   // Multi-byte characters make bytes and characters differ.
   const bigOutput = Array.from({ length: 400 }, (_, i) => `line ${i} grüße ✓`).join('\n')
   const bigBytes = Buffer.byteLength(bigOutput)
-  const grep = (extra: ToolExtras = {}): ToolEntry => makeTool('Grep', async (input) => String(input.text), { resultBudget: budget, ...extra })
+  const grep = (extra: ToolExtras = {}): ToolEntry => makeTool('Grep', (input) => Promise.resolve(String(input.text)), { resultBudget: budget, ...extra })
 
   function expectedEnvelope(path: string): string {
     const first = Array.from(bigOutput).slice(0, 2000).join('')
@@ -177,7 +178,7 @@ describe('R31-R36 large results through an artifact store', () => {
     const result = await executor.execute({ id: 'c', name: 'Grep', input: { text: bigOutput } }, { sessionId: 's' })
     const notice = '\n\n[Full output not saved: ENOTDIR'
     const truncation = `]\n\n[Tool output truncated by resultBudget: originalBytes=${bigBytes}, maxModelBytes=4000, strategy=artifact]`
-    const content = String(result.modelContent)
+    const content = textOf(result.modelContent)
     expect(content).toContain(notice)
     expect(content.endsWith(truncation)).toBe(true)
     const cut = content.slice(0, content.indexOf(notice))

@@ -6,8 +6,8 @@ import { createBashTool } from '../../src/tools/bash/index.js'
 import { createReadTool } from '../../src/tools/read/index.js'
 
 const ENTRIES: Readonly<Record<string, ToolEntry>> = {
-  Bash: createBashTool({ sandbox: { mode: 'off', confined: false } }) as ToolEntry,
-  Read: createReadTool() as ToolEntry,
+  Bash: createBashTool({ sandbox: { mode: 'off', confined: false } }),
+  Read: createReadTool(),
 }
 
 describe('isErrorForHistory', () => {

@@ -9,6 +9,7 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { FAKE_TIMERS, CLIENT_DENY, answeringSink, hook, noteTool, ofType } from '../support/permission-tools.js'
 import { collectEvents, editTool, readTool, sleepTool } from '../support/tools.js'
 import { createTestExecutor } from '../support/executor.js'
+import { textOf } from '../support/model-text.js'
 
 
 afterEach(() => {
@@ -58,7 +59,7 @@ describe('R29 hook additional context reaches the model', () => {
     const hooks = [context('PreToolUse', 'pre one'), context('PreToolUse', multiByte), context('PostToolUse', 'post')]
     const result = await build([readTool], hooks).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
     const expected = `contents of a\n\n[Hook additional context]\n#1\npre one\n#2\n${multiByte}\n#3\npost`
-    expect(Buffer.from(String(result.modelContent), 'utf8').equals(Buffer.from(expected, 'utf8'))).toBe(true)
+    expect(Buffer.from(textOf(result.modelContent), 'utf8').equals(Buffer.from(expected, 'utf8'))).toBe(true)
     expect(result.hookContext).toEqual(['pre one', multiByte, 'post'])
   })
 
@@ -93,7 +94,7 @@ describe('R29 hook additional context reaches the model', () => {
     const result = await build([readTool], [blocker]).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
     expect([result.status, result.success, result.isError]).toEqual(['failed', false, true])
     expect(result.error?.stage).toBe('post_tool_use')
-    const [text, hookContext] = String(result.modelContent).split('\n\n[Hook additional context]\n')
+    const [text, hookContext] = textOf(result.modelContent).split('\n\n[Hook additional context]\n')
     expect(text).toContain('output leaks a token')
     expect(hookContext).toBe('#1\nsecrets found in output')
   })
@@ -123,7 +124,7 @@ describe('hook additional context is bounded', () => {
     const result = await build([readTool], hooks).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
     expect(result.status).toBe('succeeded')
     expect(result.hookContext).toHaveLength(12)
-    expect(String(result.modelContent).length).toBeLessThan(52_000)
+    expect(textOf(result.modelContent).length).toBeLessThan(52_000)
     expect(result.hookContext[11]).toBe('[Hook additional context truncated: originalChars=200000, cutChars=200000, maxCharsPerCall=50000]')
   })
 })

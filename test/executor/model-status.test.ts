@@ -20,7 +20,7 @@ class DelayedModel implements ModelClient {
       const timer = this.latencyMs === 'never' ? undefined : setTimeout(() => this.#answer(resolve, reject), this.latencyMs)
       signal.addEventListener('abort', () => {
         clearTimeout(timer)
-        reject(signal.reason)
+        reject(signal.reason as Error)
       }, { once: true })
     })
   }

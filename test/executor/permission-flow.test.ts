@@ -208,7 +208,7 @@ describe('denials reach the model', () => {
   it("R26 a rule's deny reason reaches the model projected", async () => {
     const executor = createTestExecutor({
       registry: new InMemoryToolRegistry([noteTool('Deploy', 'network').entry]),
-      permissions: { evaluate: async () => ({ behavior: 'deny', ruleId: 'policy', reason: messy }) },
+      permissions: { evaluate: () => Promise.resolve({ behavior: 'deny', ruleId: 'policy', reason: messy }) },
     })
     const result = await executor.execute({ id: 'd', name: 'Deploy', input: {} }, { sessionId: 's' })
     expect([result.status, result.modelContent]).toEqual(['denied', cut])

@@ -13,7 +13,7 @@ interface Bulky {
 
 /** A tool whose output carries a large text, and whose record keeps only its length. */
 function bulkyTool(): ToolEntry {
-  return makeTool<Bulky>('Bulky', async (input) => ({ text: String(input.text) }), {
+  return makeTool<Bulky>('Bulky', (input) => Promise.resolve({ text: String(input.text) }), {
     formatModelContent: (output) => `made ${output.text.length} characters`,
     buildDisplay: ({ output }) => ({ kind: 'mcp_tool', server: 's', tool: 'Bulky', text: output.text.slice(0, 5), isError: false, truncated: true }),
     recordedOutput: (output) => ({ length: output.text.length }),

@@ -20,10 +20,8 @@ import { createWriteTool } from '../../src/tools/write/index.js'
 const BASH = createBashTool({ sandbox: { mode: 'off', confined: false } }) as ToolEntry
 
 function mcpEntry(server: string, tool: string): ToolEntry {
-  const never = async (): Promise<never> => {
-    throw new Error('not called')
-  }
-  return createMcpTool({ name: server, callTool: never }, { name: tool, inputSchema: { type: 'object' } }) as ToolEntry
+  const never = (): Promise<never> => Promise.reject(new Error('not called'))
+  return createMcpTool({ name: server, callTool: never }, { name: tool, inputSchema: { type: 'object' } })
 }
 
 const INLINE: Serialization = { truncated: false, originalBytes: 3, actualBytes: 3, strategy: 'inline' }
@@ -49,7 +47,7 @@ function entry(buildDisplay: (args: DisplayArgs<unknown, unknown>) => Display | 
     destructive: false,
     concurrentSafe: true,
     permission: { sideEffectScope: 'none' },
-    handler: async () => 'ok',
+    handler: () => Promise.resolve('ok'),
     buildDisplay,
   }
 }
@@ -113,7 +111,7 @@ describe('result display', () => {
     ['Edit', createEditTool(), 'a\nb\n', 'update'],
   ])('R38 the %s entry builds file_diff from filePath, oldContent and newContent', (_name, tool, oldContent, operation) => {
     const output = { filePath: '/w/x.txt', oldContent, newContent: 'a\nc\n' }
-    const result = display(call({ entry: tool as ToolEntry, output }))
+    const result = display(call({ entry: tool, output }))
     expect(result).toMatchObject({ kind: 'file_diff', filePath: '/w/x.txt', operation })
   })
 
@@ -123,7 +121,7 @@ describe('result display', () => {
     ['no oldContent', { filePath: 'x', newContent: 'y' }],
     ['a numeric newContent', { filePath: 'x', oldContent: null, newContent: 1 }],
   ])('R38 gives no file_diff for an Edit with %s', (_name, output) => {
-    expect(display(call({ entry: createEditTool() as ToolEntry, output }))).toBeUndefined()
+    expect(display(call({ entry: createEditTool(), output }))).toBeUndefined()
   })
 
   it('R38 an MCP entry builds mcp_tool from its name, the full text and output.isError', () => {
@@ -155,7 +153,7 @@ describe('result display', () => {
     ['Read', createReadTool()],
     ['Grep', createGrepTool()],
   ])('R38 gives no display for %s, whose entry builds none', (_name, tool) => {
-    expect(display(call({ entry: tool as ToolEntry, output: 'x', fullText: 'x', serialization: TRUNCATED }))).toBeUndefined()
+    expect(display(call({ entry: tool, output: 'x', fullText: 'x', serialization: TRUNCATED }))).toBeUndefined()
   })
 
   it("R38 prefers the entry's own buildDisplay, with the call's input, output and text", () => {
@@ -187,6 +185,6 @@ describe('result display', () => {
         throw new Error('getter bug')
       },
     }
-    expect(display(call({ entry: createWriteTool() as ToolEntry, output: explosive }))).toBeUndefined()
+    expect(display(call({ entry: createWriteTool(), output: explosive }))).toBeUndefined()
   })
 })

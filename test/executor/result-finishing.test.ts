@@ -15,7 +15,7 @@ const submitResult: ToolEntry = {
   concurrentSafe: false,
   permission: { sideEffectScope: 'session' },
   turnControlOnSuccess: SUBAGENT_TERMINAL,
-  handler: async (input) => `submitted ${(input as { result: string }).result}`,
+  handler: (input) => Promise.resolve(`submitted ${(input as { result: string }).result}`),
 }
 
 const contextHooks = createFunctionHookRunner([

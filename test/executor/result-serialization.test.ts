@@ -25,7 +25,7 @@ function makeEntry(resultBudget?: ResultBudget, extra: Partial<ToolEntry> = {}):
     destructive: false,
     concurrentSafe: true,
     permission: { sideEffectScope: 'none' },
-    handler: async () => '',
+    handler: () => Promise.resolve(''),
     ...(resultBudget === undefined ? {} : { resultBudget }),
     ...extra,
   }

@@ -8,8 +8,8 @@ import { answeringSink, makeTool, memoryLogger, memoryTracer } from '../support/
 import { editTool } from '../support/tools.js'
 import { createTestExecutor } from '../support/executor.js'
 
-const read = makeTool('Read', async () => 'contents')
-const wordy = makeTool('Wordy', async () => 'x'.repeat(500), {
+const read = makeTool('Read', () => Promise.resolve('contents'))
+const wordy = makeTool('Wordy', () => Promise.resolve('x'.repeat(500)), {
   resultBudget: { maxModelBytes: 100, maxInlineBytes: 100, strategy: 'truncate', previewDirection: 'head' },
 })
 

@@ -210,7 +210,7 @@ describe('executeWithTimeout with real timers', () => {
           const timer = setTimeout(resolve, 2000, 'too late')
           signal.addEventListener('abort', () => {
             clearTimeout(timer)
-            reject(signal.reason)
+            reject(signal.reason as Error)
           })
         }),
       { timeoutMs: 50 },

@@ -8,7 +8,7 @@ import { bashLikeTool, eventsOfType, makeTool, todoWriteLikeTool } from '../supp
 import { collectEvents } from '../support/tools.js'
 import { createTestExecutor } from '../support/executor.js'
 
-const read = makeTool('Read', async () => 'read')
+const read = makeTool('Read', () => Promise.resolve('read'))
 const call = (id: string, name: string, input: unknown = {}): ToolCall => ({ id, name, input })
 
 describe('tool flags through the executor', () => {
@@ -74,12 +74,12 @@ describe('R11 early dispatch', () => {
   }
   const tools: ToolEntry[] = [
     read,
-    makeTool('Destroy', async () => 'x', { destructive: true }),
-    makeTool('AskUser', async () => 'x', { requiresUserInteraction: true }),
-    makeTool('AlwaysAsk', async () => 'x', { permission: { sideEffectScope: 'none', alwaysAsk: true } }),
-    makeTool('WebFetch', async () => 'x', { permission: { sideEffectScope: 'network' } }),
-    makeTool('Guarded', async () => 'x'),
-    makeTool('Lonely', async () => 'x', { concurrentSafe: false }),
+    makeTool('Destroy', () => Promise.resolve('x'), { destructive: true }),
+    makeTool('AskUser', () => Promise.resolve('x'), { requiresUserInteraction: true }),
+    makeTool('AlwaysAsk', () => Promise.resolve('x'), { permission: { sideEffectScope: 'none', alwaysAsk: true } }),
+    makeTool('WebFetch', () => Promise.resolve('x'), { permission: { sideEffectScope: 'network' } }),
+    makeTool('Guarded', () => Promise.resolve('x')),
+    makeTool('Lonely', () => Promise.resolve('x'), { concurrentSafe: false }),
     bashLikeTool(),
   ]
   const executor = createTestExecutor({ registry: new InMemoryToolRegistry(tools), permissions: guarded })

@@ -48,7 +48,7 @@ describe('A7 HookRun events of the function hook runner', () => {
     [
       'a hook throwing a non-error',
       () => {
-        throw 'plain string' // eslint-disable-line no-throw-literal
+        throw 'plain string' // eslint-disable-line @typescript-eslint/only-throw-error -- how the runner reports a thrown non-error is what this case tests
       },
       'plain string',
     ],

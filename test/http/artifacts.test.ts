@@ -6,6 +6,7 @@ import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply } from '../../src
 import { defineTool } from '../../src/contracts/tool-entry.js'
 import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support/server.js'
 import { dumpTool } from '../support/tools.js'
+import { textOf } from '../support/model-text.js'
 
 
 /** Returns one image block with the media type it is given, as an MCP or HTTP tool may. */
@@ -17,7 +18,7 @@ const pictureTool = defineTool({
   destructive: false,
   concurrentSafe: true,
   permission: { sideEffectScope: 'none' },
-  handler: async (input) => [{ type: 'image' as const, mediaType: input.mediaType, data: Buffer.from('<script>alert(1)</script>').toString('base64') }],
+  handler: (input) => Promise.resolve([{ type: 'image' as const, mediaType: input.mediaType, data: Buffer.from('<script>alert(1)</script>').toString('base64') }]),
 })
 
 // Multi-byte text so that byte ranges and character counts differ.
@@ -54,7 +55,7 @@ beforeAll(async () => {
   expect(uri).toMatch(/^toolexec-artifact:\/\/ses-artifacts\/tool-result-[0-9a-f-]{36}$/)
   artifactId = decodeURIComponent(uri.split('/').pop() ?? '')
   persistedPath = serialization?.persistedPath ?? ''
-  expect(String(done.body.calls[0]?.modelContent)).toContain(persistedPath)
+  expect(textOf(done.body.calls[0]?.modelContent)).toContain(persistedPath)
 })
 
 afterAll(async () => {
@@ -128,7 +129,7 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
     expect(await response.text()).toBe('<script>alert(1)</script>')
   })
 
-  it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {
+  it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', () => {
     expect(persistedPath.startsWith(`${s.dataDir}/cli/artifacts/ses-artifacts/dump-1-${artifactId}`)).toBe(true)
     expect(s.runtime.store.getArtifact(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
   })

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bashCall, openSession, type BashOutcome, type JsonFetch } from '../support/bash-calls.js'

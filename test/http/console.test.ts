@@ -135,11 +135,18 @@ async function postAskingWrite(callId: string, file: string, content: string): P
   return { accepted, requestId: request.id }
 }
 
+/** What the functions run in the page use of its elements (the test project has no DOM library). */
+interface PageElement {
+  querySelectorAll(selector: string): Iterable<PageElement>
+  getAttribute(name: string): string | null
+  readonly textContent: string | null
+}
+
 /** The schedule as the console draws it: its groups in order, each the ids of its call rows in order. */
 async function drawnGroups(scheduleId: string): Promise<string[][]> {
   const schedule = sessionView().locator(byTestId('schedule', { 'data-schedule-id': scheduleId }))
   await schedule.waitFor({ timeout: SHOWN_WITHIN_MS })
-  return schedule.evaluate((element) =>
+  return schedule.evaluate((element: PageElement) =>
     [...element.querySelectorAll('[data-testid="group"]')]
       .sort((a, b) => Number(a.getAttribute('data-group-index')) - Number(b.getAttribute('data-group-index')))
       .map((group) => [...group.querySelectorAll('[data-testid="call-row"]')].map((row) => row.getAttribute('data-call-id') ?? '')),
@@ -148,15 +155,15 @@ async function drawnGroups(scheduleId: string): Promise<string[][]> {
 
 /** Every call row's id in the session view, in page order (a doubled row shows up twice). */
 const drawnCallIds = (): Promise<string[]> =>
-  sessionView().evaluate((view) => [...view.querySelectorAll('[data-testid="call-row"]')].map((row) => row.getAttribute('data-call-id') ?? ''))
+  sessionView().evaluate((view: PageElement) => [...view.querySelectorAll('[data-testid="call-row"]')].map((row) => row.getAttribute('data-call-id') ?? ''))
 
 const drawnScheduleIds = (): Promise<string[]> =>
-  sessionView().evaluate((view) => [...view.querySelectorAll('[data-testid="schedule"]')].map((schedule) => schedule.getAttribute('data-schedule-id') ?? ''))
+  sessionView().evaluate((view: PageElement) => [...view.querySelectorAll('[data-testid="schedule"]')].map((schedule) => schedule.getAttribute('data-schedule-id') ?? ''))
 
 async function expectModelContent(scheduleId: string, callId: string): Promise<void> {
   const record = await server.call(scheduleId, callId)
   const row = await openDetails(callId)
-  const shown = await row.locator(byTestId('model-content')).evaluate((element) => element.textContent)
+  const shown = await row.locator(byTestId('model-content')).evaluate((element: PageElement) => element.textContent)
   expect(shown).toBe(modelContentText(record.modelContent))
 }
 
@@ -447,7 +454,7 @@ describe('the web console in Chromium', () => {
     await leaveSessionView(() => page.getByTestId('nav-tools').click())
     const bash = page.locator(byTestId('tool-row', { 'data-tool-name': 'Bash' }))
     await bash.waitFor({ timeout: SHOWN_WITHIN_MS })
-    const names = await page.locator(byTestId('tool-row')).evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tool-name') ?? ''))
+    const names = await page.locator(byTestId('tool-row')).evaluateAll((rows: PageElement[]) => rows.map((row) => row.getAttribute('data-tool-name') ?? ''))
     expect(names.sort()).toEqual(tools.map((tool) => tool.name).sort())
     for (const part of ['tool-flags', 'tool-timeout', 'tool-budget']) expect((await bash.getByTestId(part).textContent())?.trim()).not.toBe('')
     expect(browser.problems).toEqual([])

@@ -38,9 +38,9 @@ function validator(schema: unknown): ValidateFunction {
 }
 
 const progressTool = sleepTool('Progress', {
-  handler: async (_input, context) => {
+  handler: (_input, context) => {
     context.progress({ step: 1, of: 2 })
-    return 'progressed'
+    return Promise.resolve('progressed')
   },
 })
 
@@ -101,7 +101,7 @@ describe('the events a server emits and the contract', () => {
   })
 
   it('the model status events of a call validate against their executor schema', async () => {
-    const model: ModelClient = { complete: async (): Promise<ModelResponse> => ({ text: 'fine' }) }
+    const model: ModelClient = { complete: (): Promise<ModelResponse> => Promise.resolve({ text: 'fine' }) }
     const events: ExecutorEvent[] = []
     const wrapped = wrapModelForCall(model, new AdmissionGate(1), { sessionId: 's', callId: 'c', emit: (event) => void events.push(event) })
     await wrapped.complete({ messages: [{ role: 'user', content: 'hello' }] }, new AbortController().signal)

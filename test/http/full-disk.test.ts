@@ -21,6 +21,7 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sleepTool } from '../support/tools.js'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
+import { textOf } from '../support/model-text.js'
 
 const TMPFS_MB = 96
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -213,13 +214,13 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     expect(bigCall?.result?.outputIsModelContent).toBe(true)
     // The artifact could not be written whole: none is kept, and the model is told.
     expect(savedCall?.status).toBe('succeeded')
-    expect(String(savedCall?.modelContent)).toContain('[Full output not saved: ENOSPC')
+    expect(textOf(savedCall?.modelContent)).toContain('[Full output not saved: ENOSPC')
     expect(savedCall?.result?.serialization.persistedPath).toBeUndefined()
 
     const bashDone = await view(bash, 10)
     expect(bashDone.calls[0]?.status).toBe('failed')
     expect(bashDone.calls[0]?.result?.error).toMatchObject({ code: 'TOOL_ERR_OUTPUT_LOST' })
-    expect(String(bashDone.calls[0]?.modelContent)).toContain('could not be stored whole')
+    expect(textOf(bashDone.calls[0]?.modelContent)).toContain('could not be stored whole')
     expectNoStrayArtifacts()
     expect((await server.json('GET', '/sessions/fd-abort')).status).toBe(404)
 

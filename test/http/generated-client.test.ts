@@ -16,6 +16,7 @@ import { OPENAPI_YAML_PATH, REPO_ROOT, renderOpenApiTypes } from '../../scripts/
 import { startTestServer, type TestServer } from '../support/server.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { arrayContaining } from '../support/matchers.js'
 
 const run = promisify(execFile)
 const CONSUMERS = path.join(REPO_ROOT, 'test', 'generated-clients')
@@ -62,7 +63,7 @@ beforeAll(async () => {
   try {
     await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], { cwd: folder })
   } catch (error) {
-    throw new Error(`the consumers do not compile against the generated clients:\n${(error as { stdout?: string }).stdout ?? String(error)}`)
+    throw new Error(`the consumers do not compile against the generated clients:\n${(error as { stdout?: string }).stdout ?? String(error)}`, { cause: error })
   }
   // With a token, so each client's bearer header is exercised as the document describes it.
   // The built-in tools on a real workspace (the server's data directory): a real Read and an Edit that asks.
@@ -87,7 +88,7 @@ describe('clients generated from openapi.yaml', () => {
     expect(await readFile(notes, 'utf8')).toBe('a final\n')
     expect(outcome).toEqual({
       sessionStatus: 'idle',
-      eventTypes: expect.arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']),
+      eventTypes: arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']),
       askedFor: 'Edit',
       answeredBy: 'client',
       streamedResults: { 'read-1': READ_CONTENT, 'edit-1': editContent(notes) },

@@ -11,6 +11,8 @@ import { startTestServer, type TestServer } from '../support/server.js'
 import { editTool, sleepTool } from '../support/tools.js'
 import { bashHook, nodeHook, startHookServer, type HookServer } from '../support/hook-scripts/hooks.js'
 import { configFile, SessionApi, type EventData } from '../support/hook-scripts/session-api.js'
+import { textOf } from '../support/model-text.js'
+import { matching } from '../support/matchers.js'
 
 let hookServer: HookServer
 let s: TestServer
@@ -57,7 +59,7 @@ beforeAll(async () => {
   }
   const names = ['Fetch', 'Strict', 'Context', 'Disputed', 'Crashy', 'Slow', 'Guarded', 'Refused', 'Posted']
   const tools: ToolEntry[] = [
-    createBashTool() as unknown as ToolEntry,
+    createBashTool(),
     writeTool().entry,
     editTool,
     sleepTool(),
@@ -184,7 +186,7 @@ describe('post hooks over HTTP', () => {
     expect((await s.json('POST', `/sessions/${sessionId}/abort`)).status).toBe(200)
     const [call] = (await api.finished(scheduleId)).calls
     expect(call?.status).toBe('cancelled')
-    expect(String(call?.modelContent)).toMatch(/\n\n\[Hook additional context\]\n#1\ninterrupted=true error=/)
+    expect(textOf(call?.modelContent)).toMatch(/\n\n\[Hook additional context\]\n#1\ninterrupted=true error=/)
     const events = await api.events(sessionId, scheduleId)
     expect(of(events, 'HookRunCompleted')).toEqual([expect.objectContaining({ hookEvent: 'PostToolUseFailure', callId: 'sleeper' })])
   })
@@ -196,7 +198,7 @@ describe('R16 PermissionRequest hooks race the HTTP client', () => {
     const call = await api.run(sessionId, 'Vetoed', {})
     expect(call).toMatchObject({ status: 'denied', modelContent: 'change freeze until Monday' })
     const events = await api.events(sessionId, call.scheduleId)
-    expect(of(events, 'PermissionResolved')).toEqual([expect.objectContaining({ decision: 'deny', decidedBy: 'hook', ruleId: expect.stringMatching(/^hook\.PermissionRequest: command: node /) })])
+    expect(of(events, 'PermissionResolved')).toEqual([expect.objectContaining({ decision: 'deny', decidedBy: 'hook', ruleId: matching(/^hook\.PermissionRequest: command: node /) })])
   })
 
   it('R16 the client answers at once, before the hook that answers after 200 ms: the client wins', async () => {

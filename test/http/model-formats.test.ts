@@ -14,6 +14,7 @@ import { carriedResults, expectCarriesModelContent, parseErrorOf, PIXEL_PNG } fr
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { until } from '../support/until.js'
+import { matching } from '../support/matchers.js'
 
 let server: TestServer
 let counter = 0
@@ -145,7 +146,7 @@ describe('a round trip in each format', () => {
     expect(png?.mediaTypes).toEqual(['image/png'])
     // R36: the stored result names the artifact instead of carrying the bytes: they were read back from it.
     const storedImage = (byId.get(`call_${tag}_png`)?.modelContent as Array<Record<string, unknown>>)[1]
-    expect(storedImage).toMatchObject({ type: 'image', mediaType: 'image/png', artifactUri: expect.stringMatching(/^toolexec-artifact:\/\//) })
+    expect(storedImage).toMatchObject({ type: 'image', mediaType: 'image/png', artifactUri: matching(/^toolexec-artifact:\/\//) })
     expect(storedImage).not.toHaveProperty('data')
     const seq = byId.get(`call_${tag}_seq`)
     expect(seq?.result?.serialization.strategy).toBe('artifact')

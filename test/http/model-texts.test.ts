@@ -12,6 +12,7 @@ import { noteTool } from '../support/permission-tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { startHookServer, type HookServer } from '../support/hook-scripts/hooks.js'
 import { configFile, SessionApi } from '../support/hook-scripts/session-api.js'
+import { textOf } from '../support/model-text.js'
 
 const SEPARATORS = ['\n', '\t', '  ', ' \n\t ', ' ', '\r\n\r\n', '\t\t']
 const REASON_CHARS = 1_095
@@ -118,7 +119,7 @@ describe('R26 A4 the reasons the model reads', () => {
     const call = await api.run(await api.session(), 'PostBlocked', { note: 'x' })
     expect(call).toMatchObject({ status: 'failed', result: { error: { stage: 'post_tool_use' } } })
     expect(call.modelContent).toBe(projected(postHook.words, 'PostToolUse hook blocked this result: '))
-    expect(String(call.modelContent)).toMatch(/^PostToolUse hook blocked this result: post-0 post-1 post-2 /)
+    expect(textOf(call.modelContent)).toMatch(/^PostToolUse hook blocked this result: post-0 post-1 post-2 /)
   })
 
   it("R26 a deny rule's reason reaches the model projected", async () => {

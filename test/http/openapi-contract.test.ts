@@ -16,62 +16,89 @@ import { OPENAPI_YAML_PATH, REPO_ROOT } from '../../scripts/generate-openapi.js'
 
 const run = promisify(execFile)
 
-type Node = Record<string, any>
-let document: Node
+/** The parts of the document these tests read. */
+interface Schema {
+  readonly $ref?: string
+  readonly enum?: unknown[]
+  readonly description?: string
+  readonly pattern?: string
+  readonly properties?: Record<string, Schema>
+  readonly required?: string[]
+  readonly anyOf?: Schema[]
+  readonly discriminator?: { readonly propertyName: string; readonly mapping: Record<string, string> }
+}
+interface Parameter {
+  readonly name: string
+  readonly in: string
+  readonly example?: unknown
+  readonly schema?: Schema
+}
+interface Operation {
+  readonly description?: string
+  readonly parameters?: Parameter[]
+  readonly responses?: Record<string, { readonly content: Record<string, { readonly schema: Schema }> }>
+  readonly requestBody?: { readonly content?: Record<string, { readonly examples?: Record<string, { readonly value?: unknown }> }> }
+}
+interface OpenApiDocument {
+  readonly paths: Record<string, Record<string, Operation>>
+  readonly components: { readonly schemas: Record<string, Schema> }
+  readonly servers: Array<{ readonly url: string }>
+}
+let document: OpenApiDocument
 
 beforeAll(async () => {
-  document = parse(await readFile(OPENAPI_YAML_PATH, 'utf8')) as Node
+  document = parse(await readFile(OPENAPI_YAML_PATH, 'utf8')) as OpenApiDocument
 })
 
-function operations(): Array<[string, Node]> {
-  return Object.entries(document.paths as Node).flatMap(([route, item]) => Object.entries(item as Node).map(([method, op]): [string, Node] => [`${method} ${route}`, op as Node]))
+function operations(): Array<[string, Operation]> {
+  return Object.entries(document.paths).flatMap(([route, item]) => Object.entries(item).map(([method, op]): [string, Operation] => [`${method} ${route}`, op]))
 }
 
 describe('openapi.yaml for a client', () => {
   it('documents the event stream as SessionEvent frames, one named schema per event type, discriminated by type', () => {
-    const events = document.paths['/sessions/{id}/events'].get
-    expect(events.responses['200'].content['text/event-stream'].schema).toEqual({ $ref: '#/components/schemas/SessionEvent' })
+    const events = document.paths['/sessions/{id}/events']?.get
+    expect(events?.responses?.['200']?.content['text/event-stream']?.schema).toEqual({ $ref: '#/components/schemas/SessionEvent' })
     const union = document.components.schemas.SessionEvent
-    expect(union.discriminator.propertyName).toBe('type')
-    expect(Object.keys(union.discriminator.mapping)).toEqual([...SESSION_EVENT_TYPES])
+    expect(union?.discriminator?.propertyName).toBe('type')
+    expect(Object.keys(union?.discriminator?.mapping ?? {})).toEqual([...SESSION_EVENT_TYPES])
     for (const type of SESSION_EVENT_TYPES) {
       const ref = `#/components/schemas/${type}Event`
-      expect(union.discriminator.mapping[type]).toBe(ref)
-      expect(union.anyOf).toContainEqual({ $ref: ref })
+      expect(union?.discriminator?.mapping[type]).toBe(ref)
+      expect(union?.anyOf).toContainEqual({ $ref: ref })
       const schema = document.components.schemas[`${type}Event`]
-      expect(schema.properties.type.enum).toEqual([type])
-      expect(schema.required).toEqual(expect.arrayContaining(['type', 'sessionId', 'seq', 'at']))
-      expect(typeof schema.description, type).toBe('string')
-      for (const [field, property] of Object.entries(schema.properties as Node)) {
-        if (field !== 'type' && (property as Node).$ref === undefined) expect(typeof (property as Node).description, `${type}.${field}`).toBe('string')
+      expect(schema?.properties?.['type']?.enum).toEqual([type])
+      expect(schema?.required).toEqual(expect.arrayContaining(['type', 'sessionId', 'seq', 'at']))
+      expect(typeof schema?.description, type).toBe('string')
+      for (const [field, property] of Object.entries(schema?.properties ?? {})) {
+        if (field !== 'type' && property.$ref === undefined) expect(typeof property.description, `${type}.${field}`).toBe('string')
       }
-      expect(events.description).toContain(`\`${type}\``)
+      expect(events?.description).toContain(`\`${type}\``)
     }
-    expect(events.description).toMatch(/Last-Event-ID/)
-    expect(events.description).toMatch(/\?after=N/)
-    expect(events.description).toMatch(/sequence number/)
+    expect(events?.description).toMatch(/Last-Event-ID/)
+    expect(events?.description).toMatch(/\?after=N/)
+    expect(events?.description).toMatch(/sequence number/)
   })
 
   it('types the numeric parameters as numbers with bounds', () => {
-    const parameter = (route: string, name: string): Node => document.paths[route].get.parameters.find((p: Node) => p.name === name).schema
+    const parameter = (route: string, name: string): Schema | undefined => document.paths[route]?.['get']?.parameters?.find((p) => p.name === name)?.schema
     expect(parameter('/sessions/{id}/events', 'after')).toMatchObject({ type: 'integer', minimum: 0 })
     expect(parameter('/sessions/{id}/events', 'last-event-id')).toMatchObject({ type: 'integer', minimum: 0 })
     expect(parameter('/sessions', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 })
     expect(parameter('/schedules/{id}', 'wait')).toMatchObject({ type: 'number', minimum: 0, maximum: 300 })
-    const patterns = operations().flatMap(([, op]) => (op.parameters ?? []).filter((p: Node) => p.in !== 'path' && typeof p.schema?.pattern === 'string').map((p: Node) => p.name))
+    const patterns = operations().flatMap(([, op]) => (op.parameters ?? []).filter((p) => p.in !== 'path' && typeof p.schema?.pattern === 'string').map((p) => p.name))
     expect(patterns).toEqual([])
   })
 
   it('lists every error code with its description, and each code has its status at the edge', () => {
-    const codes = document.components.schemas.ErrorCode.anyOf as Node[]
-    expect(codes.map((code) => code.enum[0])).toEqual(Object.keys(API_ERROR_CODES))
-    for (const code of codes) expect(code.description, code.enum[0]).toBe(API_ERROR_CODES[code.enum[0] as keyof typeof API_ERROR_CODES])
+    const codes = document.components.schemas['ErrorCode']?.anyOf ?? []
+    expect(codes.map((code) => code.enum?.[0])).toEqual(Object.keys(API_ERROR_CODES))
+    for (const code of codes) expect(code.description, String(code.enum?.[0])).toBe(API_ERROR_CODES[code.enum?.[0] as keyof typeof API_ERROR_CODES])
     for (const code of Object.keys(API_ERROR_CODES)) expect(statusOf({ code, message: '' }), code).toBeGreaterThanOrEqual(400)
-    expect(document.components.schemas.ErrorReply.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' })
+    expect(document.components.schemas['ErrorReply']?.properties?.['error']?.properties?.['code']).toEqual({ $ref: '#/components/schemas/ErrorCode' })
   })
 
   it('names the servers: the one serving the document, and a local one on the default port', () => {
-    expect(document.servers[0].url).toBe('/')
+    expect(document.servers[0]?.url).toBe('/')
     expect(document.servers[1]).toMatchObject({ url: 'http://127.0.0.1:{port}', variables: { port: { default: '8787' } } })
   })
 

@@ -12,6 +12,7 @@ import { exitPlanModeTool, noteTool, tempDir, writeTool } from '../support/permi
 import { startTestServer, type TestServer } from '../support/server.js'
 import { editTool, readTool } from '../support/tools.js'
 import { configFile, SessionApi } from '../support/hook-scripts/session-api.js'
+import { textOf } from '../support/model-text.js'
 
 const CONFIG = {
   permissions: {
@@ -22,7 +23,7 @@ const CONFIG = {
 }
 
 const TOOLS: readonly ToolEntry[] = [
-  createBashTool() as unknown as ToolEntry,
+  createBashTool(),
   readTool,
   editTool,
   writeTool().entry,
@@ -82,7 +83,7 @@ describe('rules over HTTP', () => {
   it('R14 quoted && is part of an argument: the command is one allowed echo', async () => {
     const call = await api.run(await api.session(), 'Bash', bash('echo "a && rm b"'))
     expect(call.status).toBe('succeeded')
-    expect(String(call.modelContent)).toContain('a && rm b')
+    expect(textOf(call.modelContent)).toContain('a && rm b')
   })
 
   it.each([

@@ -17,6 +17,7 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { SessionApi } from '../support/hook-scripts/session-api.js'
 import { hook, noteTool } from '../support/permission-tools.js'
+import { textOf } from '../support/model-text.js'
 
 const CONTENT_CHARS = 2_000_000
 const REPLY_LIMIT = 2_200_000
@@ -166,8 +167,8 @@ describe('reply sizes', () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} ${'abcdefghij'.repeat(4)}`)
     await mkdir(path.join(s.dataDir, 'read'), { recursive: true })
     await writeFile(path.join(s.dataDir, 'read', 'big.txt'), lines.join('\n'))
-    const { call } = await runAlone('Read', { file_path: 'read/big.txt', offset: 1, limit: 20_000 }, (record) => String(record.modelContent))
-    const text = String(call.modelContent)
+    const { call } = await runAlone('Read', { file_path: 'read/big.txt', offset: 1, limit: 20_000 }, (record) => textOf(record.modelContent))
+    const text = textOf(call.modelContent)
     // The window stops at Read's 256,000-byte limit: a quarter of the file, numbered.
     expect(text.length).toBeGreaterThan(250_000)
     expect(text.startsWith('     1\tline 0 abcdefghij')).toBe(true)
@@ -199,20 +200,20 @@ describe('reply sizes', () => {
     expect(printed.endsWith(tail)).toBe(true)
     expect(output.omitted?.bytes).toBe(printed.length - head.length - tail.length)
     // The model reads an envelope of its own: a different, short text.
-    expect(String(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
-    expect(String(call.modelContent).length).toBeLessThan(12_000)
+    expect(textOf(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
+    expect(textOf(call.modelContent).length).toBeLessThan(12_000)
     expect(await artifactText(result.serialization.artifactUri)).toBe(printed)
   })
 
   it('R37 a Bash printing 23 KB: the printed text once, as the record\'s modelContent; output.output keeps what follows it', async () => {
     const printed = Array.from({ length: 5_000 }, (_, i) => `${i + 1}\n`).join('')
     expect(printed.length).toBeGreaterThan(20_000)
-    const { call } = await runAlone('Bash', { command: 'seq 1 5000' }, (record) => String(record.modelContent))
+    const { call } = await runAlone('Bash', { command: 'seq 1 5000' }, (record) => textOf(record.modelContent))
     const result = call.result as CallResult
     expect(result.outputAfterModelContent).toBe(true)
     expect(result.output).toMatchObject({ exitCode: 0, totalBytes: printed.length })
     // The tool's text, put back together as the CallResult schema describes.
-    expect(String(call.modelContent) + (result.output as CommandOutputView).output).toBe(printed)
+    expect(textOf(call.modelContent) + (result.output as CommandOutputView).output).toBe(printed)
   })
 
   it('R37 a Grep with 1.3 MB of matches: its full output once, the model\'s envelope apart; the whole in the artifact too', async () => {
@@ -225,8 +226,8 @@ describe('reply sizes', () => {
     expect(result.output).toBe(expected)
     expect(result).not.toHaveProperty('modelContent')
     expect(result.outputIsModelContent).toBeUndefined()
-    expect(String(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
-    expect(String(call.modelContent).length).toBeLessThan(5_000)
+    expect(textOf(call.modelContent)).toMatch(/^<persisted-output>\nOutput too large/)
+    expect(textOf(call.modelContent).length).toBeLessThan(5_000)
     expect(await artifactText(result.serialization.artifactUri)).toBe(expected)
   })
 })

@@ -87,7 +87,7 @@ describe('a request that has arrived', () => {
     const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'streaming', calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: 1 } }] })
     expect(accepted.status).toBe(202)
     await expect.poll(() => stream.frames.some((frame) => frame.event === 'ScheduleCompleted'), { timeout: 5_000 }).toBe(true)
-    stream.close()
+    await stream.close()
   })
 
   it('a ?wait= poll held longer than the timeout gets its schedule', async () => {

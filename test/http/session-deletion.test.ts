@@ -7,6 +7,7 @@ import { SseClient } from '../support/sse-client.js'
 import { sleepTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
+import { textOf } from '../support/model-text.js'
 
 let server: TestServer | undefined
 
@@ -119,8 +120,8 @@ describe('DELETE /sessions/:id', () => {
     const finishedTask = async (s: TestServer, sessionId: string, text: string): Promise<string> => {
       await s.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions' })
       const started = await runCall(s, sessionId, 'c1', 'Bash', { command: `echo ${text}`, run_in_background: true })
-      const taskId = /with ID: (bash_[0-9a-f]{8})$/.exec(String(started.modelContent))?.[1] ?? ''
-      expect(String((await runCall(s, sessionId, 'c2', 'TaskOutput', { task_id: taskId })).modelContent)).toContain(text)
+      const taskId = /with ID: (bash_[0-9a-f]{8})$/.exec(textOf(started.modelContent))?.[1] ?? ''
+      expect(textOf((await runCall(s, sessionId, 'c2', 'TaskOutput', { task_id: taskId })).modelContent)).toContain(text)
       return taskId
     }
     const deletedTask = await finishedTask(server, 's1', 'deleted-session-output')
@@ -130,7 +131,7 @@ describe('DELETE /sessions/:id', () => {
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
     const after = await runCall(server, 's1', 'c2', 'TaskOutput', { task_id: deletedTask })
     expect(after.modelContent).toBe(`<tool_use_error>No task found with ID: ${deletedTask}</tool_use_error>`)
-    expect(String((await runCall(server, 's2', 'c3', 'TaskOutput', { task_id: keptTask })).modelContent)).toContain('other-session-output')
+    expect(textOf((await runCall(server, 's2', 'c3', 'TaskOutput', { task_id: keptTask })).modelContent)).toContain('other-session-output')
   })
 
   it('forgets which files it read: a new session with the same id must read a file before it writes it', async () => {
@@ -143,7 +144,7 @@ describe('DELETE /sessions/:id', () => {
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
     const written = await runCall(server, 's1', 'c2', 'Write', { file_path: 'notes.txt', content: 'second\n' })
     expect(written.status).toBe('failed')
-    expect(String(written.modelContent)).toContain('has not been read in this session')
+    expect(textOf(written.modelContent)).toContain('has not been read in this session')
     expect(readFileSync(path.join(server.dataDir, 'notes.txt'), 'utf8')).toBe('first\n')
   })
 
@@ -188,6 +189,6 @@ describe('DELETE /sessions/:id', () => {
     const fresh = await SseClient.open(server.url, 's1')
     const accepted = await fresh.waitFor((frame) => frame.event === 'ScheduleAccepted')
     expect(accepted.id).toBe('1')
-    fresh.close()
+    await fresh.close()
   })
 })

@@ -102,7 +102,7 @@ describe('SessionStream replaying to a client that reads', () => {
     // The frames' ids as they arrive; a chunk may end inside one, so the end of the last is kept.
     const ids: number[] = []
     let tail = ''
-    let onId = (_id: number): void => {}
+    let onId: (id: number) => void = () => {}
     response.on('data', (chunk: string) => {
       const window = tail + chunk
       for (const match of window.matchAll(/^id: (\d+)$/gm)) {

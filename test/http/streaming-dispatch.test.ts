@@ -146,7 +146,7 @@ describe('streaming early dispatch over HTTP', () => {
     expect((await done).calls.map((call) => call.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     const order = stream.frames
       .filter((frame) => frame.event === 'ToolCallStarted' || frame.event === 'ToolCallResult')
-      .map((frame) => `${frame.event === 'ToolCallStarted' ? 'start' : 'end'} ${dataOf(frame).callId}`)
+      .map((frame) => `${frame.event === 'ToolCallStarted' ? 'start' : 'end'} ${dataOf<{ callId: string }>(frame).callId}`)
     expect(order.indexOf('start r2')).toBeGreaterThan(order.indexOf('end e1'))
   })
 

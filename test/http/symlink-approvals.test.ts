@@ -7,6 +7,7 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { useHttpSuite } from '../support/http-suite.js'
 import { tempDir } from '../support/permission-tools.js'
 import type { TestServer } from '../support/server.js'
+import { textOf } from '../support/model-text.js'
 
 let s: TestServer
 const suite = useHttpSuite(
@@ -167,7 +168,7 @@ describe('a path outside the workspace allowed without asking', () => {
     const second = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, calls: [{ id: 'r2', name: 'Read', input: { file_path: file } }] })
     const done = await finished(second.body.scheduleId)
     expect(done.calls[0]).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
-    expect(String(done.calls[0]?.modelContent)).toContain('TOP SECRET')
+    expect(textOf(done.calls[0]?.modelContent)).toContain('TOP SECRET')
   })
 })
 

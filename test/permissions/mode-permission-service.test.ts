@@ -15,7 +15,7 @@ const shellTool: ToolEntry = {
   destructive: false,
   concurrentSafe: false,
   permission: { sideEffectScope: 'system' },
-  handler: async () => 'ran',
+  handler: () => Promise.resolve('ran'),
 }
 
 const TOOLS: Record<string, ToolEntry> = { Read: readTool, Edit: editTool, Write: writeTool().entry, Shell: shellTool }

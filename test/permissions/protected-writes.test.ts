@@ -17,7 +17,7 @@ import { tempDir, writeTool } from '../support/permission-tools.js'
 import { editTool } from '../support/tools.js'
 
 const EVERY_MODE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']
-const TOOLS: Record<string, ToolEntry> = { Edit: editTool, Write: writeTool().entry, Bash: createBashTool() as unknown as ToolEntry }
+const TOOLS: Record<string, ToolEntry> = { Edit: editTool, Write: writeTool().entry, Bash: createBashTool() }
 const allowEverything: RuleSet = compileRules({ allow: ['Edit', 'Write', 'Bash'] }, 'test.json', ruleCommandSplitter)
 
 let workspace: string

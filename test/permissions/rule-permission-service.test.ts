@@ -21,7 +21,7 @@ const TOOLS: Record<string, ToolEntry> = {
   Read: readTool,
   Edit: editTool,
   Write: writeTool().entry,
-  Bash: createBashTool() as unknown as ToolEntry,
+  Bash: createBashTool(),
   WebFetch: noteTool('WebFetch', 'network', { accessTarget: (input) => ({ kind: 'url', url: (input as { url: string }).url }) }).entry,
 }
 

@@ -85,7 +85,7 @@ describe('EventJournal', () => {
 
   it.each([
     ['append', (event: ExecutorEvent, change: StateChange) => journal.append(event, change)],
-    ['appendNow', async (event: ExecutorEvent, change: StateChange) => journal.appendNow(event, change)],
+    ['appendNow', (event: ExecutorEvent, change: StateChange) => new Promise<StoredEvent>((resolve) => resolve(journal.appendNow(event, change)))],
     ['appendGuarded', (event: ExecutorEvent, change: StateChange) => journal.appendGuarded(event, change)],
   ])('a change that throws in %s writes neither the event nor the change, and the seq does not advance', async (_how, write) => {
     await journal.append(batch('a', 0))

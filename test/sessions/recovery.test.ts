@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import os from 'node:os'
-import path from 'node:path'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleReply } from '../../src/contracts/api.js'
@@ -24,7 +23,7 @@ import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 const runtimes: Runtime[] = []
 
 afterEach(() => {
-  for (const runtime of runtimes.splice(0)) runtime.close()
+  for (const runtime of runtimes.splice(0)) void runtime.close()
 })
 
 function openRuntime(dataDir: string, markerDir: string): Runtime {
@@ -154,7 +153,7 @@ function crashAndReopen(seed: (state: CrashState) => void): { runtime: Runtime; 
   const first = createRuntime({ dataDir, workspace: dataDir, tools: crashTools(markerDir), logger: pino({ level: 'silent' }) })
   const state = new CrashState(first)
   seed(state)
-  first.close()
+  void first.close()
   return { runtime: openRuntime(dataDir, markerDir), markerDir, state, dataDir }
 }
 

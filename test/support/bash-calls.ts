@@ -3,6 +3,7 @@ import { expect } from 'vitest'
 import type { CallRecord, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
 import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
+import { textOf } from './model-text.js'
 
 export type BashOutcome =
   | { readonly kind: 'ran'; readonly output: string; readonly exitCode: number | null; readonly ruleId?: string | undefined }
@@ -48,5 +49,5 @@ export async function bashCall(json: JsonFetch, sessionId: string, input: Record
 /** A finished command's kept output text from its record, put back together as the CallResult schema describes. */
 export function commandOutputText(call: CallRecord): string {
   const text = (call.result?.output as BashCommandOutput | undefined)?.output ?? ''
-  return call.result?.outputAfterModelContent === true ? String(call.modelContent) + text : text
+  return call.result?.outputAfterModelContent === true ? textOf(call.modelContent) + text : text
 }

@@ -158,7 +158,7 @@ export class Contract {
 
 function closedObjects<T>(node: T): T
 function closedObjects(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closedObjects)
+  if (Array.isArray(node)) return (node as unknown[]).map(closedObjects)
   if (typeof node !== 'object' || node === null) return node
   const copy: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) copy[key] = closedObjects(value)

@@ -48,7 +48,7 @@ export const waitForFileTool: ToolEntry = {
       }, 20)
       ctx.signal.addEventListener('abort', () => {
         clearInterval(timer)
-        reject(ctx.signal.reason)
+        reject(ctx.signal.reason as Error)
       })
     }),
 }

@@ -7,7 +7,7 @@ export type JsonRoute = (body: unknown, request: IncomingMessage) => Promise<unk
 
 export interface JsonServer {
   readonly url: string
-  close(): Promise<void>
+  readonly close: () => Promise<void>
 }
 
 export async function startJsonServer(routes: Record<string, JsonRoute>, errorBody: (message: string) => unknown): Promise<JsonServer> {

@@ -5,9 +5,9 @@ import { openSse, type SseClient, type SseOpenOptions } from './sse-client.js'
 
 export interface HttpSuite {
   /** A name no other test of the file uses. */
-  fresh(prefix: string): string
+  readonly fresh: (prefix: string) => string
   /** Opens the session's stream; it is closed after the test. */
-  watch(server: TestServer, sessionId: string, options?: SseOpenOptions): Promise<SseClient>
+  readonly watch: (server: TestServer, sessionId: string, options?: SseOpenOptions) => Promise<SseClient>
 }
 
 /** Registers the file's hooks; `onStart` receives the server once it listens. */

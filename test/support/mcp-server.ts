@@ -75,12 +75,12 @@ async function callTool(name: string, args: Record<string, unknown>, signal: Abo
     case 'upsert':
     case 'remove':
     case 'plain':
-      return text(`${name} ${String(args['query'] ?? '')}`.trim())
+      return text(`${name} ${typeof args['query'] === 'string' ? args['query'] : ''}`.trim())
     case 'slow':
       return sleep(Number(args['ms']), signal)
     case 'crash':
       process.stderr.write('crashing on purpose\n')
-      process.exit(3)
+      return process.exit(3)
     case 'freeze':
       for (;;) {
         // Busy on purpose: the process stays alive and answers nothing.
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const server = new Server({ name: 'toolexec-test', version: '1.0.0' }, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TEST_MCP_TOOLS] }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TEST_MCP_TOOLS] }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => callTool(request.params.name, request.params.arguments ?? {}, extra.signal))
   await server.connect(new StdioServerTransport())
 }

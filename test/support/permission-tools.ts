@@ -74,9 +74,9 @@ export function noteTool(name: string, scope: SideEffectScope, extra: Partial<To
     destructive: false,
     concurrentSafe: scope === 'none',
     permission: { sideEffectScope: scope },
-    handler: async (input) => {
+    handler: (input) => {
       inputs.push(input as NoteInput)
-      return `done ${name}`
+      return Promise.resolve(`done ${name}`)
     },
     ...extra,
   }
@@ -115,7 +115,7 @@ export function ofType<T extends ExecutorEventType>(events: readonly ExecutorEve
 export interface AnsweringSink {
   readonly events: ExecutorEvent[]
   readonly outcomes: AnswerOutcome[]
-  emit(event: ExecutorEvent): void
+  readonly emit: (event: ExecutorEvent) => void
 }
 
 /**

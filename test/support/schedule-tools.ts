@@ -103,10 +103,10 @@ const READ_ONLY_COMMANDS = /^(git (status|log|diff|show)|ls|cat|pwd)(\s|$)/
 export function bashLikeTool(onRun?: (command: string) => void): ToolEntry {
   return makeTool(
     'Bash',
-    async (input) => {
+    (input) => {
       const command = String(input.command)
       onRun?.(command)
-      return `ran ${command}`
+      return Promise.resolve(`ran ${command}`)
     },
     {
       readOnly: false,
@@ -123,16 +123,16 @@ export function bashLikeTool(onRun?: (command: string) => void): ToolEntry {
 
 /** TodoWrite-like: declared read-only, but its scope is the session (R3, A1). */
 export function todoWriteLikeTool(name = 'TodoWrite', concurrentSafe = false): ToolEntry {
-  return makeTool(name, async () => 'todos saved', { readOnly: true, concurrentSafe, permission: { sideEffectScope: 'session' } })
+  return makeTool(name, () => Promise.resolve('todos saved'), { readOnly: true, concurrentSafe, permission: { sideEffectScope: 'session' } })
 }
 
 /** submit_result: serial, scope session, stops the turn on success (A1, A5). */
 export function submitResultTool(onRun?: () => void): ToolEntry {
   return makeTool(
     'submit_result',
-    async () => {
+    () => {
       onRun?.()
-      return 'result submitted'
+      return Promise.resolve('result submitted')
     },
     { readOnly: false, concurrentSafe: false, permission: { sideEffectScope: 'session' }, timeout: { kind: 'none' }, turnControlOnSuccess: SUBAGENT_TERMINAL },
   )
@@ -170,7 +170,7 @@ export function delayedModel(delayMs: number): ModelClient & { readonly calls: M
         const timer = setTimeout(() => resolve({ text: `answer to ${request.messages.length} message(s)` }), delayMs)
         signal.addEventListener('abort', () => {
           clearTimeout(timer)
-          reject(signal.reason)
+          reject(signal.reason as Error)
         })
       })
     },

@@ -9,7 +9,7 @@ import { tempDirSync } from './temp-dirs.js'
 export interface TestServer extends RunningServer {
   readonly dataDir: string
   /** fetch against the server with JSON in and out. */
-  json<T = unknown>(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>
+  readonly json: <T = unknown>(method: string, route: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T }>
 }
 
 export const DEFAULT_TEST_TOOLS: readonly ToolEntry[] = [readTool, editTool, sleepTool()]
@@ -39,7 +39,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const text = await response.text()
     return { status: response.status, body: (text.length > 0 ? JSON.parse(text) : undefined) as T }
   }
-  return { ...server, dataDir, json, close: server.close }
+  return { ...server, dataDir, json, close: (options) => server.close(options) }
 }
 
 /**

@@ -14,7 +14,7 @@ export const dumpTool = defineTool({
   permission: { sideEffectScope: 'none' },
   resultBudget: { strategy: 'artifact', maxModelBytes: 64, maxInlineBytes: 64, previewDirection: 'head' },
   retention: 'session',
-  handler: async (input) => input.text,
+  handler: (input) => Promise.resolve(input.text),
 })
 
 export const readTool = defineTool({
@@ -26,7 +26,7 @@ export const readTool = defineTool({
   concurrentSafe: true,
   permission: { sideEffectScope: 'none' },
   accessTarget: (input) => ({ kind: 'file', access: 'read', path: input.file_path }),
-  handler: async (input) => `contents of ${input.file_path}`,
+  handler: (input) => Promise.resolve(`contents of ${input.file_path}`),
 })
 
 export const editTool = defineTool({
@@ -38,9 +38,9 @@ export const editTool = defineTool({
   concurrentSafe: false,
   permission: { sideEffectScope: 'workspace' },
   accessTarget: (input) => ({ kind: 'file', access: 'write', path: input.file_path }),
-  handler: async (input) => {
-    if (input.fail === true) throw new Error(`cannot edit ${input.file_path}`)
-    return `edited ${input.file_path}`
+  handler: (input) => {
+    if (input.fail === true) return Promise.reject(new Error(`cannot edit ${input.file_path}`))
+    return Promise.resolve(`edited ${input.file_path}`)
   },
 })
 
@@ -59,7 +59,7 @@ export function sleepTool(name = 'Sleep', extra: Partial<ToolEntry> = {}): ToolE
         const timer = setTimeout(() => resolve(`slept ${ms}`), ms)
         ctx.signal.addEventListener('abort', () => {
           clearTimeout(timer)
-          reject(ctx.signal.reason)
+          reject(ctx.signal.reason as Error)
         })
       }),
     ...extra,

@@ -15,6 +15,8 @@ import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { eventually, groupMembers, hostPidOf, isRunning, killAll, processesTagged } from '../support/processes.js'
 import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
 import { createTestExecutor } from '../support/executor.js'
+import { textOf } from '../support/model-text.js'
+import { anyOf } from '../support/matchers.js'
 
 const GIB = 1024 * 1024 * 1024
 // `seq 1 N` prints 1,088,888,898 bytes for N = 120,000,000: a little over 1 GiB.
@@ -126,7 +128,7 @@ describe('Bash: output, exit code and budget', () => {
     const path = result.serialization.persistedPath ?? ''
     const saved = `${expected.trimEnd()}\nExit code 0`
     expect(await readFile(path, 'utf8')).toBe(saved)
-    const text = String(result.modelContent)
+    const text = textOf(result.modelContent)
     expect(text.split('\n').slice(0, 4)).toEqual([
       '<persisted-output>',
       `Output too large (${formatBytesBinary(Buffer.byteLength(saved))}). Full output saved to: ${path}`,
@@ -152,7 +154,7 @@ describe('Bash: output, exit code and budget', () => {
     expect(output.totalBytes).toBe(Buffer.byteLength(expected))
     expect(await readFile(output.persistedPath ?? '', 'utf8')).toBe(expected)
     expect(output.artifact).toMatchObject({ bytes: output.totalBytes, sha256: createHash('sha256').update(expected).digest('hex') })
-    const text = String(result.modelContent)
+    const text = textOf(result.modelContent)
     expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). Full output saved to: ${output.persistedPath}`)
     expect(text).toMatch(/Preview \(first 2KB\):\n1\n2\n3\n/)
     expect(text.endsWith('299999\n300000\nfin\nExit code 0\n</persisted-output>')).toBe(true)
@@ -290,7 +292,7 @@ describe('Bash: progress and flags', () => {
     const progress = h.events.flatMap((event) => (event.type === 'ToolCallProgress' ? [event.progress] : []))
     expect(progress.length).toBeGreaterThanOrEqual(2)
     const last = progress[progress.length - 1] ?? {}
-    expect(last).toMatchObject({ pid: expect.any(Number), outputBytes: expect.any(Number), outputTail: expect.any(String) })
+    expect(last).toMatchObject({ pid: anyOf(Number), outputBytes: anyOf(Number), outputTail: anyOf(String) })
     expect(Number(last['elapsedMs'])).toBeGreaterThan(Number(progress[0]?.['elapsedMs']))
     expect(String(last['outputTail'])).toMatch(/^line1\nwarn1\nline2\nwarn2\n/)
     expect(Number(last['outputBytes'])).toBe(Buffer.byteLength(String(last['outputTail'])))
@@ -349,7 +351,7 @@ describe('Bash: a gigabyte of output', () => {
       expect(saved).toMatch(/^[0-9a-f]{64}$/)
       expect(saved).toBe(expected)
       expect(output.artifact).toMatchObject({ bytes: seqBytes(SEQ_OVER_ONE_GIB), sha256: expected })
-      expect(String(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
+      expect(textOf(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
     },
     180_000,
   )
@@ -394,7 +396,7 @@ describe('Bash: the streaming artifact behind large output', () => {
     expect(output.artifactError).toBe('the artifact store cannot stream output')
     expect(output.omitted?.bytes).toBe(output.totalBytes - Buffer.byteLength(output.omitted?.head ?? '') - Buffer.byteLength(output.omitted?.tail ?? ''))
     expect(output.output).toContain(`\n\n... [${output.omitted?.bytes} bytes omitted] ...\n\n`)
-    const text = String(result.modelContent)
+    const text = textOf(result.modelContent)
     expect(text).toContain(`Output too large (${formatBytesBinary(output.totalBytes)}). The full output was not saved (the artifact store cannot stream output).`)
     expect(text.endsWith('300000\nExit code 0\n</persisted-output>')).toBe(true)
   })

@@ -98,7 +98,7 @@ describe('Edit', () => {
   })
 
   it.each<[string, (file: string) => Promise<void>, RegExp]>([
-    ['never read', async () => undefined, /exists and has not been read in this session\. Read it first/],
+    ['never read', () => Promise.resolve(undefined), /exists and has not been read in this session\. Read it first/],
     ['changed since it was read', async (file) => writeFile(file, 'x\ny\n'), /has changed on disk since it was last read \(2 bytes then, 4 now\)/],
   ])('R26 refuses to edit a file %s', async (name, change, message) => {
     const { workspace, call, edit } = await harness()

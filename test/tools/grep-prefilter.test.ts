@@ -8,6 +8,7 @@ import { requiredLiteral } from '../../src/tools/grep/required-literal.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import type { ToolCallContext } from '../../src/contracts/ports.js'
 import { workspaceWith } from '../support/permission-tools.js'
+import { textOf } from '../support/model-text.js'
 
 afterAll(async () => {
   await closeGrepPool()
@@ -135,7 +136,7 @@ describe('Grep with a prefilter', () => {
       services: { fileState: new InMemoryFileStateStore() },
     } as unknown as ToolCallContext
     const input = { pattern, path: path.join(workspace), output_mode: 'content' as const, '-n': true, '-i': flags.includes('i') }
-    const output = String(await createGrepTool().handler(input, ctx))
+    const output = textOf(await createGrepTool().handler(input, ctx))
     const expected = oracle(pattern, flags)
     expect(expected.length).toBeGreaterThan(0)
     expect(output.split('\n')).toEqual(expected)

@@ -5,6 +5,7 @@ import { closeGrepPool, GrepPool, grepPool } from '../../src/tools/grep/grep-poo
 import type { SearchSpec } from '../../src/tools/grep/worker-protocol.js'
 import { grepHarness } from '../support/grep-harness.js'
 import { workspaceWith } from '../support/permission-tools.js'
+import { textOf } from '../support/model-text.js'
 
 const SLOW = '(a+)+$'
 const SLOW_LINE = `${'a'.repeat(40)}b\n`
@@ -48,7 +49,7 @@ describe('Grep in worker threads', () => {
     expect(result.sane.modelContent).toBe('Found 1 file\nok.txt')
     expect(result.slowSettledFirst).toBe(false)
     expect(result.slow).toMatchObject({ status: 'failed', isError: true })
-    expect(String(result.slow.modelContent)).toContain('backtracks catastrophically')
+    expect(textOf(result.slow.modelContent)).toContain('backtracks catastrophically')
     // Not a speed target: the event loop was never held, where it used to be held for the whole 2 s.
     expect(gap).toBeLessThan(500)
   }, 20_000)
@@ -61,7 +62,7 @@ describe('Grep in worker threads', () => {
     const result = await aborted
     expect(result.status).not.toBe('succeeded')
     // Ended by the abort, not by the 2 s limit.
-    expect(String(result.modelContent)).not.toContain('backtracks catastrophically')
+    expect(textOf(result.modelContent)).not.toContain('backtracks catastrophically')
     expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
   }, 20_000)
 
@@ -84,12 +85,12 @@ describe('Grep in worker threads', () => {
           }
         }
         const clean = (lines: readonly string[]) => lines.map((line) => line.replace(/^\.\//, '')).sort()
-        const content = String((await grep({ pattern, output_mode: 'content' })).modelContent)
+        const content = textOf((await grep({ pattern, output_mode: 'content' })).modelContent)
         const expected = clean(gnu(['-n']))
         expect(content === 'No matches found' ? [] : content.split('\n')).toEqual(expected)
-        const listed = String((await grep({ pattern })).modelContent).split('\n').slice(1)
+        const listed = textOf((await grep({ pattern })).modelContent).split('\n').slice(1)
         expect(listed).toEqual(clean(gnu(['-l'])))
-        const counts = String((await grep({ pattern, output_mode: 'count' })).modelContent).split('\n\n')[0] as string
+        const counts = textOf((await grep({ pattern, output_mode: 'count' })).modelContent).split('\n\n')[0] as string
         expect(expected.length === 0 ? [] : counts.split('\n')).toEqual(clean(gnu(['-c'])).filter((line) => !line.endsWith(':0')))
       }),
       { numRuns: 25 },

@@ -5,6 +5,7 @@ import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { MATCHING_LIMIT_MS } from '../../src/tools/grep/grep-pool.js'
 import { createGrepTool } from '../../src/tools/grep/index.js'
 import { grepHarness } from '../support/grep-harness.js'
+import { textOf } from '../support/model-text.js'
 
 async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
   const { root, workspace, grep } = await grepHarness('grep', files)
@@ -165,8 +166,8 @@ describe('Grep with a pattern that backtracks catastrophically', () => {
     const result = await grep(input)
     expect(performance.now() - started).toBeLessThan(MATCHING_LIMIT_MS + 1_500)
     expect(result).toMatchObject({ status: 'failed', isError: true })
-    expect(String(result.modelContent)).toContain('backtracks catastrophically')
-    expect(String(result.modelContent)).toContain(JSON.stringify(SLOW))
+    expect(textOf(result.modelContent)).toContain('backtracks catastrophically')
+    expect(textOf(result.modelContent)).toContain(JSON.stringify(SLOW))
     // Afterwards the server goes on: the same harness answers a sane pattern at once.
     expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
   }, 15_000)

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasCode } from '../../src/contracts/errors.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
@@ -16,6 +15,7 @@ import { PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { readTool } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { createTestExecutor } from '../support/executor.js'
+import { textOf } from '../support/model-text.js'
 
 type Route = (body: string, request: IncomingMessage, response: ServerResponse) => void
 
@@ -103,7 +103,7 @@ describe('client-defined HTTP tools', () => {
   it('POSTs {callId, sessionId, input} as JSON with the configured headers and returns the text content', async () => {
     const result = await run(definition('echo', '/echo', { headers: { 'X-Api-Key': 'k1' } }), { q: 'hello' })
     expect(result.status).toBe('succeeded')
-    expect(JSON.parse(String(result.modelContent))).toEqual({ body: { callId: `call-${counter}`, sessionId: 'http-session', input: { q: 'hello' } }, key: 'k1' })
+    expect(JSON.parse(textOf(result.modelContent))).toEqual({ body: { callId: `call-${counter}`, sessionId: 'http-session', input: { q: 'hello' } }, key: 'k1' })
     expect(result.isError).toBe(false)
   })
 
@@ -129,8 +129,8 @@ describe('client-defined HTTP tools', () => {
     const budget = { maxModelBytes: 1_000, maxInlineBytes: 1_000, strategy: 'truncate', previewDirection: 'tail' } as const
     const result = await run(definition('big', '/big', { resultBudget: budget }))
     expect(result.serialization).toMatchObject({ truncated: true, strategy: 'truncate', originalBytes: 150_000 })
-    expect(Buffer.byteLength(String(result.modelContent))).toBeLessThanOrEqual(1_000)
-    expect(String(result.modelContent)).toMatch(/^x+\n\n\[Tool output truncated by resultBudget: originalBytes=150000, maxModelBytes=1000, strategy=truncate\]$/)
+    expect(Buffer.byteLength(textOf(result.modelContent))).toBeLessThanOrEqual(1_000)
+    expect(textOf(result.modelContent)).toMatch(/^x+\n\n\[Tool output truncated by resultBudget: originalBytes=150000, maxModelBytes=1000, strategy=truncate\]$/)
   })
 
   it.each([

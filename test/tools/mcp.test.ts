@@ -15,6 +15,7 @@ import { MCP_SERVER_SCRIPT, PIXEL_PNG_BASE64 } from '../support/mcp-server.js'
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { createTestExecutor } from '../support/executor.js'
+import { textOf } from '../support/model-text.js'
 
 const ALPHA_TIMEOUT_MS = 1_500
 const FROZEN_TIMEOUT_MS = 800
@@ -53,7 +54,7 @@ async function run(name: string, input: unknown, mode: PermissionMode = 'bypassP
 async function lookup(serverName: string): Promise<{ query: string; pid: number; tag: string }> {
   const result = await run(`mcp__${serverName}__lookup`, { query: 'q' })
   expect(result.status).toBe('succeeded')
-  return JSON.parse(String(result.modelContent)) as { query: string; pid: number; tag: string }
+  return JSON.parse(textOf(result.modelContent)) as { query: string; pid: number; tag: string }
 }
 
 function isAlive(pid: number): boolean {
@@ -174,9 +175,9 @@ describe('MCP servers over stdio', () => {
     const result = await run('mcp__alpha__big', { bytes: 80_000, blocks: 2 })
     expect(result.status).toBe('succeeded')
     expect(result.serialization).toMatchObject({ truncated: true, strategy: 'truncate', originalBytes: 80_001 })
-    expect(Buffer.byteLength(String(result.modelContent))).toBeLessThanOrEqual(50_000)
-    expect(String(result.modelContent)).toMatch(/^a{1000}/)
-    expect(String(result.modelContent)).toMatch(/\[Tool output truncated by resultBudget: originalBytes=80001, maxModelBytes=50000, strategy=truncate\]$/)
+    expect(Buffer.byteLength(textOf(result.modelContent))).toBeLessThanOrEqual(50_000)
+    expect(textOf(result.modelContent)).toMatch(/^a{1000}/)
+    expect(textOf(result.modelContent)).toMatch(/\[Tool output truncated by resultBudget: originalBytes=80001, maxModelBytes=50000, strategy=truncate\]$/)
   })
 
   it('R38 builds the mcp_tool display, and R28 an isError reply is an error in history', async () => {
@@ -226,7 +227,7 @@ describe('MCP servers over stdio', () => {
     let after: ToolExecutionResult | undefined
     for (let attempt = 0; attempt < 20 && after?.status !== 'succeeded'; attempt++) after = await run('mcp__frozen__lookup', { query: 'q' })
     expect(after?.status).toBe('succeeded')
-    expect((JSON.parse(String(after?.modelContent)) as { pid: number }).pid).not.toBe(before.pid)
+    expect((JSON.parse(textOf(after?.modelContent)) as { pid: number }).pid).not.toBe(before.pid)
   })
 })
 
@@ -271,7 +272,7 @@ describe('MCP servers that fail to start', () => {
   it('stop() ends every server process and later calls fail with a tool_use_error naming the server', async () => {
     const own = createTestExecutor({ registry: new InMemoryToolRegistry(mixed.tools()) })
     const call = (id: string) => own.execute({ id, name: 'mcp__fine__lookup', input: { query: 'q' } }, { sessionId: 's', permissionMode: 'bypassPermissions' })
-    const { pid } = JSON.parse(String((await call('before')).modelContent)) as { pid: number }
+    const { pid } = JSON.parse(textOf((await call('before')).modelContent)) as { pid: number }
     expect(isAlive(pid)).toBe(true)
     await mixed.stop()
     expect(isAlive(pid)).toBe(false)

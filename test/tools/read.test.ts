@@ -13,6 +13,7 @@ import { sha256Of } from '../../src/tools/write/file-state.js'
 import { collectEvents } from '../support/tools.js'
 import { tempDir } from '../support/permission-tools.js'
 import { createTestExecutor } from '../support/executor.js'
+import { matching } from '../support/matchers.js'
 
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
@@ -117,7 +118,7 @@ describe('Read', () => {
   })
 
   it.each<[string, (workspace: string) => Promise<string>, RegExp]>([
-    ['a missing file', async () => 'nope.txt', /File does not exist: .*nope\.txt\. Use Glob/],
+    ['a missing file', () => Promise.resolve('nope.txt'), /File does not exist: .*nope\.txt\. Use Glob/],
     ['a directory', async (workspace) => (await mkdir(path.join(workspace, 'dir')), 'dir'), /dir is a directory, not a file\. Use Glob/],
   ])('R26 refuses %s with a tool_use_error', async (_name, prepare, message) => {
     const { read, workspace } = await harness()
@@ -131,9 +132,9 @@ describe('Read', () => {
     await put('pixel.dat', PNG_1X1)
     const result = await read({ file_path: 'pixel.dat' })
     const blocks = result.modelContent as ModelContentBlock[]
-    expect(blocks[0]).toEqual({ type: 'text', text: expect.stringMatching(/^Image .*pixel\.dat \(image\/png, 70 bytes\)$/) })
+    expect(blocks[0]).toEqual({ type: 'text', text: matching(/^Image .*pixel\.dat \(image\/png, 70 bytes\)$/) })
     const image = blocks[1] as ImageBlock
-    expect(image).toMatchObject({ type: 'image', mediaType: 'image/png', artifactUri: expect.stringMatching(/^toolexec-artifact:\/\/s1\//) })
+    expect(image).toMatchObject({ type: 'image', mediaType: 'image/png', artifactUri: matching(/^toolexec-artifact:\/\/s1\//) })
     expect(image.data).toBeUndefined()
     expect(image.path?.startsWith(path.join(root, 'data', 'cli', 'artifacts', 's1'))).toBe(true)
     expect(await readFile(image.path as string)).toEqual(PNG_1X1)

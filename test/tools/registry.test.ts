@@ -4,7 +4,7 @@ import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { makeTool } from '../support/schedule-tools.js'
 
-const read = makeTool('Read', async () => 'x')
+const read = makeTool('Read', () => Promise.resolve('x'))
 
 function thrown(action: () => unknown): unknown {
   try {
@@ -18,7 +18,7 @@ function thrown(action: () => unknown): unknown {
 describe('tool registry', () => {
   it('R2 registers, looks up, lists and unregisters tools', () => {
     const registry = new InMemoryToolRegistry([read])
-    const grep = makeTool('Grep', async () => 'y')
+    const grep = makeTool('Grep', () => Promise.resolve('y'))
     registry.register(grep)
     expect(registry.get('Read')).toBe(read)
     expect(registry.list().map((t) => t.name)).toEqual(['Read', 'Grep'])
@@ -29,7 +29,7 @@ describe('tool registry', () => {
 
   it('R2 rejects a duplicate name with EXEC_ERR_DUPLICATE_TOOL and keeps the first entry', () => {
     const registry = new InMemoryToolRegistry([read])
-    const error = thrown(() => registry.register(makeTool('Read', async () => 'other')))
+    const error = thrown(() => registry.register(makeTool('Read', () => Promise.resolve('other'))))
     expect(hasCode(error, 'EXEC_ERR_DUPLICATE_TOOL')).toBe(true)
     expect((error as Error).message).toBe('A tool named Read is already registered')
     expect(registry.get('Read')).toBe(read)
@@ -39,7 +39,7 @@ describe('tool registry', () => {
     expect(hasCode(thrown(() => new InMemoryToolRegistry([read, read])), 'EXEC_ERR_DUPLICATE_TOOL')).toBe(true)
   })
 
-  const broken = (fields: Record<string, unknown>): ToolEntry => ({ ...read, ...fields }) as unknown as ToolEntry
+  const broken = (fields: Record<string, unknown>): ToolEntry => ({ ...read, ...fields })
   it.each<[string, ToolEntry]>([
     ['a missing handler', broken({ handler: undefined })],
     ['an empty name', broken({ name: '' })],

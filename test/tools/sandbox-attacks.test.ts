@@ -23,6 +23,8 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { commandOutputText } from '../support/bash-calls.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
+import { textOf } from '../support/model-text.js'
+import { containing } from '../support/matchers.js'
 
 const MARK = randomBytes(6).toString('hex')
 const OUTSIDE = `OUTSIDE-SECRET-${MARK}`
@@ -89,7 +91,7 @@ async function run(server: TestServer, sessionId: string, command: string): Prom
   const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
   const call = schedule.body.calls[0]
   const output = call?.result?.output as BashCommandOutput | undefined
-  const text = call === undefined ? '' : output === undefined ? String(call.modelContent ?? '') : commandOutputText(call)
+  const text = call === undefined ? '' : output === undefined ? textOf(call.modelContent ?? '') : commandOutputText(call)
   return { status: call?.status ?? 'missing', exitCode: output?.exitCode ?? null, output: text, confined: output?.confined }
 }
 
@@ -345,7 +347,7 @@ describe('unconfined (TOOLEXEC_SANDBOX=off): the fast path is off', () => {
 
   it('says so in /healthz', async () => {
     const health = await server.json<{ sandbox: { confined: boolean; mode: string; reason: string } }>('GET', '/healthz')
-    expect(health.body.sandbox).toMatchObject({ confined: false, mode: 'off', reason: expect.stringContaining('TOOLEXEC_SANDBOX=off') })
+    expect(health.body.sandbox).toMatchObject({ confined: false, mode: 'off', reason: containing('TOOLEXEC_SANDBOX=off') })
   })
 
   it.each(ATTACKS.map(([command]) => command))('asks for %j (denied here, with nobody to ask)', async (command) => {

@@ -6,6 +6,7 @@ import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { readFile } from 'node:fs/promises'
 import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
+import { textOf } from '../support/model-text.js'
 
 let h: ShellHarness
 
@@ -19,8 +20,8 @@ const call = (name: string, input: Record<string, unknown>, sessionId = 's1'): P
 
 async function startInBackground(command: string, sessionId = 's1'): Promise<string> {
   const result = await call('Bash', { command, run_in_background: true, description: 'a test command' }, sessionId)
-  const match = /^Command running in background with ID: (bash_[0-9a-f]{8})$/.exec(String(result.modelContent))
-  if (match?.[1] === undefined) throw new Error(`no task id in ${String(result.modelContent)}`)
+  const match = /^Command running in background with ID: (bash_[0-9a-f]{8})$/.exec(textOf(result.modelContent))
+  if (match?.[1] === undefined) throw new Error(`no task id in ${textOf(result.modelContent)}`)
   return match[1]
 }
 
@@ -33,8 +34,8 @@ describe('Bash run_in_background', () => {
     const started = performance.now()
     const result = await call('Bash', { command: 'sleep 2', run_in_background: true, description: 'wait a bit' })
     expect(performance.now() - started).toBeLessThan(1000)
-    expect(String(result.modelContent)).toMatch(/^Command running in background with ID: bash_[0-9a-f]{8}$/)
-    const taskId = String(result.modelContent).split(': ')[1]
+    expect(textOf(result.modelContent)).toMatch(/^Command running in background with ID: bash_[0-9a-f]{8}$/)
+    const taskId = textOf(result.modelContent).split(': ')[1]
     expect(result.display).toEqual({ kind: 'background_task', taskId, command: 'sleep 2', status: 'running', confined: true })
     expect(h.backgroundTasks.list('s1')).toEqual([{ id: taskId, sessionId: 's1', description: 'wait a bit', external: false }])
     expect(h.backgroundTasks.list('s2')).toEqual([])
@@ -85,7 +86,7 @@ describe('TaskOutput', () => {
     const elapsed = performance.now() - started
     expect(elapsed).toBeGreaterThanOrEqual(190)
     expect(elapsed).toBeLessThan(1000)
-    expect(String(result.modelContent)).toContain('<retrieval_status>timeout</retrieval_status>')
+    expect(textOf(result.modelContent)).toContain('<retrieval_status>timeout</retrieval_status>')
     expect(reportOf(result).status).toBe('running')
   })
 
@@ -111,7 +112,7 @@ describe('TaskOutput', () => {
     const expected = spawnSync('seq', ['1', '300000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout
     expect(report).toMatchObject({ status: 'completed', truncated: true, totalBytes: Buffer.byteLength(expected) })
     expect(await readFile(report.persistedPath ?? '', 'utf8')).toBe(expected)
-    const text = String(result.modelContent)
+    const text = textOf(result.modelContent)
     expect(text).toContain(`Full output saved to: ${report.persistedPath}`)
     expect(text).toContain('\n299999\n300000\n</persisted-output>\n</output>')
     expect(result.display).toMatchObject({ kind: 'background_task_output', truncated: true })

@@ -8,6 +8,7 @@ import type { TaskOutputReport } from '../../src/tools/task-output/task-report.j
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
 import { eventually, groupMembers, hostPidOf, isRunning, killAll } from '../support/processes.js'
 import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
+import { textOf } from '../support/model-text.js'
 
 let h: ShellHarness
 
@@ -21,7 +22,7 @@ const call = (name: string, input: Record<string, unknown>, sessionId = 's1'): P
 
 async function startInBackground(command: string): Promise<string> {
   const result = await call('Bash', { command, run_in_background: true })
-  return String(result.modelContent).replace('Command running in background with ID: ', '')
+  return textOf(result.modelContent).replace('Command running in background with ID: ', '')
 }
 
 

@@ -123,11 +123,11 @@ afterAll(async () => {
 class RecordingModel implements ModelClient {
   readonly requests: ModelRequest[] = []
 
-  async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
-    signal.throwIfAborted()
+  complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error)
     this.requests.push(request)
     const user = request.messages.find((message) => message.role === 'user')?.content ?? ''
-    return { text: `answer: ${user.includes('Fetch me') ? 'the page has a heading' : 'no heading seen'}` }
+    return Promise.resolve({ text: `answer: ${user.includes('Fetch me') ? 'the page has a heading' : 'no heading seen'}` })
   }
 }
 

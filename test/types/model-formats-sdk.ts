@@ -15,7 +15,6 @@ import type {
 import type {
   AnthropicTool,
   AnthropicToolResult,
-  AnthropicToolResultsMessage,
   OpenAIChatImagesMessage,
   OpenAIChatTool,
   OpenAIChatToolMessage,

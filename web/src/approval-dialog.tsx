@@ -21,8 +21,8 @@ const DECIDERS: Record<DecidedBy, string> = {
 }
 
 function decidedText(decision: unknown, decidedBy: unknown): string {
-  const who = typeof decidedBy === 'string' && decidedBy in DECIDERS ? DECIDERS[decidedBy as DecidedBy] : String(decidedBy ?? 'someone else')
-  const what = decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : String(decision ?? 'decided')
+  const who = typeof decidedBy !== 'string' ? 'someone else' : decidedBy in DECIDERS ? DECIDERS[decidedBy as DecidedBy] : decidedBy
+  const what = decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : typeof decision === 'string' ? decision : 'decided'
   return `Already answered: ${what} by ${who}. Your answer was not used.`
 }
 
