@@ -1,0 +1,111 @@
+/**
+ * A private PostgreSQL server for one test run or benchmark: a cluster made by the system's
+ * `initdb` in a temporary directory, started by `pg_ctl` listening on a Unix socket in that
+ * directory only (no TCP port, nothing shared with another run), stopped and removed by
+ * `stop()`. Debian keeps the binaries in /usr/lib/postgresql/<version>/bin, off PATH, and
+ * initdb refuses to run as root, so as root the cluster belongs to the `postgres` user the
+ * package made.
+ */
+import { execFile } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+
+const run = promisify(execFile)
+// A Unix socket path is at most 107 bytes; the socket's own name takes 18 of them.
+const MAX_SOCKET_DIR_CHARS = 80
+
+export interface PrivatePostgresOptions {
+  /** Off by default: a test cluster that dies with the machine is thrown away anyway. A benchmark turns it on to pay what a real server pays. */
+  readonly fsync?: boolean
+}
+
+export interface PrivatePostgres {
+  /** The directory holding the cluster and its socket. */
+  readonly dir: string
+  /** The URL of `database` on this server (user `postgres`, no password: trust on the socket). */
+  urlOf(database: string): string
+  /** Makes an empty database and gives its URL. */
+  createDatabase(name: string): Promise<string>
+  dropDatabase(name: string): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Where initdb and pg_ctl are: PATH, else the newest of Debian's versioned directories; undefined when PostgreSQL is not installed. */
+export function postgresBinDir(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir !== '' && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir
+  }
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return undefined
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin')
+}
+
+function clusterParent(): string {
+  const tmp = os.tmpdir()
+  return tmp.length + 20 <= MAX_SOCKET_DIR_CHARS ? tmp : '/tmp'
+}
+
+export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+  const bin = postgresBinDir()
+  if (bin === undefined) throw new Error('PostgreSQL is not installed: initdb and pg_ctl were found neither on PATH nor in /usr/lib/postgresql/*/bin (apt-get install postgresql)')
+  const dir = mkdtempSync(path.join(clusterParent(), 'toolexec-pg-'))
+  const asRoot = process.getuid?.() === 0
+  const owner = asRoot ? await postgresUser() : undefined
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid)
+  const asOwner = async (command: string, args: readonly string[]): Promise<void> => {
+    const file = path.join(bin, command)
+    await (asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args))
+  }
+  const data = path.join(dir, 'data')
+  const settings = [`-k ${dir}`, "-c listen_addresses=''", `-c fsync=${options.fsync === true ? 'on' : 'off'}`, '-c max_connections=200']
+  try {
+    await asOwner('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C'])
+    await asOwner('pg_ctl', ['-D', data, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'start'])
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+  const urlOf = (database: string): string => `postgresql://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
+  const admin = async (sql: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: urlOf('postgres') })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
+  return {
+    dir,
+    urlOf,
+    async createDatabase(name) {
+      await admin(`CREATE DATABASE "${name.replaceAll('"', '""')}"`)
+      return urlOf(name)
+    },
+    async dropDatabase(name) {
+      await admin(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`)
+    },
+    async stop() {
+      try {
+        await asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const id = async (flag: string): Promise<number> => Number((await run('id', [flag, 'postgres'])).stdout.trim())
+  try {
+    return { uid: await id('-u'), gid: await id('-g') }
+  } catch {
+    throw new Error('running as root, the cluster needs the "postgres" user that Debian\'s postgresql package makes; none exists')
+  }
+}
