@@ -1,12 +1,33 @@
 import { defineConfig } from 'vitest/config'
 
+/** What both projects share. */
+const shared = {
+  testTimeout: 20_000,
+  pool: 'forks' as const,
+  setupFiles: ['test/support/remove-temp-dirs.ts'],
+}
+
+/**
+ * The suites that run a second time on PostgreSQL (issue 16): the store contract and the HTTP
+ * suites of the promises each backend must keep.
+ */
+const POSTGRES_SUITES = [
+  'test/storage/store-contract.test.ts',
+  'test/http/schedules.test.ts',
+  'test/http/events.test.ts',
+  'test/http/session-stream.test.ts',
+  'test/http/permissions.test.ts',
+  'test/http/crash-recovery.test.ts',
+  'test/http/sessions.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    pool: 'forks',
-    // The suite's own TMPDIR, which must be empty at the end; and the hooks that empty it.
+    // The suite's own TMPDIR, which must be empty at the end (run once, for both projects).
     globalSetup: ['test/support/tmpdir-guard.ts'],
-    setupFiles: ['test/support/remove-temp-dirs.ts'],
+    projects: [
+      { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { test: { ...shared, name: 'postgres', include: POSTGRES_SUITES, globalSetup: ['test/support/postgres-setup.ts'] } },
+    ],
   },
 })
