@@ -20,14 +20,16 @@ const POSTGRES_SUITES = [
   'test/http/crash-recovery.test.ts',
   'test/http/sessions.test.ts',
 ]
+/** What only PostgreSQL has, tested in the postgres project alone. */
+const POSTGRES_ONLY = ['test/**/postgres-*.test.ts']
 
 export default defineConfig({
   test: {
     // The suite's own TMPDIR, which must be empty at the end (run once, for both projects).
     globalSetup: ['test/support/tmpdir-guard.ts'],
     projects: [
-      { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'] } },
-      { test: { ...shared, name: 'postgres', include: POSTGRES_SUITES, globalSetup: ['test/support/postgres-setup.ts'] } },
+      { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: POSTGRES_ONLY } },
+      { test: { ...shared, name: 'postgres', include: [...POSTGRES_SUITES, ...POSTGRES_ONLY], globalSetup: ['test/support/postgres-setup.ts'] } },
     ],
   },
 })

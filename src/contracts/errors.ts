@@ -59,6 +59,7 @@ export const ERROR_CATALOGUE = {
   STORE_ERR_DB_DAMAGED: 'Database %s is damaged: %s; restore it from a backup or move it away',
   STORE_ERR_DB_FOREIGN: 'Database %s is not a toolexec database: %s; start with another --data-dir',
   STORE_ERR_DB_UNREACHABLE: 'PostgreSQL database %s cannot be reached: %s; check TOOLEXEC_DATABASE_URL and that the server runs',
+  STORE_ERR_DB_IN_USE: 'PostgreSQL database %s: %s; stop that server or give this one another database (TOOLEXEC_DATABASE_URL)',
   STORE_ERR_DB_NEWER: 'Database %s was written by a newer toolexec (schema version %s; this build knows up to %s); upgrade toolexec to open it',
   CONF_ERR_DATA_DIR: 'Data directory %s cannot be used: %s; fix it or give another --data-dir (TOOLEXEC_DATA_DIR)',
   CONF_ERR_WORKSPACE: 'Workspace %s %s; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)',

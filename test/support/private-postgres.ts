@@ -25,7 +25,7 @@ export interface PrivatePostgresOptions {
 export interface PrivatePostgres {
   /** The directory holding the cluster and its socket. */
   readonly dir: string
-  /** The URL of `database` on this server (user `postgres`, no password: trust on the socket). */
+  /** The URL of `database` on this server (user `postgres`, no password: trust on the socket; `host` names the socket directory, which node-postgres prefers to the URL's host name). */
   urlOf(database: string): string
   /** Makes an empty database and gives its URL. */
   createDatabase(name: string): Promise<string>
@@ -71,7 +71,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  const urlOf = (database: string): string => `postgresql://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
+  const urlOf = (database: string): string => `postgresql://postgres@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
   const admin = async (sql: string): Promise<void> => {
     const client = new pg.Client({ connectionString: urlOf('postgres') })
     await client.connect()

@@ -14,11 +14,11 @@ export function testBackend(): TestBackend {
 }
 
 function postgresDir(): string | undefined {
-  return inject('postgresDir') as string | undefined
+  return inject('postgresDir')
 }
 
 function urlOf(dir: string, database: string): string {
-  return `postgresql://postgres@/${database}?host=${encodeURIComponent(dir)}`
+  return `postgresql://postgres@localhost/${database}?host=${encodeURIComponent(dir)}`
 }
 
 async function administer(dir: string, sql: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { OpenedStore } from '../../contracts/store.js'
 import { redactedDatabaseUrl } from '../database-url.js'
 import { applyPostgresMigrations, readPostgresMigrations } from './migrations.js'
 import { PgBridge } from './pg-bridge.js'
+import { DatabaseInUseError } from './pg-errors.js'
 import { PostgresStore } from './postgres-store.js'
 import { UnitOfWork } from './unit-of-work.js'
 
@@ -20,8 +21,9 @@ export function openPostgresStore(url: string, options: { readonly logger: Logge
     options.logger.info({ database: shown, migrations: applied }, 'PostgreSQL store open')
   } catch (error) {
     bridge.close()
-    if (error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE') throw new StartupError('STORE_ERR_DB_UNREACHABLE', [shown, error.message], { cause: error })
-    throw error
+    if (!(error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE')) throw error
+    if (error.cause instanceof DatabaseInUseError) throw new StartupError('STORE_ERR_DB_IN_USE', [shown, error.cause.message], { cause: error })
+    throw new StartupError('STORE_ERR_DB_UNREACHABLE', [shown, error.message], { cause: error })
   }
   return {
     store: new PostgresStore(work),

@@ -1,7 +1,7 @@
 /** @module PostgreSQL's failures as the store's port names them (see contracts/store.ts). */
 import { ToolexecError } from '../../contracts/errors.js'
 import { StoreConflictError, StoreFullError } from '../../contracts/store.js'
-import { CONNECTION_LOST, type BatchFailure } from './protocol.js'
+import { CONNECTION_LOST, DATABASE_IN_USE, type BatchFailure } from './protocol.js'
 
 const UNIQUE_VIOLATION = '23505'
 const DISK_FULL = '53100'
@@ -25,9 +25,21 @@ export function storeError(failure: BatchFailure): Error {
       return new StoreFullError(failure.message)
     case CONNECTION_LOST:
       return unavailable(failure.message)
+    case DATABASE_IN_USE:
+      return unavailable(failure.message, new DatabaseInUseError(failure.message))
     default:
       return new PostgresError(failure.message, failure.code)
   }
+}
+
+/** Another toolexec server holds the database: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
+export class DatabaseInUseError extends Error {
+  override readonly name = 'DatabaseInUseError'
+}
+
+/** True for a failure after which the connection must be made again before the next unit of work. */
+export function isConnectionFailure(failure: BatchFailure): boolean {
+  return failure.code === CONNECTION_LOST || failure.code === DATABASE_IN_USE
 }
 
 export function unavailable(reason: string, cause?: unknown): ToolexecError {

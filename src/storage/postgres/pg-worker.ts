@@ -2,11 +2,15 @@
  * @module The thread that holds the PostgreSQL connection: it runs each batch of statements
  * in order on its one connection, posts the reply, then wakes the store's thread, which
  * waits on the shared signal (pg-bridge.ts). A lost connection is replaced only before a
- * batch that opens no transaction of the old one.
+ * batch that opens no transaction of the old one. Every connection first takes the database's
+ * owner lock, a session advisory lock that PostgreSQL drops with the connection (kill -9
+ * included): one server per database, as one per data directory, so that no server's crash
+ * recovery marks another's running calls interrupted.
  */
+import { hostname } from 'node:os'
 import { workerData } from 'node:worker_threads'
 import pg from 'pg'
-import { CONNECTION_LOST, type BatchReply, type BatchRequest, type StatementResult, type WorkerData } from './protocol.js'
+import { CONNECTION_LOST, DATABASE_IN_USE, type BatchReply, type BatchRequest, type StatementResult, type WorkerData } from './protocol.js'
 
 // BIGINT (counts, sums, seqs) read as numbers: every one of them stays far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, Number)
@@ -15,9 +19,14 @@ const { url, signal, port } = workerData as WorkerData
 const replied = new Int32Array(signal)
 let client: pg.Client | undefined
 let lost: string | undefined = 'not connected yet'
+// Any constant of toolexec's own, other than the migrations' lock.
+const OWNER_LOCK = 0x746f6f78
+const APPLICATION_NAME = `toolexec (PID ${process.pid} on ${hostname()})`
+
+class DatabaseInUse extends Error {}
 
 async function connect(): Promise<void> {
-  const next = new pg.Client({ connectionString: url })
+  const next = new pg.Client({ connectionString: url, application_name: APPLICATION_NAME })
   next.on('error', (error) => {
     lost = error.message
   })
@@ -25,8 +34,22 @@ async function connect(): Promise<void> {
     lost ??= 'the connection to PostgreSQL ended'
   })
   await next.connect()
+  const owned = await next.query<{ owned: boolean }>('SELECT pg_try_advisory_lock($1) AS owned', [OWNER_LOCK])
+  if (owned.rows[0]?.owned !== true) {
+    const holder = await ownerOf(next)
+    await next.end()
+    throw new DatabaseInUse(`the database is in use by another toolexec server${holder === undefined ? '' : ` (${holder})`}`)
+  }
   client = next
   lost = undefined
+}
+
+/** The application name of the connection holding the owner lock, when PostgreSQL shows it. */
+async function ownerOf(connection: pg.Client): Promise<string | undefined> {
+  const sql = "SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1"
+  const found = await connection.query<{ name: string | null }>(sql, [OWNER_LOCK]).catch(() => undefined)
+  const name = found?.rows[0]?.name
+  return name === null || name === undefined || name === '' ? undefined : name
 }
 
 async function run(request: BatchRequest): Promise<BatchReply> {
@@ -37,7 +60,9 @@ async function run(request: BatchRequest): Promise<BatchReply> {
       await client?.end().catch(() => undefined)
       await connect()
     } catch (error) {
-      return { id: request.id, results, failure: { message: (error as Error).message, code: CONNECTION_LOST, index: 0 } }
+      lost = (error as Error).message
+      const code = error instanceof DatabaseInUse ? DATABASE_IN_USE : CONNECTION_LOST
+      return { id: request.id, results, failure: { message: lost, code, index: 0 } }
     }
   }
   for (const [index, statement] of request.statements.entries()) {

@@ -22,7 +22,7 @@ export interface StatementResult {
 
 export interface BatchFailure {
   readonly message: string
-  /** PostgreSQL's SQLSTATE, or 'CONNECTION' when the connection is gone. */
+  /** PostgreSQL's SQLSTATE, CONNECTION_LOST when the connection is gone, DATABASE_IN_USE when another server holds the database. */
   readonly code: string
   /** Which statement of the batch failed; the ones after it did not run. */
   readonly index: number
@@ -42,3 +42,5 @@ export interface WorkerData {
 }
 
 export const CONNECTION_LOST = 'CONNECTION'
+/** The database is held by another toolexec server (its owner lock, pg-worker.ts). */
+export const DATABASE_IN_USE = 'IN_USE'

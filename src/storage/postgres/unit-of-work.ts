@@ -6,7 +6,7 @@
  * touching the database, and that level rolls back to its start and throws.
  */
 import { BridgeTimeoutError, type PgBridge } from './pg-bridge.js'
-import { storeError, unavailable } from './pg-errors.js'
+import { isConnectionFailure, storeError, unavailable } from './pg-errors.js'
 import { CONNECTION_LOST, type Statement, type StatementResult } from './protocol.js'
 
 /** How long a statement may take before the database counts as gone. */
@@ -132,7 +132,7 @@ export class UnitOfWork {
       return reply.results[reply.results.length - 1] ?? { rows: [], rowCount: 0 }
     }
     const error = storeError(reply.failure)
-    const lost = reply.failure.code === CONNECTION_LOST
+    const lost = isConnectionFailure(reply.failure)
     if (lost) this.#lost = reply.failure.message
     const depth = lost ? 1 : (batch[reply.failure.index]?.depth ?? this.#depth)
     if (this.#depth > 0 && depth > 0) this.#failure = { error, depth }
