@@ -202,6 +202,12 @@ export class StoreConflictError extends Error {
   readonly code = 'STORE_CONFLICT'
 }
 
+/** Why the database cannot serve: damaged (its operator must restore it) or not answering (it may come back). */
+export interface StorageTrouble {
+  readonly code: 'API_ERR_STORAGE_CORRUPT' | 'API_ERR_STORAGE_UNAVAILABLE'
+  readonly reason: string
+}
+
 /** What a backend gives the runtime besides the store. */
 export interface OpenedStore {
   readonly store: Store
@@ -210,7 +216,7 @@ export interface OpenedStore {
   /** A promise while commits should wait (SQLite's WAL being caught up); else undefined. */
   readonly commitGate: () => Promise<void> | undefined
   /** What is wrong with the database (damage, a lost connection), or undefined when it answers. */
-  damage(): string | undefined
+  trouble(): StorageTrouble | undefined
   /** Remembers `error` when it says the database is damaged or gone; anything else is ignored. */
   noteFailure(error: unknown): void
   close(): void

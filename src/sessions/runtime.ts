@@ -34,7 +34,7 @@ export interface Runtime {
   readonly projectRules: ProjectRuleService
   readonly dataDir: string
   /** What is wrong with the database since the start (damage, a lost connection), told by its backend. */
-  readonly database: Pick<OpenedStore, 'backend' | 'damage' | 'noteFailure'>
+  readonly database: Pick<OpenedStore, 'backend' | 'trouble' | 'noteFailure'>
   /** Whether Bash commands are confined, as the server probed it at start. */
   readonly sandbox: SandboxStatus
   recover(): RecoveryReport

@@ -334,7 +334,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage */
+        /** Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage, API_ERR_STORAGE_UNAVAILABLE while PostgreSQL does not answer */
         get: operations["health"];
         put?: never;
         post?: never;

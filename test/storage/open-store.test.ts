@@ -22,10 +22,10 @@ describe('openStore', () => {
       })
       expect(opened.store.inTransaction).toBe(false)
       expect(opened.store.getSession('s')).toEqual(session)
-      expect(opened.damage()).toBeUndefined()
+      expect(opened.trouble()).toBeUndefined()
       // Anything but damage is not remembered.
       opened.noteFailure(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' }))
-      expect(opened.damage()).toBeUndefined()
+      expect(opened.trouble()).toBeUndefined()
     } finally {
       opened.close()
     }

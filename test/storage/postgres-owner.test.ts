@@ -58,7 +58,7 @@ describe('the owner of a PostgreSQL database', () => {
     expect(error.message).toContain(`PostgreSQL database ${url}:`)
     first.close()
     const second = await open(url)
-    expect(second.damage()).toBeUndefined()
+    expect(second.trouble()).toBeUndefined()
   })
 
   it('is free again at once after its holder is killed with SIGKILL', async () => {

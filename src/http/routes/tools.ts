@@ -97,17 +97,17 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
     {
       schema: {
         operationId: 'health',
-        summary: 'Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage',
+        summary: 'Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage, API_ERR_STORAGE_UNAVAILABLE while PostgreSQL does not answer',
         tags: ['health'],
         security: [],
         response: { 200: HealthSchema, 503: ERROR },
       },
     },
     async (_request, reply) => {
-      const damage = runtime.database.damage()
-      if (damage === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
-      const error = new ToolexecError('API_ERR_STORAGE_CORRUPT', [damage])
-      return reply.code(503).send({ error: { code: 'API_ERR_STORAGE_CORRUPT' as const, message: error.message } })
+      const trouble = runtime.database.trouble()
+      if (trouble === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
+      const error = new ToolexecError(trouble.code, [trouble.reason])
+      return reply.code(503).send({ error: { code: trouble.code, message: error.message } })
     },
   )
 }

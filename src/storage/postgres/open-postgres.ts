@@ -29,7 +29,10 @@ export function openPostgresStore(url: string, options: { readonly logger: Logge
     store: new PostgresStore(work),
     backend: 'postgres',
     commitGate: () => undefined,
-    damage: () => connectionTrouble(work),
+    trouble: () => {
+      const reason = connectionTrouble(work)
+      return reason === undefined ? undefined : { code: 'API_ERR_STORAGE_UNAVAILABLE', reason }
+    },
     // A lost connection is seen by the unit of work itself.
     noteFailure: () => undefined,
     close: () => bridge.close(),

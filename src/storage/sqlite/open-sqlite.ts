@@ -29,7 +29,10 @@ export function openSqliteStore(file: string, _options: SqliteStoreOptions = {})
     store: new SqliteStore(db),
     backend: 'sqlite',
     commitGate: writeGate,
-    damage: () => health.damage(),
+    trouble: () => {
+      const reason = health.damage()
+      return reason === undefined ? undefined : { code: 'API_ERR_STORAGE_CORRUPT', reason }
+    },
     noteFailure: (error) => health.note(error),
     close: () => {
       stop()
