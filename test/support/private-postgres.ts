@@ -30,6 +30,11 @@ export interface PrivatePostgres {
   /** Makes an empty database and gives its URL. */
   createDatabase(name: string): Promise<string>
   dropDatabase(name: string): Promise<void>
+  /** Kills the server as a crash would (`pg_ctl -m immediate`), keeping its data for `resume`. */
+  halt(): Promise<void>
+  /** Starts the halted server again on the same socket and data. */
+  resume(): Promise<void>
+  /** Stops the server and removes its directory. */
   stop(): Promise<void>
 }
 
@@ -64,9 +69,11 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   }
   const data = path.join(dir, 'data')
   const settings = [`-k ${dir}`, "-c listen_addresses=''", `-c fsync=${options.fsync === true ? 'on' : 'off'}`, '-c max_connections=200']
+  const start = (): Promise<void> => asOwner('pg_ctl', ['-D', data, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'start'])
+  const halt = (): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
   try {
     await asOwner('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C'])
-    await asOwner('pg_ctl', ['-D', data, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'start'])
+    await start()
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
@@ -91,9 +98,13 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     async dropDatabase(name) {
       await admin(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`)
     },
+    halt,
+    resume: start,
     async stop() {
       try {
-        await asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+        await halt()
+      } catch {
+        // Halted already.
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
