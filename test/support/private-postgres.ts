@@ -71,7 +71,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  const urlOf = (database: string): string => `postgresql://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
+  // The user goes in the query, not before an empty host: a WHATWG URL (what the server's --database-url check parses) refuses `postgres@/`.
+  const urlOf = (database: string): string => `postgresql:///${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&user=postgres`
   const admin = async (sql: string): Promise<void> => {
     const client = new pg.Client({ connectionString: urlOf('postgres') })
     await client.connect()
