@@ -6,8 +6,9 @@
  * a call (bench/support/floor-child.ts), which shows how much of the gap is ours. Each
  * target runs in its own child process and is driven by the same closed client loop at 50
  * concurrency; the measured windows alternate between them (all children stay up), so a
- * load change on the machine hits them alike. Then (a) alone, fresh, with one client, for
- * its latency. BENCH_SECONDS sets the measured time per target (default 10);
+ * load change on the machine hits them alike; each window follows a 1 s unmeasured ramp.
+ * Then (a) alone, fresh, with one client, for its latency. BENCH_SECONDS sets the measured
+ * time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
  * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
  * only the one-client latency part; BENCH_FLOOR_NO_SQLITE=1 runs the floor storing nothing.
@@ -34,6 +35,12 @@ const CONCURRENCY = 50
 const WINDOW_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000
 const ROUNDS = 5
 const WARMUP_MS = 2_000
+/**
+ * Each round's clients start from idle: its first calls end only once a whole cohort of 50 has
+ * gone through, which takes a latency (400-1000 ms for (d) on a loaded machine). Unmeasured, this
+ * ramp would count against the slower targets and keep their long calls out of the latencies.
+ */
+const ROUND_RAMP_MS = 1_000
 const LATENCY_WINDOW_MS = 5_000
 const PROFILE_DIR = process.env.BENCH_PROFILE
 
@@ -119,19 +126,30 @@ function printStoreTimings(timings: Record<string, MethodTiming>, calls: number)
   }
 }
 
+interface CpuSample {
+  readonly serverMs: number
+  readonly databaseMs: number
+  readonly clientMs: number
+}
+
+/** The CPU used so far by the target, its database server and this load generator, taken `afterMs` from now. */
+async function cpuSampleAfter(target: Target, afterMs: number): Promise<CpuSample> {
+  await new Promise((resolve) => setTimeout(resolve, afterMs))
+  const client = process.cpuUsage()
+  const databaseMs = target.databaseCpuMs?.() ?? 0
+  return { serverMs: await target.child.cpuMs(), databaseMs, clientMs: (client.user + client.system) / 1000 }
+}
+
+/** Drives the target for `warmupMs`, then counts `windowMs`; the CPU figures are the window's. */
 async function measure(target: Target, tally: Tally, warmupMs: number, windowMs: number): Promise<void> {
-  const cpuBefore = await target.child.cpuMs()
-  const databaseBefore = target.databaseCpuMs?.() ?? 0
-  const clientBefore = process.cpuUsage()
+  const samples = Promise.all([cpuSampleAfter(target, warmupMs), cpuSampleAfter(target, warmupMs + windowMs)])
   const report = await runClosedLoop(target.clients, { warmupMs, durationMs: windowMs })
-  const client = process.cpuUsage(clientBefore)
-  const cpuAfter = await target.child.cpuMs()
-  const databaseAfter = target.databaseCpuMs?.() ?? 0
+  const [before, after] = await samples
   tally.calls += report.calls
   tally.windowMs += report.windowMs
-  tally.cpuMs += warmupMs === 0 ? cpuAfter - cpuBefore : 0
-  tally.databaseCpuMs += warmupMs === 0 ? databaseAfter - databaseBefore : 0
-  tally.clientCpuMs += warmupMs === 0 ? (client.user + client.system) / 1000 : 0
+  tally.cpuMs += after.serverMs - before.serverMs
+  tally.databaseCpuMs += after.databaseMs - before.databaseMs
+  tally.clientCpuMs += after.clientMs - before.clientMs
   tally.totalCalls += report.totalCalls
   tally.latenciesMs.push(...report.latenciesMs)
 }
@@ -166,7 +184,7 @@ async function alternate(targets: readonly Target[]): Promise<Measured[]> {
   // The warm-up's calls are measured into the tally too, since every call made must be found stored.
   for (const [i, target] of targets.entries()) await measure(target, tallies[i] as Tally, WARMUP_MS, 0)
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) await measure(target, tallies[i] as Tally, 0, WINDOW_MS / ROUNDS)
+    for (const [i, target] of targets.entries()) await measure(target, tallies[i] as Tally, ROUND_RAMP_MS, WINDOW_MS / ROUNDS)
   }
   const measured: Measured[] = []
   for (const [i, target] of targets.entries()) {
@@ -222,7 +240,7 @@ async function oneClient(): Promise<{ single: Tally; stored: string }> {
 async function main(): Promise<void> {
   const load = os.loadavg()[0] ?? 0
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${load.toFixed(1)} at start`)
-  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds, ${WINDOW_MS / 1000} s measured per target`)
+  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds of ${ROUND_RAMP_MS / 1000} s ramp + ${WINDOW_MS / ROUNDS / 1000} s measured each, ${WINDOW_MS / 1000} s measured per target`)
   const skipped = postgresSkipped()
   const postgres = skipped === undefined ? await startPostgres() : undefined
   let measured: SideBySide
