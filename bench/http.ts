@@ -6,11 +6,18 @@
  * a call (bench/support/floor-child.ts), which shows how much of the gap is ours. Each
  * target runs in its own child process and is driven by the same closed client loop at 50
  * concurrency; the measured windows alternate between them (all children stay up), so a
- * load change on the machine hits them alike. Then (a) alone, fresh, with one client, for
- * its latency. BENCH_SECONDS sets the measured time per target (default 10);
+ * load change on the machine hits them alike; each window follows a 1 s unmeasured ramp.
+ * Then (a) alone, fresh, with one client, for its latency. BENCH_SECONDS sets the measured
+ * time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
  * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
  * only the one-client latency part; BENCH_FLOOR_NO_SQLITE=1 runs the floor storing nothing.
+ * Beside them, (d): the same real server storing in PostgreSQL instead of SQLite, in the
+ * same alternating rounds, against a private PostgreSQL server this run starts from the
+ * system's binaries (test/support/private-postgres.ts, fsync on: it pays what a real server
+ * pays) and removes at the end; its line adds the PostgreSQL server's own CPU per call (all
+ * its processes, from /proc). BENCH_POSTGRES=0 leaves (d) out; it is left out, saying why,
+ * when PostgreSQL is not installed.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -21,11 +28,19 @@ import { childScript, startChild, type ChildTarget } from './support/child-proce
 import { BarePostClient, poolFor, ToolexecClient } from './support/http-clients.js'
 import { formatRate, percentile } from './support/stats.js'
 import type { MethodTiming } from './support/store-timing.js'
+import { postgresCpuReader } from './support/postgres-cpu.js'
+import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from '../test/support/private-postgres.js'
 
 const CONCURRENCY = 50
 const WINDOW_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000
 const ROUNDS = 5
 const WARMUP_MS = 2_000
+/**
+ * Each round's clients start from idle: its first calls end only once a whole cohort of 50 has
+ * gone through, which takes a latency (400-1000 ms for (d) on a loaded machine). Unmeasured, this
+ * ramp would count against the slower targets and keep their long calls out of the latencies.
+ */
+const ROUND_RAMP_MS = 1_000
 const LATENCY_WINDOW_MS = 5_000
 const PROFILE_DIR = process.env.BENCH_PROFILE
 
@@ -33,6 +48,8 @@ interface Target {
   readonly child: ChildTarget
   readonly pool: Pool
   readonly clients: readonly LoopClient[]
+  /** CPU the target's database server has used so far, in milliseconds, when it has its own. */
+  readonly databaseCpuMs?: (() => number) | undefined
   /** Stops the clients and the child; checks what it persisted. */
   close(totalCalls: number): Promise<string>
 }
@@ -41,6 +58,7 @@ interface Tally {
   calls: number
   windowMs: number
   cpuMs: number
+  databaseCpuMs: number
   clientCpuMs: number
   totalCalls: number
   latenciesMs: number[]
@@ -62,10 +80,20 @@ async function startBare(): Promise<Target> {
   }
 }
 
-async function startToolexec(clientCount: number, script = 'toolexec-child.ts'): Promise<Target> {
+/** A PostgreSQL database for a toolexec target, and the reader of its server's CPU. */
+interface Database {
+  readonly url: string
+  readonly cpuMs: (() => number) | undefined
+}
+
+async function startToolexec(clientCount: number, script = 'toolexec-child.ts', database?: Database): Promise<Target> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-http-'))
   const profileDir = script === 'toolexec-child.ts' ? PROFILE_DIR : undefined
-  const child = await startChild(childScript(script), { args: [dataDir], cpuProfileDir: profileDir })
+  const args = database === undefined ? [dataDir] : [dataDir, database.url]
+  const child = await startChild(childScript(script), { args, cpuProfileDir: profileDir }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
   const pool = poolFor(child.url, clientCount)
   const clients = Array.from({ length: clientCount }, (_, i) => new ToolexecClient(pool, child.url, `bench_${i}`))
   await Promise.all(clients.map((client) => client.connect()))
@@ -73,6 +101,7 @@ async function startToolexec(clientCount: number, script = 'toolexec-child.ts'):
     child,
     pool,
     clients,
+    databaseCpuMs: database?.cpuMs,
     close: async (totalCalls) => {
       for (const client of clients) client.close()
       await pool.close()
@@ -97,57 +126,107 @@ function printStoreTimings(timings: Record<string, MethodTiming>, calls: number)
   }
 }
 
+interface CpuSample {
+  readonly serverMs: number
+  readonly databaseMs: number
+  readonly clientMs: number
+}
+
+/** The CPU used so far by the target, its database server and this load generator, taken `afterMs` from now. */
+async function cpuSampleAfter(target: Target, afterMs: number): Promise<CpuSample> {
+  await new Promise((resolve) => setTimeout(resolve, afterMs))
+  const client = process.cpuUsage()
+  const databaseMs = target.databaseCpuMs?.() ?? 0
+  return { serverMs: await target.child.cpuMs(), databaseMs, clientMs: (client.user + client.system) / 1000 }
+}
+
+/** Drives the target for `warmupMs`, then counts `windowMs`; the CPU figures are the window's. */
 async function measure(target: Target, tally: Tally, warmupMs: number, windowMs: number): Promise<void> {
-  const cpuBefore = await target.child.cpuMs()
-  const clientBefore = process.cpuUsage()
+  const samples = Promise.all([cpuSampleAfter(target, warmupMs), cpuSampleAfter(target, warmupMs + windowMs)])
   const report = await runClosedLoop(target.clients, { warmupMs, durationMs: windowMs })
-  const client = process.cpuUsage(clientBefore)
-  const cpuAfter = await target.child.cpuMs()
+  const [before, after] = await samples
   tally.calls += report.calls
   tally.windowMs += report.windowMs
-  tally.cpuMs += warmupMs === 0 ? cpuAfter - cpuBefore : 0
-  tally.clientCpuMs += warmupMs === 0 ? (client.user + client.system) / 1000 : 0
+  tally.cpuMs += after.serverMs - before.serverMs
+  tally.databaseCpuMs += after.databaseMs - before.databaseMs
+  tally.clientCpuMs += after.clientMs - before.clientMs
   tally.totalCalls += report.totalCalls
   tally.latenciesMs.push(...report.latenciesMs)
 }
 
-const emptyTally = (): Tally => ({ calls: 0, windowMs: 0, cpuMs: 0, clientCpuMs: 0, totalCalls: 0, latenciesMs: [] })
+const emptyTally = (): Tally => ({ calls: 0, windowMs: 0, cpuMs: 0, databaseCpuMs: 0, clientCpuMs: 0, totalCalls: 0, latenciesMs: [] })
 const rate = (tally: Tally): number => (tally.calls / tally.windowMs) * 1000
-const cpuPerCall = (tally: Tally): string =>
-  `${((tally.cpuMs / tally.calls) * 1000).toFixed(0)} µs server CPU/call, ${((tally.clientCpuMs / tally.calls) * 1000).toFixed(0)} µs load-generator CPU/call`
+const microsPerCall = (ms: number, tally: Tally): string => ((ms / tally.calls) * 1000).toFixed(0)
+const cpuPerCall = (tally: Tally, database = false): string =>
+  `${microsPerCall(tally.cpuMs, tally)} µs server CPU/call, ${database ? `${microsPerCall(tally.databaseCpuMs, tally)} µs PostgreSQL CPU/call, ` : ''}${microsPerCall(tally.clientCpuMs, tally)} µs load-generator CPU/call`
 const latency = (tally: Tally, digits: number): string => {
   const sorted = [...tally.latenciesMs].sort((a, b) => a - b)
   const at = (p: number): string => percentile(sorted, p).toFixed(digits)
   return `p50 ${at(50)} ms, p99 ${at(99)} ms, p99.9 ${at(99.9)} ms`
 }
 
-interface SideBySide {
-  readonly bare: Tally
-  readonly ours: Tally
-  readonly floor: Tally
+interface Measured {
+  readonly tally: Tally
   readonly stored: string
-  readonly floorStored: string
 }
 
-async function sideBySide(): Promise<SideBySide> {
-  const bare = emptyTally()
-  const ours = emptyTally()
-  const floor = emptyTally()
-  const bareTarget = await startBare()
-  const oursTarget = await startToolexec(CONCURRENCY)
-  const floorTarget = await startToolexec(CONCURRENCY, 'floor-child.ts')
-  await measure(bareTarget, emptyTally(), WARMUP_MS, 0)
-  await measure(oursTarget, ours, WARMUP_MS, 0)
-  await measure(floorTarget, floor, WARMUP_MS, 0)
+interface SideBySide {
+  readonly bare: Tally
+  readonly ours: Measured
+  readonly floor: Measured
+  /** Undefined when (d) is left out. */
+  readonly postgres: Measured | undefined
+}
+
+/** Warms each target up, then measures them in turn, round after round, and closes them. */
+async function alternate(targets: readonly Target[]): Promise<Measured[]> {
+  const tallies = targets.map(() => emptyTally())
+  // The warm-up's calls are measured into the tally too, since every call made must be found stored.
+  for (const [i, target] of targets.entries()) await measure(target, tallies[i] as Tally, WARMUP_MS, 0)
   for (let round = 0; round < ROUNDS; round++) {
-    await measure(bareTarget, bare, 0, WINDOW_MS / ROUNDS)
-    await measure(oursTarget, ours, 0, WINDOW_MS / ROUNDS)
-    await measure(floorTarget, floor, 0, WINDOW_MS / ROUNDS)
+    for (const [i, target] of targets.entries()) await measure(target, tallies[i] as Tally, ROUND_RAMP_MS, WINDOW_MS / ROUNDS)
   }
-  await bareTarget.close(0)
-  const stored = await oursTarget.close(ours.totalCalls)
-  const floorStored = await floorTarget.close(floor.totalCalls)
-  return { bare, ours, floor, stored, floorStored }
+  const measured: Measured[] = []
+  for (const [i, target] of targets.entries()) {
+    const tally = tallies[i] as Tally
+    measured.push({ tally, stored: await target.close(tally.totalCalls) })
+  }
+  return measured
+}
+
+async function sideBySide(postgres: Database | undefined): Promise<SideBySide> {
+  const targets = [await startBare(), await startToolexec(CONCURRENCY), await startToolexec(CONCURRENCY, 'floor-child.ts')]
+  if (postgres !== undefined) targets.push(await startToolexec(CONCURRENCY, 'toolexec-child.ts', postgres))
+  const [bare, ours, floor, onPostgres] = await alternate(targets)
+  if (bare === undefined || ours === undefined || floor === undefined) throw new Error('a target was not measured')
+  return { bare: bare.tally, ours, floor, postgres: onPostgres }
+}
+
+/** Why (d) is left out, or undefined when it runs. */
+function postgresSkipped(): string | undefined {
+  if (process.env.BENCH_POSTGRES === '0') return 'BENCH_POSTGRES=0'
+  if (postgresBinDir() === undefined) return 'PostgreSQL is not installed (no initdb and pg_ctl on PATH or in /usr/lib/postgresql/*/bin)'
+  return undefined
+}
+
+/** Starts the private PostgreSQL server of (d); it is stopped by `stop`, also on Ctrl-C. */
+async function startPostgres(): Promise<{ database: Database; stop: () => Promise<void> }> {
+  const server: PrivatePostgres = await startPrivatePostgres({ fsync: true })
+  const onInterrupt = (): void => {
+    void server.stop().finally(() => process.exit(130))
+  }
+  process.once('SIGINT', onInterrupt)
+  const stop = async (): Promise<void> => {
+    process.off('SIGINT', onInterrupt)
+    await server.stop()
+  }
+  try {
+    const url = await server.createDatabase('toolexec_bench_http')
+    return { database: { url, cpuMs: postgresCpuReader(path.join(server.dir, 'data')) }, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
 }
 
 async function oneClient(): Promise<{ single: Tally; stored: string }> {
@@ -161,20 +240,40 @@ async function oneClient(): Promise<{ single: Tally; stored: string }> {
 async function main(): Promise<void> {
   const load = os.loadavg()[0] ?? 0
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${load.toFixed(1)} at start`)
-  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds, ${WINDOW_MS / 1000} s measured per target`)
-  const { bare, ours, floor, stored, floorStored } = await sideBySide()
+  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds of ${ROUND_RAMP_MS / 1000} s ramp + ${WINDOW_MS / ROUNDS / 1000} s measured each, ${WINDOW_MS / 1000} s measured per target`)
+  const skipped = postgresSkipped()
+  const postgres = skipped === undefined ? await startPostgres() : undefined
+  let measured: SideBySide
+  try {
+    measured = await sideBySide(postgres?.database)
+  } finally {
+    await postgres?.stop()
+  }
+  const { bare, ours, floor } = measured
   const { single, stored: singleStored } = await oneClient()
-  const ratio = rate(ours) / rate(bare)
-  const floorRatio = rate(floor) / rate(bare)
+  const ratio = rate(ours.tally) / rate(bare)
+  const floorRatio = rate(floor.tally) / rate(bare)
   const p99 = percentile([...single.latenciesMs].sort((a, b) => a - b), 99)
   console.log(`(b) bare fastify POST + TypeBox body:  ${formatRate(rate(bare)).padStart(7)} calls/s  (${cpuPerCall(bare)})`)
-  console.log(`(a) toolexec no-op call -> SSE result: ${formatRate(rate(ours)).padStart(7)} calls/s  (${cpuPerCall(ours)}; ${stored})`)
-  console.log(`(c) floor: least persisted call -> SSE: ${formatRate(rate(floor)).padStart(7)} calls/s  (${cpuPerCall(floor)}; ${floorStored})`)
+  console.log(`(a) toolexec no-op call -> SSE result: ${formatRate(rate(ours.tally)).padStart(7)} calls/s  (${cpuPerCall(ours.tally)}; ${ours.stored})`)
+  console.log(`(c) floor: least persisted call -> SSE: ${formatRate(rate(floor.tally)).padStart(7)} calls/s  (${cpuPerCall(floor.tally)}; ${floor.stored})`)
+  printPostgres(measured.postgres, ours.tally, skipped)
   console.log(`ratio (a)/(b): ${ratio.toFixed(3)}  (target >= 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`)
   console.log(`ratio (c)/(b): ${floorRatio.toFixed(3)}  (the floor's own ratio; (a)/(c): ${(ratio / floorRatio).toFixed(2)})`)
-  console.log(`(a) latency, 50 clients: ${latency(ours, 2)}`)
+  console.log(`(a) latency, 50 clients: ${latency(ours.tally, 2)}`)
   console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`)
   console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
+}
+
+function printPostgres(postgres: Measured | undefined, sqlite: Tally, skipped: string | undefined): void {
+  if (postgres === undefined) {
+    console.log(`(d) toolexec on PostgreSQL: left out: ${skipped ?? 'not measured'}`)
+    return
+  }
+  const { tally, stored } = postgres
+  console.log(`(d) toolexec on PostgreSQL:            ${formatRate(rate(tally)).padStart(7)} calls/s  (${cpuPerCall(tally, true)}; ${stored})`)
+  console.log(`(d) latency, 50 clients: ${latency(tally, 2)}`)
+  console.log(`ratio (d)/(a): ${(rate(tally) / rate(sqlite)).toFixed(3)}  (PostgreSQL against SQLite, same server)`)
 }
 
 /** BENCH_ONLY=latency: only the one-client latency run, for quick comparisons. */

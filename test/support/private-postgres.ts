@@ -25,7 +25,7 @@ export interface PrivatePostgresOptions {
 export interface PrivatePostgres {
   /** The directory holding the cluster and its socket. */
   readonly dir: string
-  /** The URL of `database` on this server (user `postgres`, no password: trust on the socket; `host` names the socket directory, which node-postgres prefers to the URL's host name). */
+  /** The URL of `database` on this server (user `postgres`, no password: trust on the socket; `host` names the socket directory). */
   urlOf(database: string): string
   /** Makes an empty database and gives its URL. */
   createDatabase(name: string): Promise<string>
@@ -78,7 +78,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  const urlOf = (database: string): string => `postgresql://postgres@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
+  // The user goes in the query, not before an empty host: a WHATWG URL (what the server's --database-url check parses) refuses `postgres@/`.
+  const urlOf = (database: string): string => `postgresql:///${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&user=postgres`
   const admin = async (sql: string): Promise<void> => {
     const client = new pg.Client({ connectionString: urlOf('postgres') })
     await client.connect()

@@ -18,7 +18,7 @@ function postgresDir(): string | undefined {
 }
 
 function urlOf(dir: string, database: string): string {
-  return `postgresql://postgres@localhost/${database}?host=${encodeURIComponent(dir)}`
+  return `postgresql:///${database}?host=${encodeURIComponent(dir)}&user=postgres`
 }
 
 async function administer(dir: string, sql: string): Promise<void> {
