@@ -71,7 +71,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  const urlOf = (database: string): string => `postgresql://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
+  // A host is named so the URL parses as one (the server's config checks it); ?host= points pg at the socket.
+  const urlOf = (database: string): string => `postgresql://postgres@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`
   const admin = async (sql: string): Promise<void> => {
     const client = new pg.Client({ connectionString: urlOf('postgres') })
     await client.connect()
