@@ -29,7 +29,15 @@ export default defineConfig({
     globalSetup: ['test/support/tmpdir-guard.ts'],
     projects: [
       { test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: POSTGRES_ONLY } },
-      { test: { ...shared, name: 'postgres', include: [...POSTGRES_SUITES, ...POSTGRES_ONLY], globalSetup: ['test/support/postgres-setup.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'postgres',
+          include: [...POSTGRES_SUITES, ...POSTGRES_ONLY],
+          globalSetup: ['test/support/postgres-setup.ts'],
+          setupFiles: [...shared.setupFiles, 'test/support/drop-test-databases.ts'],
+        },
+      },
     ],
   },
 })

@@ -3,7 +3,6 @@ import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '
 import { useHttpSuite } from '../support/http-suite.js'
 import { settledRowCounts, type TestServer } from '../support/server.js'
 import { dataOf, type SseClient } from '../support/sse-client.js'
-import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
 let s: TestServer
 const suite = useHttpSuite((server) => {
@@ -127,8 +126,7 @@ describe('POST /schedules', () => {
     const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('same')] })))
     expect(replies.map((reply) => reply.status).sort()).toEqual([202, 409])
     expect(replies.find((reply) => reply.status === 409)?.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
-    const stored = sqliteDatabaseOf(s.runtime.store).prepare('SELECT count(*) FROM tool_calls WHERE session_id = ?').pluck().get(sessionId)
-    expect(stored).toBe(1)
+    expect(s.runtime.store.sessionCounts(sessionId).calls).toBe(1)
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(200)
   })
 

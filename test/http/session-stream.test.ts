@@ -1,31 +1,33 @@
 import { rmSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
-import type { StoredEvent } from '../../src/contracts/store.js'
+import { pino } from 'pino'
+import type { OpenedStore, Store, StoredEvent } from '../../src/contracts/store.js'
 import { COALESCE_MS, SessionStream } from '../../src/http/session-stream.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventFeed } from '../../src/sessions/event-feed.js'
 import { EventJournal } from '../../src/sessions/event-journal.js'
-import { openDatabase } from '../../src/storage/sqlite/database.js'
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
+import { openStore } from '../../src/storage/open-store.js'
 import { tempDirSync } from '../support/temp-dirs.js'
+import { freshDatabaseUrl } from '../support/test-database.js'
 
-// Each test starts from an empty database: what the stream replays is what the test stores.
+// Each test starts from an empty database (of the test project's backend): what the stream replays is what the test stores.
 let dir: string
-let store: SqliteStore
+let opened: OpenedStore
+let store: Store
 let server: http.Server | undefined
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDirSync('stream')
-  store = new SqliteStore(openDatabase(path.join(dir, 'toolexec.db')))
+  opened = openStore({ dataDir: dir, databaseUrl: await freshDatabaseUrl(), logger: pino({ level: 'silent' }) })
+  store = opened.store
 })
 afterEach(async () => {
   server?.closeAllConnections()
   await new Promise((resolve) => server?.close(resolve))
   server = undefined
-  store.db.close()
+  opened.close()
   rmSync(dir, { recursive: true, force: true })
 })
 

@@ -1,12 +1,10 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { dataOf } from '../support/sse-client.js'
-import { tempDir } from '../support/temp-dirs.js'
-import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
+import { coldCopyOf } from '../support/cold-copy.js'
 
 // One server for the file (starting one costs about a second); every test uses its own sessions.
 let s: TestServer
@@ -40,13 +38,6 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
     if (ok(value) || Date.now() > deadline) return value
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
-}
-
-/** A consistent copy of the live database in a new data dir: what a cold restart would find. */
-async function copyDataDir(server: TestServer): Promise<string> {
-  const dir = await tempDir('cold')
-  sqliteDatabaseOf(server.runtime.store).prepare('VACUUM INTO ?').run(path.join(dir, 'toolexec.db'))
-  return dir
 }
 
 const sleep = (id: string, ms: number): unknown => ({ id, name: 'Sleep', input: { ms } })
@@ -227,7 +218,7 @@ describe('GET /sessions/:id/history', () => {
     ])
     expect(history.body.entries[4]?.turnId).toBe(two.turnId)
 
-    const copy = await startTestServer({ dataDir: await copyDataDir(s) })
+    const copy = await startTestServer({ dataDir: await coldCopyOf(s) })
     try {
       const cold = await copy.json<{ entries: HistoryEntry[] }>('GET', '/sessions/hist/history')
       expect(cold.body.entries).toEqual(history.body.entries)

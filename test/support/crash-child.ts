@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { databaseUrlOf } from './test-database.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENTRY = 'test/support/crash-server.ts'
@@ -24,14 +25,21 @@ export interface SseFrame {
   readonly data: Record<string, unknown>
 }
 
+/** In the postgres test project the child stores in the data directory's database, the same one on each restart. */
 export async function spawnCrashServer(dataDir: string, markerDir: string): Promise<CrashChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, dataDir, markerDir], {
+  const databaseUrl = await databaseUrlOf(dataDir)
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, dataDir, markerDir, ...(databaseUrl === undefined ? [] : [databaseUrl])], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const url = await readUrl(child)
+  const { url, backend } = await readListening(child)
+  const expected = databaseUrl === undefined ? 'sqlite' : 'postgres'
+  if (backend !== expected) {
+    child.kill('SIGKILL')
+    throw new Error(`the crash server stores in ${backend}, not ${expected}`)
+  }
   return {
     url,
     process: child,
@@ -43,8 +51,9 @@ export async function spawnCrashServer(dataDir: string, markerDir: string): Prom
   }
 }
 
-function readUrl(child: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
+/** The line the child prints once listening: its URL and the backend it stores in. */
+function readListening(child: ChildProcess): Promise<{ url: string; backend: string }> {
+  return new Promise((resolve, reject) => {
     let stdout = ''
     let stderr = ''
     const timer = setTimeout(() => fail(new Error(`crash server did not start in ${START_TIMEOUT_MS} ms: ${stderr}`)), START_TIMEOUT_MS)
@@ -62,7 +71,7 @@ function readUrl(child: ChildProcess): Promise<string> {
       if (newline < 0) return
       clearTimeout(timer)
       child.stdout?.off('data', onStdout)
-      resolve((JSON.parse(stdout.slice(0, newline)) as { url: string }).url)
+      resolve(JSON.parse(stdout.slice(0, newline)) as { url: string; backend: string })
     })
     child.once('exit', (code, signal) => fail(new Error(`crash server exited before listening (${code ?? signal}): ${stderr}`)))
   })

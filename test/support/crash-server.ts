@@ -1,8 +1,8 @@
 /**
  * Child-process entry point of the crash test:
- *   node --import tsx test/support/crash-server.ts <dataDir> <markerDir>
+ *   node --import tsx test/support/crash-server.ts <dataDir> <markerDir> [<databaseUrl>]
  * Starts the real server (startServer + loadConfig, so crash recovery runs at start) on
- * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ...}` as one JSON
+ * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ..., "backend": ...}` as one JSON
  * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly,
  * letting running calls finish for CRASH_SHUTDOWN_GRACE_MS (default 0) first.
  */
@@ -12,15 +12,16 @@ import { startServer } from '../../src/server.js'
 import { crashTools } from './crash-tools.js'
 
 async function main(): Promise<void> {
-  const [dataDir, markerDir] = process.argv.slice(2)
+  const [dataDir, markerDir, databaseUrl] = process.argv.slice(2)
   if (dataDir === undefined || markerDir === undefined) {
-    process.stderr.write('usage: crash-server.ts <dataDir> <markerDir>\n')
+    process.stderr.write('usage: crash-server.ts <dataDir> <markerDir> [<databaseUrl>]\n')
     process.exit(2)
   }
   const level = process.env.CRASH_LOG_LEVEL ?? 'silent'
-  const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: level })
+  const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
+  const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', dataDir, ...database], { LOG_LEVEL: level })
   const server = await startServer(config, { tools: crashTools(markerDir), logger: pino({ level }, pino.destination(2)) })
-  process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`)
+  process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid, backend: server.runtime.database.backend })}\n`)
   const graceMs = Number(process.env.CRASH_SHUTDOWN_GRACE_MS ?? '0')
   process.once('SIGTERM', () => {
     void server.close({ graceMs }).then(() => process.exit(0))

@@ -5,9 +5,12 @@ import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { startServer, type RunningServer, type ServerParts } from '../../src/server.js'
 import { editTool, readTool, sleepTool } from './tools.js'
 import { tempDirSync } from './temp-dirs.js'
+import { databaseUrlOf, testBackend } from './test-database.js'
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string
+  /** The PostgreSQL database it stores in (the postgres test project); undefined on SQLite. */
+  readonly databaseUrl: string | undefined
   /** fetch against the server with JSON in and out. */
   readonly json: <T = unknown>(method: string, route: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T }>
 }
@@ -21,7 +24,9 @@ export interface TestServerOptions extends Partial<ServerParts> {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDirSync('test')
-  const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir], { LOG_LEVEL: 'silent', ...options.env })
+  const databaseUrl = await databaseUrlOf(dataDir)
+  const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
+  const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, ...database], { LOG_LEVEL: 'silent', ...options.env })
   const server = await startServer(config, {
     // No 8 MiB space reserve per test server unless a test asks for one.
     storageSpace: { reserveBytes: 0 },
@@ -29,6 +34,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tools: options.tools ?? DEFAULT_TEST_TOOLS,
     logger: options.logger ?? pino({ level: 'silent' }),
   })
+  if (server.runtime.database.backend !== testBackend()) {
+    await server.close()
+    throw new Error(`a test server of the ${testBackend()} project stores in ${server.runtime.database.backend}`)
+  }
   const json = async <T>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
     const init: RequestInit = { method, headers: { ...headers } }
     if (body !== undefined) {
@@ -39,7 +48,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const text = await response.text()
     return { status: response.status, body: (text.length > 0 ? JSON.parse(text) : undefined) as T }
   }
-  return { ...server, dataDir, json, close: (options) => server.close(options) }
+  return { ...server, dataDir, databaseUrl, json, close: (options) => server.close(options) }
 }
 
 /**

@@ -13,10 +13,12 @@ export function testBackend(): TestBackend {
   return postgresDir() === undefined ? 'sqlite' : 'postgres'
 }
 
+// Provided by the postgres project's global setup only: in the sqlite project there is none.
 function postgresDir(): string | undefined {
   return inject('postgresDir')
 }
 
+// A host is named so the URL parses as one (the server's config checks it); ?host= points pg at the socket.
 function urlOf(dir: string, database: string): string {
   return `postgresql:///${database}?host=${encodeURIComponent(dir)}&user=postgres`
 }
@@ -31,13 +33,39 @@ async function administer(dir: string, sql: string): Promise<void> {
   }
 }
 
+// Every database this test file made, dropped after the file (test/support/drop-test-databases.ts).
+const made: string[] = []
+// A data directory's database: a server restarted on that directory finds what it stored.
+const ofDataDir = new Map<string, Promise<string | undefined>>()
+
 /** A new empty database's URL in the postgres project; undefined in the sqlite project. */
 export async function freshDatabaseUrl(): Promise<string | undefined> {
   const dir = postgresDir()
   if (dir === undefined) return undefined
   const name = `t_${process.pid}_${randomBytes(6).toString('hex')}`
   await administer(dir, `CREATE DATABASE ${name}`)
-  return urlOf(dir, name)
+  const url = urlOf(dir, name)
+  made.push(url)
+  return url
+}
+
+/**
+ * The database that belongs with `dataDir` in the postgres project (made on the first ask, the
+ * same one for every server started on that directory); undefined in the sqlite project.
+ */
+export function databaseUrlOf(dataDir: string): Promise<string | undefined> {
+  let url = ofDataDir.get(dataDir)
+  if (url === undefined) {
+    url = freshDatabaseUrl()
+    ofDataDir.set(dataDir, url)
+  }
+  return url
+}
+
+/** Drops every database the test file made; its servers are closed by then. */
+export async function dropDatabasesOfFile(): Promise<void> {
+  ofDataDir.clear()
+  for (const url of made.splice(0)) await dropDatabase(url)
 }
 
 /** Drops the database a `freshDatabaseUrl` made (its connections ended by force), so a run does not fill the disk. */
