@@ -15,7 +15,7 @@ let server: TestServer
 beforeAll(async () => {
   postgres = await startPrivatePostgres()
   const url = await postgres.createDatabase('outage')
-  server = await startTestServer({ env: { TOOLEXEC_DATABASE_URL: url } })
+  server = await startTestServer({ databaseUrl: url })
 }, 60_000)
 
 afterAll(async () => {

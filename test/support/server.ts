@@ -20,11 +20,13 @@ export const DEFAULT_TEST_TOOLS: readonly ToolEntry[] = [readTool, editTool, sle
 export interface TestServerOptions extends Partial<ServerParts> {
   readonly dataDir?: string
   readonly env?: Record<string, string>
+  /** Where the server stores instead of the project's own database (a test's own PostgreSQL server). */
+  readonly databaseUrl?: string
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDirSync('test')
-  const databaseUrl = await databaseUrlOf(dataDir)
+  const databaseUrl = options.databaseUrl ?? (await databaseUrlOf(dataDir))
   const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
   const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, ...database], { LOG_LEVEL: 'silent', ...options.env })
   const server = await startServer(config, {
