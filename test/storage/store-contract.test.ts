@@ -138,7 +138,7 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(store.getSession('s')?.permissionMode).toBe('plan')
     })
 
-    it('sessionsBefore pages newest first, ties on creation broken by id in byte order', () => {
+    it('sessionsBefore pages newest first, ties on creation broken by id in byte order; sessionCounts counts one session only', () => {
       for (const id of TRICKY_IDS) store.insertSession(session(id, { createdAt: at(1) }))
       store.insertSession(session('older', { createdAt: at(0) }))
       store.insertSession(session('newer', { createdAt: at(2) }))
@@ -155,9 +155,8 @@ describe(`Store contract on ${testBackend()}`, () => {
       }
       expect(pages).toEqual(expected)
       expect(store.sessionsBefore(undefined, 1)[0]).toEqual(session('newer', { createdAt: at(2) }))
-    })
 
-    it('sessionCounts counts the schedules, calls and pending permissions of one session only', () => {
+      // sessionCounts counts the schedules, calls and pending permissions of one session only.
       expect(store.sessionCounts('none')).toEqual({ schedules: 0, calls: 0, pendingPermissions: 0 })
       scheduleWith('s', 'sch-1', ['c1', 'c2'])
       scheduleWith('s', 'sch-2', ['c3'])
@@ -252,7 +251,7 @@ describe(`Store contract on ${testBackend()}`, () => {
   })
 
   describe('calls', () => {
-    it('a new call is pending with nothing resolved; it runs and completes, its result stored byte for byte', () => {
+    it('a new call is pending with nothing resolved; it runs and completes, its result stored byte for byte; listings keep their order', () => {
       scheduleWith('s', 'sch', [])
       store.insertCall({ sessionId: 's', id: 'c1', scheduleId: 'sch', position: 0, name: 'Read', input: { file_path: '/a' } })
       store.insertCall({ sessionId: 's', id: 'c2', scheduleId: 'sch', position: 1, name: 'Edit', input: undefined, dependsOn: ['c1'] })
@@ -293,20 +292,19 @@ describe(`Store contract on ${testBackend()}`, () => {
       const stored = store.getCall('r', 'changed')
       expect(stored).toMatchObject({ status: 'failed', completedAt: at(3) })
       expect(JSON.stringify(stored?.result)).toBe(JSON.stringify(done))
-    })
 
-    it('callsOfSchedule is in position order; history holds terminal calls in arrival then position order; running calls are counted', () => {
-      store.insertSession(session('s'))
-      store.insertSchedule({ id: 'first', sessionId: 's', turnId: 't1', status: 'queued', groups: [], createdAt: AT })
-      store.insertSchedule({ id: 'second', sessionId: 's', turnId: 't2', status: 'queued', groups: [], createdAt: AT })
+      // callsOfSchedule is in position order; history holds terminal calls in arrival then position order.
+      store.insertSession(session('h'))
+      store.insertSchedule({ id: 'first', sessionId: 'h', turnId: 't1', status: 'queued', groups: [], createdAt: AT })
+      store.insertSchedule({ id: 'second', sessionId: 'h', turnId: 't2', status: 'queued', groups: [], createdAt: AT })
       for (const [id, scheduleId, position] of [['z', 'second', 0], ['y', 'first', 2], ['x', 'first', 0], ['w', 'first', 1]] as const) {
-        store.insertCall({ sessionId: 's', id, scheduleId, position, name: 'Edit', input: {} })
+        store.insertCall({ sessionId: 'h', id, scheduleId, position, name: 'Edit', input: {} })
       }
       expect(store.callsOfSchedule('first').map((c) => c.id)).toEqual(['x', 'w', 'y'])
       expect(store.callsOfSchedule('missing')).toEqual([])
-      for (const id of ['z', 'y', 'x']) store.completeCall('s', result(id, id), AT)
-      expect(store.history('s').map((c) => [c.turnId, c.id])).toEqual([['t1', 'x'], ['t1', 'y'], ['t2', 'z']])
-      expect(store.history('s')[0]?.result).toEqual(result('x', 'x'))
+      for (const id of ['z', 'y', 'x']) store.completeCall('h', result(id, id), AT)
+      expect(store.history('h').map((c) => [c.turnId, c.id])).toEqual([['t1', 'x'], ['t1', 'y'], ['t2', 'z']])
+      expect(store.history('h')[0]?.result).toEqual(result('x', 'x'))
       expect(store.history('other')).toEqual([])
 
       // Running calls are those started, with no result, of unfinished schedules.
@@ -368,7 +366,7 @@ describe(`Store contract on ${testBackend()}`, () => {
   })
 
   describe('permissions and grants', () => {
-    it('pendingPermissions lists the pending ones oldest first (ties by id in byte order), of all sessions or one', () => {
+    it('pendingPermissions lists the pending ones oldest first (ties by id in byte order); requests, decisions and grants round trip', () => {
       store.insertSession(session('a'))
       store.insertSession(session('b'))
       for (const id of TRICKY_IDS) store.insertPermission(permission(`p${id}`, 'a', id, at(2)))
@@ -381,9 +379,8 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(store.pendingPermissions('a').map((p) => p.id)).toEqual(ofA)
       expect(store.pendingPermissions('b').map((p) => p.id)).toEqual(['early', 'late'])
       expect(store.pendingPermissions('none')).toEqual([])
-    })
 
-    it('a request comes back as stored, pending; a decision is kept once, the first one; grants match exactly', () => {
+      // A request comes back as stored, pending; a decision is kept once, the first one.
       store.insertSession(session('s'))
       const request = { ...permission('p1', 's', 'c1'), preview: { diff: '-a\n+b' }, suggestedRule: 'Bash(ls:*)' }
       store.insertPermission(request)
@@ -419,8 +416,28 @@ describe(`Store contract on ${testBackend()}`, () => {
     })
   })
 
-  describe('project rules, artifacts, todos, client tools', () => {
-    it('project rules, artifacts, todos and client tools round trip, in their documented order', () => {
+  describe('row counts, project rules, artifacts, todos, client tools', () => {
+    it('rowCounts counts every table; project rules, artifacts, todos and client tools round trip, in their documented order', () => {
+      expect(Object.keys(store.rowCounts()).sort()).toEqual(
+        [
+          'artifacts',
+          'client_http_tools',
+          'events',
+          'permission_requests',
+          'project_rules',
+          'schedule_aborts',
+          'schedules',
+          'session_grants',
+          'session_sandbox',
+          'sessions',
+          'todos',
+          'tool_calls',
+        ].sort(),
+      )
+      expect(store.rowCounts()).toEqual(zeroCounts())
+      scheduleWith('rc', 'sch-rc', ['c1', 'c2'])
+      expect(store.rowCounts()).toMatchObject({ sessions: 1, schedules: 1, tool_calls: 2, events: 0 })
+
       store.insertProjectRule('/w1', 'Bash(npm test)', at(1))
       store.insertProjectRule('/w1', 'Bash(npm test)', at(2))
       store.insertProjectRule('/w2', 'Edit(src/**)', at(3))
@@ -474,30 +491,6 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(store.deleteClientTool('first')).toBe(true)
       expect(store.deleteClientTool('first')).toBe(false)
       expect(store.rowCounts().client_http_tools).toBe(TRICKY_IDS.length + 1)
-    })
-  })
-
-  describe('rowCounts', () => {
-    it('counts every table, the same tables on every backend', () => {
-      expect(Object.keys(store.rowCounts()).sort()).toEqual(
-        [
-          'artifacts',
-          'client_http_tools',
-          'events',
-          'permission_requests',
-          'project_rules',
-          'schedule_aborts',
-          'schedules',
-          'session_grants',
-          'session_sandbox',
-          'sessions',
-          'todos',
-          'tool_calls',
-        ].sort(),
-      )
-      expect(store.rowCounts()).toEqual(zeroCounts())
-      scheduleWith('s', 'sch', ['c1', 'c2'])
-      expect(store.rowCounts()).toMatchObject({ sessions: 1, schedules: 1, tool_calls: 2, events: 0 })
     })
   })
 
@@ -625,7 +618,7 @@ describe(`Store contract on ${testBackend()}`, () => {
   })
 
   describe('conflicts', () => {
-    it('a taken key of any record throws StoreConflictError and writes nothing', () => {
+    it('a taken key of any record throws StoreConflictError and writes nothing, in a unit of work too', () => {
       scheduleWith('s', 'sch', ['c1'])
       store.insertEvent(eventOf('s', 1, 'original'), AT)
       const before = store.rowCounts()
@@ -654,31 +647,30 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(store.getSession('u')).toEqual(session('u', { sandbox: { network: true } }))
       expect(store.getPermission('p')?.callId).toBe('c1')
       expect(store.artifactBytesOfSession('u')).toBe(1)
-    })
 
-    it('a conflict in a unit of work fails the unit: nothing it wrote is kept', () => {
-      scheduleWith('s', 'sch', ['c1'])
-      store.insertEvent(eventOf('s', 1, 'original'), AT)
-      const before = store.rowCounts()
+      // A conflict in a unit of work fails the unit: nothing it wrote is kept.
+      scheduleWith('v', 'sch-v', ['c1'])
+      store.insertEvent(eventOf('v', 1, 'original'), AT)
+      const beforeUnit = store.rowCounts()
       expect(() =>
         store.transaction(() => {
           store.insertSession(session('new'))
-          store.setTodos('s', ['x'], AT)
-          store.insertEvent(eventOf('s', 1, 'replacement'), AT)
+          store.setTodos('v', ['x'], AT)
+          store.insertEvent(eventOf('v', 1, 'replacement'), AT)
         }),
       ).toThrow(StoreConflictError)
       expect(store.inTransaction).toBe(false)
-      expect(store.rowCounts()).toEqual(before)
+      expect(store.rowCounts()).toEqual(beforeUnit)
       // The store goes on working after the failed unit.
-      store.transaction(() => store.insertEvent(eventOf('s', 2, 'next'), AT))
-      expect(store.lastSeq('s')).toBe(2)
+      store.transaction(() => store.insertEvent(eventOf('v', 2, 'next'), AT))
+      expect(store.lastSeq('v')).toBe(2)
     })
   })
 
   describe('text and JSON', () => {
     const TEXT = 'naïve 日本語 עברית \u{1F469}\u200D\u{1F4BB} e\u0301 \u0001\u0007\b\t\n\v\f\r\u001b\u001f\u007f\u0085\u2028\u2029\uFEFF"\\\'`${}'
 
-    it('unicode and control characters (NUL aside) round trip exactly in text and JSON', () => {
+    it('unicode, control characters (NUL aside) and 1 MB of JSON round trip exactly; session ids sort in byte order', () => {
       const s = session(`id ${TEXT}`, { workspace: `/w/${TEXT}` })
       store.insertSession(s)
       expect(store.getSession(s.id)).toEqual(s)
@@ -700,19 +692,18 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(store.hasGrant(s.id, TEXT, TEXT)).toBe(true)
       store.setTodos(s.id, { [TEXT]: [TEXT] }, AT)
       expect(store.getTodos(s.id)).toEqual({ [TEXT]: [TEXT] })
-    })
 
-    it('large JSON (1 MB) round trips exactly; session ids sort in byte order', () => {
+      // Large JSON (1 MB) round trips exactly.
       const big = 'x\u00e9\u{1F600}'.repeat(150_000) // over 1 MB of UTF-8
       expect(Buffer.byteLength(big)).toBeGreaterThan(1_000_000)
       scheduleWith('s', 'sch', ['c1'])
-      const done = result('c1', big)
-      store.completeCall('s', done, AT)
-      const data = JSON.stringify({ type: 'ToolCallResult', result: done })
+      const bigResult = result('c1', big)
+      store.completeCall('s', bigResult, AT)
+      const data = JSON.stringify({ type: 'ToolCallResult', result: bigResult })
       store.insertEvent(eventOf('s', 1, data), AT)
       store.setTodos('s', [{ content: big }], AT)
       store.insertClientTool('big', { name: 'big', description: big }, AT)
-      expect(JSON.stringify(store.getCall('s', 'c1')?.result)).toBe(JSON.stringify(done))
+      expect(JSON.stringify(store.getCall('s', 'c1')?.result)).toBe(JSON.stringify(bigResult))
       expect(store.eventsAfter('s', 0, 1)[0]?.data).toBe(data)
       expect(store.eventsAfter('s', 0, 10, 10)).toHaveLength(1)
       expect(store.getTodos('s')).toEqual([{ content: big }])
