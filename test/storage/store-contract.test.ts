@@ -317,8 +317,8 @@ describe(`Store contract on ${testBackend()}`, () => {
       store.completeCall('a', result('c2', 'done'), AT)
       store.setScheduleStatus('sch-ended', 'stopped', AT)
       expect(store.runningCallCount()).toBe(2)
-      const running = store.runningCalls().map((c) => `${c.sessionId}/${c.id}`)
-      expect(running.sort()).toEqual(['a/c1', 'b/c1'])
+      const running = store.runningCalls().sort((x, y) => byteOrder(x.sessionId, y.sessionId))
+      expect(running).toEqual([{ sessionId: 'a', id: 'c1' }, { sessionId: 'b', id: 'c1' }])
     })
   })
 
@@ -449,6 +449,7 @@ describe(`Store contract on ${testBackend()}`, () => {
         { workspace: '/w1', rule: 'Read(**)', createdAt: at(4) },
       ])
       expect(new Set(rules.map((r) => r.id)).size).toBe(3)
+      for (const record of rules) expect(Object.keys(record).sort()).toEqual(['createdAt', 'id', 'rule', 'workspace'])
       expect(store.projectRulesOf('/w1')).toEqual(['Bash(npm test)', 'Read(**)'])
       expect(store.projectRulesOf('/w3')).toEqual([])
       expect(store.deleteProjectRule(rules[0]?.id ?? '')).toBe(true)
