@@ -101,9 +101,13 @@ export interface PermissionDecisionRecord {
  * violation a `StoreConflictError`, a lost database `API_ERR_STORAGE_UNAVAILABLE`.
  */
 export interface Store {
-  /** Runs `fn` as one unit of work: its writes commit together or not at all; called inside another one, it is a savepoint. */
+  /**
+   * Runs `fn` as one unit of work: its writes commit together or not at all; called inside another one, it is a savepoint.
+   * A write refused inside a unit (a taken key) fails the innermost unit it is in, and may be reported only when that
+   * unit ends or at its next read: a caller that handles a refusal and goes on runs that write in a unit of its own.
+   */
   transaction<T>(fn: () => T): T
-  /** Whether a unit of work is open: after a savepoint's failure that ended the whole transaction (I/O, full disk) it is not. */
+  /** Whether a unit of work is open: after a failure that ended the whole transaction (I/O, full disk, a refusal outside any savepoint) it may not be. */
   readonly inTransaction: boolean
 
   insertSession(session: SessionRecord): void

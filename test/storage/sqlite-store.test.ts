@@ -72,7 +72,7 @@ describe('SqliteStore round trips', () => {
     expect(store.getSession('b')).toEqual(b)
     expect(store.getSession('c')).toBeUndefined()
     expect(store.sessionIds().sort()).toEqual(['a', 'b'])
-    expect(() => store.insertSession(a)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))
+    expect(() => store.insertSession(a)).toThrow(StoreConflictError)
   })
 
   it('schedules: arrival counts per session, groups and status change, unfinished ones listed in arrival order', () => {

@@ -52,13 +52,14 @@ const SQL = {
   getArtifact: 'SELECT * FROM artifacts WHERE session_id = $1 AND id = $2',
   insertEvent: 'INSERT INTO events (session_id, seq, type, at, data) VALUES ($1, $2, $3, $4, $5)',
   eventsAfter: 'SELECT session_id AS "sessionId", seq, type, data FROM events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-  // The events whose predecessors on the page hold fewer than $4 characters: never fewer than the
-  // page keeps, since PostgreSQL counts a character outside the BMP once where JavaScript counts it twice.
+  // The events whose predecessors on the page hold fewer than $4 characters, the first one always:
+  // never fewer than the page keeps, since PostgreSQL counts a character outside the BMP once where
+  // JavaScript counts it twice.
   eventsAfterUpTo: `SELECT "sessionId", seq, type, data FROM (
         SELECT session_id AS "sessionId", seq, type, data,
           COALESCE(SUM(length(data)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
         FROM events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
-      ) page WHERE before < $4 ORDER BY seq`,
+      ) page WHERE before < $4 OR before = 0 ORDER BY seq`,
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE session_id = $1',
   setPermissionMode: 'UPDATE sessions SET permission_mode = $1 WHERE id = $2',
   insertProjectRule: 'INSERT INTO project_rules (id, workspace, rule, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',

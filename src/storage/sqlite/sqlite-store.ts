@@ -67,10 +67,14 @@ export class SqliteStore implements Store {
   insertSession(session: SessionRecord): void {
     this.#sessions.delete(session.id)
     const sandbox = session.sandbox
-    this.transaction(() => {
-      this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
-      if (sandbox !== undefined) this.#s.insertSessionSandbox.run(session.id, JSON.stringify(sandbox))
-    })
+    try {
+      this.transaction(() => {
+        this.#s.insertSession.run(session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+        if (sandbox !== undefined) this.#s.insertSessionSandbox.run(session.id, JSON.stringify(sandbox))
+      })
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   getSession(id: string): SessionRecord | undefined {
@@ -184,18 +188,22 @@ export class SqliteStore implements Store {
   }
 
   insertPermission(request: Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt'>): void {
-    this.#s.insertPermission.run(
-      request.id,
-      request.sessionId,
-      request.callId,
-      request.toolName,
-      JSON.stringify(request.input ?? null),
-      json(request.preview),
-      request.riskLevel,
-      request.reason,
-      request.suggestedRule,
-      request.createdAt,
-    )
+    try {
+      this.#s.insertPermission.run(
+        request.id,
+        request.sessionId,
+        request.callId,
+        request.toolName,
+        JSON.stringify(request.input ?? null),
+        json(request.preview),
+        request.riskLevel,
+        request.reason,
+        request.suggestedRule,
+        request.createdAt,
+      )
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   decidePermission(id: string, decision: PermissionDecisionRecord): void {
@@ -227,7 +235,11 @@ export class SqliteStore implements Store {
   }
 
   insertArtifact(ref: ArtifactRecord, at: string): void {
-    this.#s.insertArtifact.run(ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at)
+    try {
+      this.#s.insertArtifact.run(ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at)
+    } catch (error) {
+      throw conflictOr(error)
+    }
   }
 
   getArtifact(sessionId: string, id: string): (ArtifactRecord & { createdAt: string }) | undefined {
