@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   'test/http/permissions.test.ts',
   'test/http/crash-recovery.test.ts',
   'test/http/sessions.test.ts',
+  'test/http/nul-text.test.ts',
 ]
 /** What only PostgreSQL has, tested in the postgres project alone. */
 const POSTGRES_ONLY = ['test/**/postgres-*.test.ts']

@@ -22,6 +22,8 @@ import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
 
 const Id = IdSchema
+/** A name the stores keep as text: PostgreSQL's text holds no NUL character. */
+const NO_NUL = '^[^\\u0000]*$'
 
 export const ErrorReplySchema = Type.Object(
   {
@@ -109,7 +111,7 @@ export type SessionList = Static<typeof SessionListSchema>
 export const ScheduleCallInputSchema = Type.Object(
   {
     id: Id,
-    name: Type.String({ maxLength: 200 }),
+    name: Type.String({ maxLength: 200, pattern: NO_NUL }),
     input: Type.Unknown(),
     dependsOn: Type.Optional(Type.Array(Id, { maxItems: 100 })),
   },

@@ -15,7 +15,7 @@ export const ModelFormatSchema = Type.Union(
 )
 export type ModelFormat = Static<typeof ModelFormatSchema>
 
-const ToolName = Type.String({ maxLength: 200 })
+const ToolName = Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' })
 /** A schema of a reply that may hold keywords of its own. */
 const OPEN = { additionalProperties: true } as const
 /**

@@ -8,7 +8,9 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
-import { CONNECTION_LOST, type BatchReply, type Statement, type WorkerData } from './protocol.js'
+import { CONNECTION_LOST, type BatchReply, type BatchRequest, type Statement, type WorkerData } from './protocol.js'
+
+const CLOSE_TIMEOUT_MS = 5_000
 
 export class BridgeTimeoutError extends Error {
   override readonly name = 'BridgeTimeoutError'
@@ -34,8 +36,12 @@ export class PgBridge {
 
   /** Runs `statements` in order on the connection and waits up to `timeoutMs` for the reply. */
   run(statements: readonly Statement[], mayReconnect: boolean, timeoutMs: number): BatchReply {
+    return this.#request({ statements, mayReconnect }, timeoutMs)
+  }
+
+  #request(request: Omit<BatchRequest, 'id'>, timeoutMs: number): BatchReply {
     const id = this.#nextId++
-    this.#port.postMessage({ id, statements, mayReconnect })
+    this.#port.postMessage({ id, ...request })
     const deadline = performance.now() + timeoutMs
     for (;;) {
       const seen = Atomics.load(this.#replied, 0)
@@ -53,7 +59,13 @@ export class PgBridge {
     }
   }
 
+  /** Ends the connection first, so that a server opened next on the database finds its owner lock free. */
   close(): void {
+    try {
+      this.#request({ statements: [], mayReconnect: false, end: true }, CLOSE_TIMEOUT_MS)
+    } catch {
+      // A worker that does not answer is terminated all the same; PostgreSQL then ends the connection itself.
+    }
     this.#port.close()
     void this.#worker.terminate()
   }

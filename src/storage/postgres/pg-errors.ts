@@ -5,6 +5,8 @@ import { CONNECTION_LOST, DATABASE_IN_USE, type BatchFailure } from './protocol.
 
 const UNIQUE_VIOLATION = '23505'
 const DISK_FULL = '53100'
+// invalid byte sequence / untranslatable character: in practice a NUL (U+0000), which a text column cannot hold.
+const UNSTORABLE_TEXT = new Set(['22021', '22P05'])
 
 /** Any other failure keeps PostgreSQL's SQLSTATE as its code. */
 class PostgresError extends Error {
@@ -28,6 +30,7 @@ export function storeError(failure: BatchFailure): Error {
     case DATABASE_IN_USE:
       return unavailable(failure.message, new DatabaseInUseError(failure.message))
     default:
+      if (UNSTORABLE_TEXT.has(failure.code)) return new ToolexecError('API_ERR_VALIDATION', [`Text holding a NUL character (U+0000) cannot be stored in this server's PostgreSQL database (${failure.message}); send it without one`])
       return new PostgresError(failure.message, failure.code)
   }
 }

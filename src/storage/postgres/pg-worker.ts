@@ -54,6 +54,12 @@ async function ownerOf(connection: pg.Client): Promise<string | undefined> {
 
 async function run(request: BatchRequest): Promise<BatchReply> {
   const results: StatementResult[] = []
+  if (request.end === true) {
+    await client?.end().catch(() => undefined)
+    client = undefined
+    lost = 'the store is closed'
+    return { id: request.id, results }
+  }
   if (lost !== undefined) {
     if (!request.mayReconnect) return { id: request.id, results, failure: { message: lost, code: CONNECTION_LOST, index: 0 } }
     try {

@@ -13,6 +13,8 @@ export interface BatchRequest {
   readonly statements: readonly Statement[]
   /** Whether a lost connection may be replaced before the batch runs: no transaction of it is open. */
   readonly mayReconnect: boolean
+  /** Ends the connection instead (its owner lock with it) and replies once it has ended. */
+  readonly end?: boolean
 }
 
 export interface StatementResult {
