@@ -14,7 +14,7 @@ export function testBackend(): TestBackend {
 }
 
 function postgresDir(): string | undefined {
-  return inject('postgresDir') as string | undefined
+  return inject('postgresDir')
 }
 
 function urlOf(dir: string, database: string): string {
