@@ -17,6 +17,10 @@ export default tseslint.config(
     rules: {
       // Destructuring a key away to get the rest is how the code base omits a field from a copy.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      // An aborted wait rejects with its signal's reason, whatever that is, as `throw` may (only-throw-error's default).
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // Modules add their services to ToolServices by declaration merging: `interface ToolServices extends TheirServices {}`.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {

@@ -100,7 +100,8 @@ export interface ModelClient {
  * Services a tool handler may use. Later modules add their own fields by declaration
  * merging (`declare module '../contracts/tool-context.js' { interface ToolServices { fs: ... } }`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// Empty on purpose: the root that the modules' declarations merge into.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ToolServices {}
 
 /**

@@ -152,5 +152,5 @@ export type ToolEntryOf<S extends TSchema, O> = Omit<ToolEntry<Static<S>, O>, 'i
 
 /** Declares a tool with its input type inferred from the TypeBox schema. */
 export function defineTool<S extends TSchema, O>(entry: ToolEntryOf<S, O>): ToolEntry<Static<S>, O> {
-  return entry as ToolEntry<Static<S>, O>
+  return entry
 }

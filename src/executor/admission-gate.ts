@@ -90,13 +90,13 @@ export class AdmissionGate {
 
   #createRelease(): ReleaseAdmission {
     let released = false
-    const gate = this
-    return function releaseAdmission(): void {
+    const releaseAdmission = (): void => {
       if (released) return
       released = true
-      gate.#active -= 1
-      gate.#admitNext()
+      this.#active -= 1
+      this.#admitNext()
     }
+    return releaseAdmission
   }
 
   #admitNext(): void {

@@ -120,6 +120,8 @@ function ownMessage(value: unknown): string | undefined {
     return nonEmpty(foldWhitespace(String(value)))
   }
   const record = value as { message?: unknown; wrapper?: unknown }
+  // Without a message, a thrown object's own toString, if it has one, is the best text it has.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (typeof record.message !== 'string') return nonEmpty(foldWhitespace(String(value)))
   if (record.wrapper === true || aggregatedErrors(value) !== undefined) return undefined
   return nonEmpty(foldWhitespace(record.message))

@@ -29,7 +29,7 @@ export function canRunInParallel(tool: ToolDependency): boolean {
     tool.concurrentSafe !== undefined ||
     tool.sideEffectScope !== undefined
   if (!hasToolName && !hasSafetyMetadata) return true
-  const readOnly = tool.readOnly ?? (hasToolName ? READ_ONLY_TOOL_NAMES.has(tool.toolName as string) : false)
+  const readOnly = tool.readOnly ?? (hasToolName ? READ_ONLY_TOOL_NAMES.has(tool.toolName) : false)
   if (tool.destructive === true) return false
   if (tool.concurrentSafe === true) return true
   if (tool.concurrentSafe === false) return false

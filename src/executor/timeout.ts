@@ -154,7 +154,7 @@ class TimedCall<T> implements AbortHandle {
  */
 export function executeWithTimeout<T>(run: TimedRun<T>, options: TimedRunOptions): Promise<TimedOutcome<T>> {
   const parent = options.parentSignal
-  if (parent?.aborted === true) return Promise.resolve({ kind: 'aborted', reason: parent.reason })
+  if (parent?.aborted === true) return Promise.resolve<TimedOutcome<T>>({ kind: 'aborted', reason: parent.reason })
   return new Promise<TimedOutcome<T>>((resolve) => {
     new TimedCall<T>(parent, resolve).begin(run, options.timeoutMs)
   })

@@ -49,8 +49,10 @@ function checkingIntervalOf(requestTimeoutMs: number): number {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   const addCorsHeaders = corsHeadersFor(options.corsOrigins)
+  // Typed as fastify's logger so that the instance's type is the one plugins and helpers take.
+  const logger: FastifyBaseLogger = options.logger
   const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // A request must arrive whole, headers and body, within the timeout (408, see
     // handleClientError). It ends when the request has arrived: an SSE stream or a ?wait=
@@ -81,8 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request) => {
     throw new ToolexecError('API_ERR_NOT_FOUND', [request.method, redactUrl(request.url)])
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request')
+    done()
   })
   // Before authentication: a 401 or a 403 carries the CORS headers too.
   await registerCors(app, options.corsOrigins)
@@ -98,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventRoutes, { runtime, limits: options.streamLimits })
   await app.register(artifactRoutes, { runtime })
   await app.register(toolRoutes, { runtime })
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
   // Held `?wait=N` requests get the schedule as it stands rather than a dropped connection.
   app.addHook('preClose', async () => {
     runtime.schedules.waiters.releaseAll()

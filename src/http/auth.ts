@@ -25,13 +25,14 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
   }
   const expected = digest(token)
   const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
-  app.addHook('onRequest', async function authenticate(request) {
-    if (isOpenRoute(request.routeOptions.url)) return
+  const admitted = (request: FastifyRequest): boolean =>
+    isOpenRoute(request.routeOptions.url) ||
     // A browser never sends credentials on a CORS preflight; it carries no data either.
-    if (isCorsPreflight(request)) return
-    if (matches(bearerOf(request))) return
-    if (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request))) return
-    throw new ToolexecError('API_ERR_UNAUTHORIZED')
+    isCorsPreflight(request) ||
+    matches(bearerOf(request)) ||
+    (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request)))
+  app.addHook('onRequest', function authenticate(request, _reply, done) {
+    done(admitted(request) ? undefined : new ToolexecError('API_ERR_UNAUTHORIZED'))
   })
 }
 
@@ -41,8 +42,8 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
  * carry that name as Host.
  */
 function registerLoopbackHostCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async function loopbackHostOnly(request) {
-    if (!LOOPBACK_NAME.test(request.hostname)) throw new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname])
+  app.addHook('onRequest', function loopbackHostOnly(request, _reply, done) {
+    done(LOOPBACK_NAME.test(request.hostname) ? undefined : new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname]))
   })
 }
 

@@ -45,6 +45,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new ToolexecError('API_ERR_VALIDATION', [`body must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels`]), undefined)
       return
     }
-    parseJson(request, text, done)
+    // The default parser answers through done; its type merely allows a promise too.
+    void parseJson(request, text, done)
   })
 }

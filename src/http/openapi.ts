@@ -83,7 +83,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
     },
     transformObject: function finishOpenapi(document) {
       if (!('openapiObject' in document)) return document.swaggerObject
-      return finishDocument(document.openapiObject as unknown as JsonObject) as typeof document.openapiObject
+      return finishDocument(document.openapiObject as unknown as JsonObject)
     },
   }
 }

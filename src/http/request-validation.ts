@@ -35,15 +35,16 @@ function readNumbers(values: TextParts, numeric: ReadonlyMap<string, RegExp>): v
 }
 
 function readNumbersBeforeValidation(route: RouteOptions): void {
-  const schema = route.schema as { querystring?: unknown; headers?: unknown } | undefined
+  const schema = route.schema
   const inQuery = numericProperties(schema?.querystring)
   const inHeaders = numericProperties(schema?.headers)
   if (inQuery.size === 0 && inHeaders.size === 0) return
   const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]
   route.preValidation = [
-    async function readNumberParameters(request) {
+    function readNumberParameters(request, _reply, done) {
       if (inQuery.size > 0 && typeof request.query === 'object' && request.query !== null) readNumbers(request.query as TextParts, inQuery)
-      if (inHeaders.size > 0) readNumbers(request.headers as TextParts, inHeaders)
+      if (inHeaders.size > 0) readNumbers(request.headers, inHeaders)
+      done()
     },
     ...existing,
   ]

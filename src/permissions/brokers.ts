@@ -8,7 +8,6 @@ import type {
   PermissionRequest,
   PermissionTicket,
 } from '../contracts/ports.js'
-import { DENIED_WITHOUT_CLIENT } from '../contracts/permission-outcomes.js'
 import { createPermissionTicket } from './permission-ticket.js'
 
 /** R17: with no interactive client every request is denied. */

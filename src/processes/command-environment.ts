@@ -49,7 +49,7 @@ export class CommandEnvironment {
    * @param settings the config file's global `env` and `passEnv`
    * @param token the server's API token, wherever it came from
    */
-  constructor(base: NodeJS.ProcessEnv, settings: EnvironmentSettings = {}, token?: string | undefined) {
+  constructor(base: NodeJS.ProcessEnv, settings: EnvironmentSettings = {}, token?: string) {
     this.#base = base
     this.#settings = settings
     this.#token = token === undefined || token === '' ? undefined : token

@@ -51,7 +51,7 @@ export interface ServerToolServices extends BuiltinServices {
   readonly shellTasks: ShellTaskStore
   readonly commandEnvironment: CommandEnvironment
   /** Forgets what the tools keep in memory for a deleted session: a new session of that id starts with none of it. */
-  forgetSession(sessionId: string): void
+  readonly forgetSession: (sessionId: string) => void
 }
 
 export function serverToolServices(

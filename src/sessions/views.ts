@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { CallRecord, HistoryEntry, PermissionRequestRecord, ScheduleReply, Session, ToolInfo } from '../contracts/api.js'
 import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
-import type { DecidedBy, RiskLevel } from '../contracts/events.js'
+import type { DecidedBy } from '../contracts/events.js'
 import { isErrorForHistory } from '../executor/history.js'
 import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
 import { declaredFlags } from '../executor/tool-flags.js'
@@ -89,7 +89,7 @@ export function permissionView(row: PermissionRow): PermissionRequestRecord {
     callId: row.callId,
     toolName: row.toolName,
     input: row.input,
-    riskLevel: row.riskLevel as RiskLevel,
+    riskLevel: row.riskLevel,
     reason: row.reason,
     status: row.status,
     createdAt: row.createdAt,

@@ -24,5 +24,5 @@ export function isPostgresUrl(url: string): boolean {
 export function openStore(location: StoreLocation): OpenedStore {
   const { databaseUrl, logger } = location
   if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) return openPostgresStore(databaseUrl, { logger })
-  return openSqliteStore(path.join(location.dataDir, SQLITE_FILE), { logger })
+  return openSqliteStore(path.join(location.dataDir, SQLITE_FILE))
 }

@@ -36,7 +36,7 @@ function convert(json: unknown, depth: number): TSchema {
   if (Array.isArray(variants)) return kinded('Union', json, { anyOf: variants.map((item) => convert(item, depth + 1)) })
   if (Array.isArray(json['allOf'])) return kinded('Intersect', json, { allOf: json['allOf'].map((item) => convert(item, depth + 1)) })
   const type = json['type']
-  if (Array.isArray(type)) return kinded('Union', json, { anyOf: type.map((item) => convert({ ...json, type: item }, depth + 1)) })
+  if (Array.isArray(type)) return kinded('Union', json, { anyOf: type.map((item: unknown) => convert({ ...json, type: item }, depth + 1)) })
   return typed(json, typeof type === 'string' ? type : impliedType(json), depth)
 }
 

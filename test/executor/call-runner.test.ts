@@ -112,7 +112,6 @@ describe('R25-R27 failures', () => {
   })
   const business = makeTool('Lookup', () => Promise.resolve({ result: false as const, errorCode: 'FILE_MISSING', message: 'File does not exist: /x' }))
   const thrower = (error: unknown): ToolEntry =>
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a handler failing with a non-error is one of the cases
     makeTool('Thrower', () => Promise.reject(error))
   const wrapped = Object.assign(new Error('request failed'), {
     wrapper: true,

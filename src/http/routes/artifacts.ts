@@ -1,7 +1,7 @@
 /** @module Artifact bytes, streamed with their media type and single-range support. */
 import { createReadStream } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { errors } from '../schema.js'
@@ -39,7 +39,7 @@ export function parseRange(header: string, size: number): ByteRange | undefined 
   return { start, end }
 }
 
-export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+export const artifactRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.get(
     '/artifacts/:sessionId/:artifactId',
     {
@@ -74,4 +74,5 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       return reply.send(createReadStream(artifact.path, { start: range.start, end: range.end }))
     },
   )
+  done()
 }

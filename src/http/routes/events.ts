@@ -1,7 +1,7 @@
 /** @module The session's SSE stream: replay after Last-Event-ID or ?after=N, then live events. */
 import type {} from '@fastify/sse'
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { RECONNECT_DELAY_MS, RETRY_FRAME, SessionStream, type StreamLimits } from '../session-stream.js'
@@ -48,7 +48,7 @@ const EVENT_STREAM = {
 
 const EventId = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description })
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?: StreamLimits | undefined }> = async (app, { runtime, limits }) => {
+export const eventRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime; limits?: StreamLimits | undefined }> = (app, { runtime, limits }, done) => {
   app.get(
     '/sessions/:id/events',
     {
@@ -73,8 +73,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       // The SSE plugin refuses a client whose Accept excludes text/event-stream in a body of its own.
       onSend: async (request, reply, payload) => (reply.statusCode === 406 ? notAcceptable(request.headers.accept) : payload),
       // The session check runs before the SSE wrapper commits the response as a stream.
-      preHandler: async (request) => {
+      preHandler: (request, _reply, done) => {
         runtime.events.assertResumable(request.params.id, resumePoint(request.headers['last-event-id'], request.query.after))
+        done()
       },
     },
     async (request, reply) => {
@@ -88,6 +89,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime; limits?:
       await stream.run(request.params.id, runtime.events)
     },
   )
+  done()
 }
 
 /** The last id the client has: Last-Event-ID wins over ?after=. */

@@ -1,12 +1,12 @@
 /** @module Approval routes: answer a request (first answer wins), list pending ones. */
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
 
-export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.post(
     '/permissions/:id',
     {
@@ -20,7 +20,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    async (request) => runtime.sessions.answerPermission(request.params.id, request.body),
+    (request) => runtime.sessions.answerPermission(request.params.id, request.body),
   )
 
   app.get(
@@ -40,7 +40,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
         response: { 200: Type.Object({ requests: Type.Array(inline(PermissionRequestRecordSchema)) }), ...errors(400) },
       },
     },
-    async (request) => ({ requests: runtime.sessions.pendingPermissions(request.query.sessionId) }),
+    (request) => ({ requests: runtime.sessions.pendingPermissions(request.query.sessionId) }),
   )
 
   app.get(
@@ -53,7 +53,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
         response: { 200: Type.Object({ rules: Type.Array(inline(ProjectRuleSchema)) }) },
       },
     },
-    async () => ({ rules: runtime.projectRules.list() }),
+    () => ({ rules: runtime.projectRules.list() }),
   )
 
   app.delete(
@@ -72,4 +72,5 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> =
       return reply.code(204).send(null)
     },
   )
+  done()
 }

@@ -1,6 +1,6 @@
 /** @module Schedule routes, including streaming early dispatch (open, add calls, close). */
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import {
   AddCallBodySchema,
   AnthropicScheduleReplySchema,
@@ -19,7 +19,7 @@ import { errors, inline } from '../schema.js'
 const ScheduleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })
 const MAX_WAIT_SECONDS = 300
 
-export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.post(
     '/schedules',
     {
@@ -114,4 +114,5 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = a
       return scheduleInFormat(schedule, format, (sessionId, artifactId) => runtime.sessions.findArtifact(sessionId, artifactId))
     },
   )
+  done()
 }

@@ -1,13 +1,13 @@
 /** @module Session routes: create, list, read, delete, abort, history. */
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
 
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.post(
     '/sessions',
     {
@@ -34,13 +34,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         response: { 200: inline(SessionListSchema), ...errors(400, 404) },
       },
     },
-    async (request) => runtime.sessions.list(request.query),
+    (request) => runtime.sessions.list(request.query),
   )
 
   app.get(
     '/sessions/:id',
     { schema: { operationId: 'getSession', summary: 'Read a session with its status and counts', tags: ['sessions'], params: SessionIdParams, response: { 200: inline(SessionSchema), ...errors(404) } } },
-    async (request) => {
+    (request) => {
       const view = runtime.sessions.view(request.params.id)
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
       return view
@@ -75,7 +75,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         response: { 200: Type.Object({ sessionId: Type.String(), aborted: Type.Boolean() }), ...errors(404) },
       },
     },
-    async (request) => runtime.schedules.abortTurn(request.params.id),
+    (request) => runtime.schedules.abortTurn(request.params.id),
   )
 
   app.get(
@@ -89,6 +89,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = as
         response: { 200: Type.Object({ sessionId: Type.String(), entries: Type.Array(inline(HistoryEntrySchema)) }), ...errors(404) },
       },
     },
-    async (request) => ({ sessionId: request.params.id, entries: runtime.sessions.history(request.params.id) }),
+    (request) => ({ sessionId: request.params.id, entries: runtime.sessions.history(request.params.id) }),
   )
+  done()
 }

@@ -1,6 +1,6 @@
 /** @module Tool listing, client-defined HTTP tools added and removed while the server runs (kept across restarts), and health. */
 import { Type } from '@sinclair/typebox'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { ToolInfoSchema } from '../../contracts/api.js'
 import { AnthropicToolSchema, ModelFormatSchema, OpenAIChatToolSchema, OpenAIResponsesToolSchema } from '../../contracts/model-formats.js'
 import { toolsInFormat } from '../../sessions/model-format-replies.js'
@@ -27,7 +27,7 @@ function sandboxHealth(runtime: Runtime): { confined: boolean; mode: 'off' | 'au
   return reason === undefined ? { confined, mode } : { confined, mode, reason }
 }
 
-export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async (app, { runtime }) => {
+export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.get(
     '/tools',
     {
@@ -50,7 +50,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
         },
       },
     },
-    async (request) => {
+    (request) => {
       const tools = runtime.registry.list().map(toolView)
       const format = request.query.format
       return format === undefined ? { tools } : toolsInFormat(tools, format)
@@ -110,4 +110,5 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ runtime: Runtime }> = async
       return reply.code(503).send({ error: { code: trouble.code, message: error.message } })
     },
   )
+  done()
 }

@@ -6,7 +6,7 @@
  * touching the database, and that level rolls back to its start and throws.
  */
 import { BridgeTimeoutError, type PgBridge } from './pg-bridge.js'
-import { isConnectionFailure, storeError, unavailable } from './pg-errors.js'
+import { isConnectionFailure, storeError } from './pg-errors.js'
 import { CONNECTION_LOST, type Statement, type StatementResult } from './protocol.js'
 
 /** How long a statement may take before the database counts as gone. */

@@ -3,18 +3,13 @@
  * (checked, migrated), its WAL checkpointed off the event loop (whose hold on commits is the
  * commit gate), and its damage told by DatabaseHealth.
  */
-import type { Logger } from 'pino'
 import type { OpenedStore } from '../../contracts/store.js'
 import { openDatabase } from './database.js'
 import { DatabaseHealth } from './database-health.js'
 import { SqliteStore } from './sqlite-store.js'
 import { startWalCheckpointer } from './wal-checkpointer.js'
 
-export interface SqliteStoreOptions {
-  readonly logger?: Logger | undefined
-}
-
-export function openSqliteStore(file: string, _options: SqliteStoreOptions = {}): OpenedStore {
+export function openSqliteStore(file: string): OpenedStore {
   const db = openDatabase(file)
   let checkpointer
   try {

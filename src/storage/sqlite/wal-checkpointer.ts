@@ -55,9 +55,9 @@ parentPort.on('message', () => {
 
 export interface WalCheckpointer {
   /** A promise while the next commit should wait for a checkpoint pass to catch up; else undefined. */
-  writeGate(): Promise<void> | undefined
+  readonly writeGate: () => Promise<void> | undefined
   /** Stops the worker; the main connection checkpoints on its own close. */
-  stop(): void
+  readonly stop: () => void
 }
 
 export interface WalCheckpointerOptions {

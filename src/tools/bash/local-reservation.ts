@@ -37,7 +37,7 @@ export class LocalReservation implements ArtifactReservation {
   readonly #store: ArtifactStore | undefined
   readonly #request: ArtifactOpenRequest
   /** Why the store was not asked for a file of its own, when it was asked and failed. */
-  readonly #reserveError: unknown
+  readonly #reserveFailure: { readonly error: unknown } | undefined
   #fdOpen = true
 
   constructor(store: ArtifactStore | undefined, request: ArtifactOpenRequest, reserveError?: unknown) {
@@ -45,7 +45,7 @@ export class LocalReservation implements ArtifactReservation {
     this.fd = openSync(this.path, FILE_FLAGS, 0o600)
     this.#store = store
     this.#request = request
-    this.#reserveError = reserveError
+    this.#reserveFailure = reserveError === undefined ? undefined : { error: reserveError }
   }
 
   closeFd(): void {
@@ -57,7 +57,7 @@ export class LocalReservation implements ArtifactReservation {
   async commit(content: ArtifactCommit): Promise<ArtifactRef> {
     this.closeFd()
     try {
-      if (this.#reserveError !== undefined) throw this.#reserveError
+      if (this.#reserveFailure !== undefined) throw this.#reserveFailure.error
       return await copyInto(this.#store, this.#request, this.path, content.bytes)
     } finally {
       await rm(this.path, { force: true })

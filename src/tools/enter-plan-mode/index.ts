@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { PermissionMode } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
+import { synchronousHandler } from '../synchronous-handler.js'
 import { rememberModeBeforePlan, sessionControl } from './plan-mode-memory.js'
 
 export const ENTER_PLAN_MODE_TOOL_NAME = 'EnterPlanMode'
@@ -39,7 +40,7 @@ export function createEnterPlanModeTool(): ToolEntry<EnterPlanModeInput, EnterPl
     timeout: { kind: 'deadline', defaultMs: 30_000 },
     resultBudget: { maxModelBytes: 100_000, maxInlineBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
     formatModelContent: (output: EnterPlanModeOutput) => (output.alreadyInPlanMode ? ALREADY_IN_PLAN_MODE_TEXT : ENTERED_PLAN_MODE_TEXT),
-    handler: async function enterPlanMode(_input, ctx): Promise<EnterPlanModeOutput> {
+    handler: synchronousHandler(function enterPlanMode(_input, ctx): EnterPlanModeOutput {
       const control = sessionControl(ctx)
       const previousMode = control.getPermissionMode(ctx.sessionId)
       // Entering twice must not make `plan` the mode to return to.
@@ -47,6 +48,6 @@ export function createEnterPlanModeTool(): ToolEntry<EnterPlanModeInput, EnterPl
       rememberModeBeforePlan(control, ctx.sessionId, previousMode)
       control.setPermissionMode(ctx.sessionId, 'plan')
       return { previousMode, alreadyInPlanMode: false }
-    },
+    }),
   })
 }

@@ -9,6 +9,7 @@ import type { PermissionMode } from '../../contracts/ports.js'
 import { PLAN_EXIT_DENIED } from '../../contracts/result.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { sessionControl, takeModeBeforePlan } from '../enter-plan-mode/plan-mode-memory.js'
+import { synchronousHandler } from '../synchronous-handler.js'
 
 export const EXIT_PLAN_MODE_TOOL_NAME = 'ExitPlanMode'
 
@@ -52,7 +53,7 @@ export function createExitPlanModeTool(): ToolEntry<ExitPlanModeInput, ExitPlanM
     askedDenial: { withFeedback: PLAN_NOT_APPROVED_TEXT, withoutFeedback: PLAN_EXIT_DENIED },
     prepareApproval: (input) => ({ preview: { title: 'Plan', text: input.plan } }),
     formatModelContent: (output: ExitPlanModeOutput) => approvedPlanText(output.restoredMode),
-    handler: async function exitPlanMode(input, ctx): Promise<ExitPlanModeOutput | ToolBusinessFailure> {
+    handler: synchronousHandler(function exitPlanMode(input, ctx): ExitPlanModeOutput | ToolBusinessFailure {
       const control = sessionControl(ctx)
       if (control.getPermissionMode(ctx.sessionId) !== 'plan') {
         return { result: false, errorCode: 'TOOL_ERR_NOT_IN_PLAN_MODE', message: NOT_IN_PLAN_MODE_TEXT }
@@ -60,6 +61,6 @@ export function createExitPlanModeTool(): ToolEntry<ExitPlanModeInput, ExitPlanM
       const restoredMode = takeModeBeforePlan(control, ctx.sessionId)
       control.setPermissionMode(ctx.sessionId, restoredMode)
       return { plan: input.plan, restoredMode }
-    },
+    }),
   })
 }

@@ -15,6 +15,8 @@ import { StderrTail } from './stderr-tail.js'
 /** Longer than any deadline we set, so that the SDK never times a request out before we do. */
 const SDK_REQUEST_TIMEOUT_MS = 2_147_483_647
 const CLIENT_INFO = { name: 'toolexec', version: '0.1.0' }
+// McpError carries the code as a plain number.
+const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout
 
 export interface McpConnectionOptions {
   /** How long the initialize handshake may take. */
@@ -136,7 +138,7 @@ export class McpConnection {
   }
 
   #startFailure(error: unknown, live: LiveServer): string {
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof McpError && error.code === REQUEST_TIMEOUT) {
       return `it did not answer the initialize request within ${this.#options.connectTimeoutMs} ms`
     }
     if (live.closed) return `it exited before the initialize handshake completed${live.stderr.suffix()}`

@@ -41,8 +41,8 @@ export function createSubmitResultTool(): ToolEntry<SubmitResultInput, SubmitRes
     timeout: { kind: 'none' },
     resultBudget: { maxModelBytes: 16_000, maxInlineBytes: 16_000, strategy: 'truncate', previewDirection: 'head' },
     formatModelContent: (output: SubmitResultOutput) => resultText(output.result),
-    handler: async function submitResult(input): Promise<SubmitResultOutput> {
-      return { result: input.result }
+    handler: function submitResult(input): Promise<SubmitResultOutput> {
+      return Promise.resolve({ result: input.result })
     },
   })
 }

@@ -86,6 +86,8 @@ function textOf(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
   if (value instanceof Error) return value.message
+  // Reached by what has no JSON form (a function, a symbol), whose own toString tells what it is.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return JSON.stringify(value, null, 2) ?? String(value)
 }
 

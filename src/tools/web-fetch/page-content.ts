@@ -60,7 +60,10 @@ export function htmlToMarkdown(html: string, signal: AbortSignal, limitMs: numbe
       void worker.terminate()
       settle()
     }
-    const onAbort = (): void => finish(() => reject(signal.reason))
+    const onAbort = (): void => {
+      const reason: unknown = signal.reason
+      finish(() => reject(reason))
+    }
     const timer = setTimeout(() => finish(() => resolve(undefined)), limitMs)
     signal.addEventListener('abort', onAbort, { once: true })
     worker.once('message', (markdown: unknown) => finish(() => resolve(typeof markdown === 'string' ? markdown : undefined)))
