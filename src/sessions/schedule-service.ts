@@ -43,14 +43,14 @@ export interface ScheduleParts {
 }
 
 export class ScheduleService {
-  readonly #ctx: ScheduleParts
+  readonly #parts: ScheduleParts
   readonly #sessions: SessionService
   readonly #open = new Map<string, OpenSchedule>()
   readonly #backlog: ScheduleBacklog
   readonly waiters = new ScheduleWaiters()
 
   constructor(parts: ScheduleParts) {
-    this.#ctx = parts
+    this.#parts = parts
     this.#sessions = parts.sessions
     this.#backlog = new ScheduleBacklog(parts.backlog)
   }
@@ -63,19 +63,19 @@ export class ScheduleService {
   async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
     const calls = scheduleCallsOf(body).map(toToolCall)
     const open = body.open === true
-    const proposed = this.#ctx.store.getSession(body.sessionId) ?? this.#sessions.newRecord(body.sessionId)
+    const proposed = this.#parts.store.getSession(body.sessionId) ?? this.#sessions.newRecord(body.sessionId)
     this.#assertDistinctCallIds(proposed.id, calls)
     // A closed schedule is planned now (cycles are a 400); an open one is planned at close,
     // so its calls may depend only on calls before them.
     this.#assertDependencies(calls, 0, !open)
-    const groups = open ? [] : this.#ctx.executor.plan(calls)
+    const groups = open ? [] : this.#parts.executor.plan(calls)
     const scheduleId = `sch_${timeOrderedUuid()}`
     const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
     let session = proposed
     // Last of the checks and before anything is written: a refused schedule leaves no trace.
     const started = this.#backlog.admit(proposed.id)
     try {
-      await this.#ctx.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
+      await this.#parts.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
         // Another request of this tick may have created the session since it was looked up.
         const stored = tx.getSession(proposed.id)
         if (stored === undefined) tx.insertSession(proposed)
@@ -87,9 +87,9 @@ export class ScheduleService {
       started()
       throw error
     }
-    const schedule: AcceptedSchedule = { id: scheduleId, session, turnId, calls, signal: this.#ctx.live.get(session.id).controller.signal }
+    const schedule: AcceptedSchedule = { id: scheduleId, session, turnId, calls, signal: this.#parts.live.get(session.id).controller.signal }
     if (open) this.#startOpen(schedule, started)
-    else this.#enqueue(schedule, started, () => runAccepted(this.#ctx, schedule, calls))
+    else this.#enqueue(schedule, started, () => runAccepted(this.#parts, schedule, calls))
     return this.#acceptedReply(schedule, open ? 'open' : 'queued', groups, calls)
   }
 
@@ -103,12 +103,12 @@ export class ScheduleService {
     // R5 keeps the model's order: once one call is held for close, every later call is too
     // (a Read streamed after a held Edit of the same file must see the edit).
     const followsHeldCall = schedule.calls.some((earlier) => !open.dispatched.has(earlier.id))
-    insertNewCall(this.#ctx.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
+    insertNewCall(this.#parts.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
     schedule.calls.push(call)
-    const turn = this.#ctx.turns.of(schedule.session, scheduleId, schedule.turnId, schedule.signal)
-    const eligible = !followsHeldCall && call.dependsOn === undefined && (await this.#ctx.executor.canDispatchEarly(call, turn))
+    const turn = this.#parts.turns.of(schedule.session, scheduleId, schedule.turnId, schedule.signal)
+    const eligible = !followsHeldCall && call.dependsOn === undefined && (await this.#parts.executor.canDispatchEarly(call, turn))
     // A close during the check has planned this call with the rest: it runs there, once.
-    if (eligible && this.#open.get(scheduleId) === open) open.dispatched.set(call.id, this.#ctx.executor.execute(call, turn))
+    if (eligible && this.#open.get(scheduleId) === open) open.dispatched.set(call.id, this.#parts.executor.execute(call, turn))
     return this.#acceptedReply(schedule, 'open', [], schedule.calls, open.dispatched)
   }
 
@@ -116,9 +116,9 @@ export class ScheduleService {
     const open = this.#requireOpen(scheduleId)
     const { schedule } = open
     const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
-    const groups = this.#ctx.executor.plan(pruneDependencies(rest))
+    const groups = this.#parts.executor.plan(pruneDependencies(rest))
     // An abort closes open schedules: on a full disk too, with the record written when space returns.
-    this.#ctx.journal.writeOrKeep((store) => {
+    this.#parts.journal.writeOrKeep((store) => {
       store.setScheduleGroups(scheduleId, groups)
       store.setScheduleStatus(scheduleId, 'queued', null)
     })
@@ -140,9 +140,9 @@ export class ScheduleService {
   }
 
   view(scheduleId: string): ScheduleReply {
-    const schedule = this.#ctx.store.getSchedule(scheduleId)
+    const schedule = this.#parts.store.getSchedule(scheduleId)
     if (schedule === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
-    return scheduleView(schedule, this.#ctx.store.callsOfSchedule(scheduleId))
+    return scheduleView(schedule, this.#parts.store.callsOfSchedule(scheduleId))
   }
 
   /** Holds until the schedule ends or `seconds` pass, whichever is first. */
@@ -156,7 +156,7 @@ export class ScheduleService {
   /** Used by recovery: runs stored, unfinished calls of an accepted schedule. */
   resume(schedule: AcceptedSchedule, calls: readonly ToolCall[], earlier: readonly ToolExecutionResult[]): void {
     // Accepted before the restart: it counts towards the bounds but is never refused.
-    this.#enqueue(schedule, this.#backlog.take(schedule.session.id), () => runAccepted(this.#ctx, schedule, calls, earlier))
+    this.#enqueue(schedule, this.#backlog.take(schedule.session.id), () => runAccepted(this.#parts, schedule, calls, earlier))
   }
 
   #startOpen(schedule: AcceptedSchedule, started: BacklogRelease): void {
@@ -174,13 +174,13 @@ export class ScheduleService {
       await closed
       const early = await Promise.all(open.dispatched.values())
       const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
-      await runAccepted(this.#ctx, schedule, rest, early)
+      await runAccepted(this.#parts, schedule, rest, early)
     })
   }
 
   /** Queues the schedule behind the session's others; `started` gives back its place in the backlog when it starts. */
   #enqueue(schedule: AcceptedSchedule, started: BacklogRelease, task: () => Promise<void>): void {
-    const live = this.#ctx.live.get(schedule.session.id)
+    const live = this.#parts.live.get(schedule.session.id)
     void live
       .enqueue(async () => {
         started()
@@ -194,7 +194,7 @@ export class ScheduleService {
       .catch((error: unknown) => {
         // Stopped by a shutdown: it goes on at the next start, like after a crash.
         const level = isShutdownFailure(error) ? 'debug' : 'error'
-        this.#ctx.logger[level]({ err: error, scheduleId: schedule.id }, 'schedule.failed')
+        this.#parts.logger[level]({ err: error, scheduleId: schedule.id }, 'schedule.failed')
       })
       .finally(() => {
         started()
@@ -205,7 +205,7 @@ export class ScheduleService {
   #requireOpen(scheduleId: string): OpenSchedule {
     const open = this.#open.get(scheduleId)
     if (open !== undefined) return open
-    const stored = this.#ctx.store.getSchedule(scheduleId)
+    const stored = this.#parts.store.getSchedule(scheduleId)
     if (stored === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
     throw new ToolexecError('API_ERR_SCHEDULE_NOT_OPEN', [scheduleId, stored.status])
   }
@@ -246,7 +246,7 @@ export class ScheduleService {
       calls: calls.map((call) => ({
         id: call.id,
         name: call.name,
-        flags: this.#ctx.executor.flagsOf(call) ?? null,
+        flags: this.#parts.executor.flagsOf(call) ?? null,
         ...(dispatched === undefined ? null : { dispatched: dispatched.has(call.id) }),
       })),
     }

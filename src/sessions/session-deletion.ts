@@ -17,6 +17,7 @@ import type { EventBus } from './event-bus.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import type { SessionPermissionBroker } from './session-broker.js'
+import { isWithin } from '../paths/locations.js'
 
 /** What deleting a session touches. */
 export interface DeletionParts {
@@ -66,7 +67,7 @@ function workGoingOn(ctx: DeletionParts, sessionId: string): string | undefined 
  */
 async function removeArtifactFiles(ctx: DeletionParts, files: readonly string[]): Promise<void> {
   const root = path.resolve(ctx.artifactRoot)
-  const inside = files.map((file) => path.resolve(file)).filter((file) => file.startsWith(root + path.sep))
+  const inside = files.map((file) => path.resolve(file)).filter((file) => file !== root && isWithin(root, file))
   const folders = new Set(inside.map((file) => path.dirname(file)))
   for (const file of inside) await rm(file, { force: true }).catch((error: unknown) => warn(ctx, file, error))
   for (const folder of folders) await rmdir(folder).catch(() => {})

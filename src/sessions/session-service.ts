@@ -31,16 +31,16 @@ export interface SessionParts {
 }
 
 export class SessionService {
-  readonly #ctx: SessionParts
+  readonly #parts: SessionParts
 
   constructor(parts: SessionParts) {
-    this.#ctx = parts
+    this.#parts = parts
   }
 
   create(body: CreateSessionBody): Session {
     const id = body.id ?? `ses_${crypto.randomUUID()}`
-    if (this.#ctx.store.getSession(id) !== undefined) throw new ToolexecError('API_ERR_SESSION_EXISTS', [id])
-    this.#ctx.store.insertSession(this.newRecord(id, body))
+    if (this.#parts.store.getSession(id) !== undefined) throw new ToolexecError('API_ERR_SESSION_EXISTS', [id])
+    this.#parts.store.insertSession(this.newRecord(id, body))
     return this.view(id) as Session
   }
 
@@ -48,8 +48,8 @@ export class SessionService {
   newRecord(id: string, body: CreateSessionBody = {}): SessionRecord {
     return {
       id,
-      workspace: path.resolve(this.#ctx.defaultWorkspace, body.workspace ?? '.'),
-      permissionMode: body.permissionMode ?? this.#ctx.defaultPermissionMode,
+      workspace: path.resolve(this.#parts.defaultWorkspace, body.workspace ?? '.'),
+      permissionMode: body.permissionMode ?? this.#parts.defaultPermissionMode,
       interactive: body.interactive ?? true,
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
       sandbox: body.sandbox,
@@ -58,16 +58,16 @@ export class SessionService {
   }
 
   get(id: string): SessionRecord {
-    const record = this.#ctx.store.getSession(id)
+    const record = this.#parts.store.getSession(id)
     if (record === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id])
     return record
   }
 
   view(id: string): Session | undefined {
-    const record = this.#ctx.store.getSession(id)
+    const record = this.#parts.store.getSession(id)
     if (record === undefined) return undefined
-    const running = (this.#ctx.live.peek(id)?.running ?? 0) > 0
-    return sessionView(record, this.#ctx.store.sessionCounts(id), running, this.#ctx.journal.lastSeq(id))
+    const running = (this.#parts.live.peek(id)?.running ?? 0) > 0
+    return sessionView(record, this.#parts.store.sessionCounts(id), running, this.#parts.journal.lastSeq(id))
   }
 
   /** Newest first, a page at a time; `before` is the `next` of the previous page. */
@@ -75,7 +75,7 @@ export class SessionService {
     const limit = query.limit ?? DEFAULT_PAGE
     if (limit > MAX_PAGE) throw new ToolexecError('API_ERR_VALIDATION', [`limit must be at most ${MAX_PAGE}, not ${limit}`])
     const before = query.before === undefined ? undefined : this.get(query.before)
-    const page = this.#ctx.store.sessionsBefore(before, limit + 1)
+    const page = this.#parts.store.sessionsBefore(before, limit + 1)
     const sessions = page.slice(0, limit).map((record) => this.view(record.id) as Session)
     const last = sessions.at(-1)
     return page.length > limit && last !== undefined ? { sessions, next: last.id } : { sessions }
@@ -89,42 +89,42 @@ export class SessionService {
   abort(id: string): { sessionId: string; aborted: boolean } {
     this.get(id)
     // On a full disk the abort still happens; its record is written when space returns.
-    this.#ctx.journal.writeOrKeep((store, at) => store.markSchedulesAborted(id, at))
-    const live = this.#ctx.live.get(id)
+    this.#parts.journal.writeOrKeep((store, at) => store.markSchedulesAborted(id, at))
+    const live = this.#parts.live.get(id)
     const previous = live.controller
     live.controller = new AbortController()
     previous.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } }))
-    this.#ctx.backgroundTasks.cancelSession(id, TURN_ABORTED)
+    this.#parts.backgroundTasks.cancelSession(id, TURN_ABORTED)
     return { sessionId: id, aborted: true }
   }
 
   /** Deletes the session with everything kept of it; refused (409) while it has work going on. */
   delete(id: string): Promise<void> {
-    return this.#ctx.deleteSession(id)
+    return this.#parts.deleteSession(id)
   }
 
   /** An artifact the session's calls recorded. */
   artifact(sessionId: string, artifactId: string): ArtifactRecord {
-    const artifact = this.#ctx.store.getArtifact(sessionId, artifactId)
+    const artifact = this.#parts.store.getArtifact(sessionId, artifactId)
     if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
     return artifact
   }
 
   /** The artifact, or undefined when the session recorded none of that id. */
   findArtifact(sessionId: string, artifactId: string): ArtifactRecord | undefined {
-    return this.#ctx.store.getArtifact(sessionId, artifactId)
+    return this.#parts.store.getArtifact(sessionId, artifactId)
   }
 
   answerPermission(id: string, body: PermissionAnswerBody): PermissionRequestRecord {
     const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once' }
-    const outcome = this.#ctx.broker.answer(id, answer, body.sessionId)
+    const outcome = this.#parts.broker.answer(id, answer, body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     if (outcome.kind === 'conflict') {
       throw new ToolexecError('API_ERR_PERMISSION_DECIDED', [id, outcome.answer.decision, outcome.answer.decidedBy], {
         context: { decision: outcome.answer.decision, decidedBy: outcome.answer.decidedBy },
       })
     }
-    const row = this.#ctx.store.getPermission(id)
+    const row = this.#parts.store.getPermission(id)
     if (row === undefined) throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     // The stored row may lag the live decision by a tick; show the decision that holds.
     const view = permissionView(row)
@@ -133,14 +133,14 @@ export class SessionService {
   }
 
   pendingPermissions(sessionId?: string): PermissionRequestRecord[] {
-    return this.#ctx.store.pendingPermissions(sessionId).map(permissionView)
+    return this.#parts.store.pendingPermissions(sessionId).map(permissionView)
   }
 
   history(id: string): HistoryEntry[] {
     this.get(id)
     const entries: HistoryEntry[] = []
-    for (const row of this.#ctx.store.history(id)) {
-      const entry = historyView(row, this.#ctx.toolEntry(row.name))
+    for (const row of this.#parts.store.history(id)) {
+      const entry = historyView(row, this.#parts.toolEntry(row.name))
       if (entry !== undefined) entries.push(entry)
     }
     return entries
