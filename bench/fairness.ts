@@ -148,7 +148,9 @@ async function scenarioReplays(server: ChildTarget, pool: Pool): Promise<void> {
   console.log(`A. ${REPLAY_CLIENTS} clients replaying ${EVENTS.toLocaleString('en')} events each, over and over; GET /healthz one at a time, ${PROBE_GAP_MS} ms apart`)
   console.log(row('  /healthz, no load', idle))
   console.log(row('  /healthz, replays running', loaded))
-  console.log(`  meanwhile: ${replays} whole replays, ${Math.round(bytes / frameBytes / loadSeconds).toLocaleString('en')} events/s sent to all clients together, server CPU ${((100 * cpuSeconds) / loadSeconds).toFixed(0)}% of a core`)
+  console.log(
+    `  meanwhile: ${replays} whole replays, ${Math.round(bytes / frameBytes / loadSeconds).toLocaleString('en')} events/s sent to all clients together, server CPU ${((100 * cpuSeconds) / loadSeconds).toFixed(0)}% of a core`,
+  )
   console.log(verdict('  target p99 < 100 ms under load', percentile(loaded.ms, 99), 100))
 }
 

@@ -119,7 +119,9 @@ async function startToolexec(clientCount: number, script = 'toolexec-child.ts', 
 
 function printStoreTimings(timings: Record<string, MethodTiming>, calls: number): void {
   console.log(`store methods of ${calls} calls (wall time; transaction includes the statements inside it):`)
-  for (const [name, timing] of Object.entries(timings).sort((a, b) => b[1].ms - a[1].ms).slice(0, 10)) {
+  for (const [name, timing] of Object.entries(timings)
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 10)) {
     if (timing.calls === 0) continue
     const each = (timing.ms * 1000) / timing.calls
     console.log(`  ${name.padEnd(20)} ${(timing.calls / calls).toFixed(2)}/call x ${each.toFixed(1)} µs = ${((timing.ms * 1000) / calls).toFixed(0)} µs/call`)
@@ -240,7 +242,9 @@ async function oneClient(): Promise<{ single: Tally; stored: string }> {
 async function main(): Promise<void> {
   const load = os.loadavg()[0] ?? 0
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${load.toFixed(1)} at start`)
-  console.log(`${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds of ${ROUND_RAMP_MS / 1000} s ramp + ${WINDOW_MS / ROUNDS / 1000} s measured each, ${WINDOW_MS / 1000} s measured per target`)
+  console.log(
+    `${CONCURRENCY} clients; ${WARMUP_MS / 1000} s warm-up, then ${ROUNDS} alternating rounds of ${ROUND_RAMP_MS / 1000} s ramp + ${WINDOW_MS / ROUNDS / 1000} s measured each, ${WINDOW_MS / 1000} s measured per target`,
+  )
   const skipped = postgresSkipped()
   const postgres = skipped === undefined ? await startPostgres() : undefined
   let measured: SideBySide
@@ -253,7 +257,10 @@ async function main(): Promise<void> {
   const { single, stored: singleStored } = await oneClient()
   const ratio = rate(ours.tally) / rate(bare)
   const floorRatio = rate(floor.tally) / rate(bare)
-  const p99 = percentile([...single.latenciesMs].sort((a, b) => a - b), 99)
+  const p99 = percentile(
+    [...single.latenciesMs].sort((a, b) => a - b),
+    99,
+  )
   console.log(`(b) bare fastify POST + TypeBox body:  ${formatRate(rate(bare)).padStart(7)} calls/s  (${cpuPerCall(bare)})`)
   console.log(`(a) toolexec no-op call -> SSE result: ${formatRate(rate(ours.tally)).padStart(7)} calls/s  (${cpuPerCall(ours.tally)}; ${ours.stored})`)
   console.log(`(c) floor: least persisted call -> SSE: ${formatRate(rate(floor.tally)).padStart(7)} calls/s  (${cpuPerCall(floor.tally)}; ${floor.stored})`)
@@ -261,7 +268,9 @@ async function main(): Promise<void> {
   console.log(`ratio (a)/(b): ${ratio.toFixed(3)}  (target >= 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`)
   console.log(`ratio (c)/(b): ${floorRatio.toFixed(3)}  (the floor's own ratio; (a)/(c): ${(ratio / floorRatio).toFixed(2)})`)
   console.log(`(a) latency, 50 clients: ${latency(ours.tally, 2)}`)
-  console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`)
+  console.log(
+    `(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`,
+  )
   console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
 }
 

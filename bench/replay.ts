@@ -78,7 +78,9 @@ async function main(): Promise<void> {
     console.log(`machine: ${os.cpus().length} cores, node ${process.version}; ${EVENTS.toLocaleString('en')} events, page ${benchStreamLimits().replayPage}, median of ${ROUNDS} alternating rounds`)
     console.log(`stored through the journal:   ${formatRate(perSecond(EVENTS, writeMs))} events/s (batches of ${WRITE_BATCH})`)
     console.log(`toolexec SSE replay ?after=0: ${formatRate(oursRate)} events/s (${(oursBytes / EVENTS).toFixed(0)} B/frame, ${(oursBytes / 1e6).toFixed(1)} MB)`)
-    console.log(`bare node http write loop:    ${formatRate(bareRate)} events/s (${(bareBytes / 1e6).toFixed(1)} MB${bareBytes === oursBytes ? ', same bytes' : `, ${bareBytes - oursBytes} B different`})`)
+    console.log(
+      `bare node http write loop:    ${formatRate(bareRate)} events/s (${(bareBytes / 1e6).toFixed(1)} MB${bareBytes === oursBytes ? ', same bytes' : `, ${bareBytes - oursBytes} B different`})`,
+    )
     console.log(`ratio toolexec/bare:          ${(oursRate / bareRate).toFixed(3)}`)
     console.log(`target >= 150,000 events/s:   ${oursRate >= 150_000 ? 'PASS' : 'MISS'}`)
   } finally {

@@ -36,8 +36,7 @@ const NEEDLE_RATE = 0.002
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 const TARGET = 1.0
 const WORDS = (
-  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau ' +
-  'upsilon phi chi psi omega const let function return import export async await'
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau ' + 'upsilon phi chi psi omega const let function return import export async await'
 ).split(' ')
 
 const treeRoot = path.join(os.tmpdir(), `toolexec-bench-grep-${TREE_VERSION}`)
@@ -184,7 +183,7 @@ function gnuGrepCpuMs(): number {
     const match = /^(\d+)m([\d.]+)s$/.exec(field)
     return match === null ? 0 : Number(match[1]) * 60 + Number(match[2])
   })
-  return (seconds.reduce((sum, value) => sum + value, 0) * 1000)
+  return seconds.reduce((sum, value) => sum + value, 0) * 1000
 }
 
 async function ourCpuMs(): Promise<number> {
@@ -238,10 +237,7 @@ export async function benchGrep(): Promise<string[]> {
     `GNU grep -rn:           ${gnuMs.toFixed(1)} ms (median of ${ROUNDS})`,
   ]
   if (HAS_RIPGREP) lines.push(`ripgrep rg -n:          ${median(rg.map((run) => run.ms)).toFixed(1)} ms (median of ${ROUNDS})`)
-  lines.push(
-    `Grep (content, -n):     ${oursMs.toFixed(1)} ms (median of ${ROUNDS})`,
-    `ratio grep/ours:        ${ratio.toFixed(3)} (target >= ${TARGET}) ${ratio >= TARGET ? 'OK' : 'MISSED'}`,
-  )
+  lines.push(`Grep (content, -n):     ${oursMs.toFixed(1)} ms (median of ${ROUNDS})`, `ratio grep/ours:        ${ratio.toFixed(3)} (target >= ${TARGET}) ${ratio >= TARGET ? 'OK' : 'MISSED'}`)
   if (HAS_RIPGREP) lines.push(`ratio ripgrep/ours:     ${(median(rg.map((run) => run.ms)) / oursMs).toFixed(3)}`)
   lines.push(
     `floor, Node read only:  ${floorMs.toFixed(1)} ms (median of ${ROUNDS}; open, readSync, close of the ${files.length} files on one thread, no walk, no matching)`,

@@ -8,7 +8,10 @@ const TOOLEXEC_URL = process.env['TOOLEXEC_URL'] ?? 'http://127.0.0.1:8787'
 const TOOLEXEC_TOKEN = process.env['TOOLEXEC_TOKEN']
 
 export class ToolexecReplyError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message)
   }
 }

@@ -44,7 +44,9 @@ export async function buildWeb(outDir: string = WEB_DIST): Promise<string[]> {
   const script = outputs.find((name) => name.endsWith('.js'))
   const styles = outputs.find((name) => name.endsWith('.css'))
   if (script === undefined || styles === undefined) throw new Error(`esbuild wrote no script or no styles: ${outputs.join(', ')}`)
-  const page = readFileSync(path.join(REPO_ROOT, 'web', 'index.html'), 'utf8').replace('%SCRIPT%', script).replace('%STYLES%', styles)
+  const page = readFileSync(path.join(REPO_ROOT, 'web', 'index.html'), 'utf8')
+    .replace('%SCRIPT%', script)
+    .replace('%STYLES%', styles)
   writeFileSync(path.join(outDir, 'index.html'), page)
   return [...outputs, 'index.html'].sort()
 }

@@ -212,7 +212,10 @@ function parseDatabaseUrl(value: string | undefined): string | undefined {
 
 /** What a browser sends in `Origin`: scheme, host and a port other than the scheme's own, nothing else. */
 function parseCorsOrigins(value: string): string[] {
-  const origins = value.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0)
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin.length > 0)
   for (const origin of origins) {
     const parsed = URL.canParse(origin) ? new URL(origin) : undefined
     if (parsed === undefined || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {

@@ -38,7 +38,20 @@ describe("the README's configuration table", () => {
   it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
     const table = readme.slice(readme.indexOf('| variable | flag | default | meaning |')).split('\n\n')[0] ?? ''
-    const rows = table.split('\n').slice(2).map((row) => row.split(' | ').slice(0, 3).map((cell) => cell.replace(/^\| /, '').replaceAll('`', '').replace(/ \(.*\)$/, '')))
+    const rows = table
+      .split('\n')
+      .slice(2)
+      .map((row) =>
+        row
+          .split(' | ')
+          .slice(0, 3)
+          .map((cell) =>
+            cell
+              .replace(/^\| /, '')
+              .replaceAll('`', '')
+              .replace(/ \(.*\)$/, ''),
+          ),
+      )
     const settings = (Object.entries(SETTINGS) as [string, Setting][]).map(([name, setting]) => [setting.env, `--${name}`, setting.shown ?? setting.fallback ?? 'none'])
     expect(rows).toEqual(settings)
   })
@@ -120,9 +133,7 @@ describe('a configuration it cannot start with: one line naming it, exit 2', () 
 
   it('a workspace that does not exist, or is a file', async () => {
     const missing = path.join(tempDirSync('cli'), 'no-such-workspace')
-    expect(await refusedWith({ TOOLEXEC_WORKSPACE: missing })).toBe(
-      `toolexec: Workspace ${missing} does not exist; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)\n`,
-    )
+    expect(await refusedWith({ TOOLEXEC_WORKSPACE: missing })).toBe(`toolexec: Workspace ${missing} does not exist; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)\n`)
     const file = path.join(tempDirSync('cli'), 'a-file')
     writeFileSync(file, '')
     expect(await refusedWith({ TOOLEXEC_WORKSPACE: file })).toContain(`Workspace ${file} is not a directory;`)

@@ -23,7 +23,11 @@ interface Instruction {
 
 function instructions(): Instruction[] {
   const text = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
   let stage = -1
   return lines.map((line) => {
     const [keyword = '', ...rest] = line.split(/\s+/)
@@ -88,7 +92,9 @@ describe('Dockerfile', () => {
   })
 
   it('copies only paths that exist and that .dockerignore lets through', () => {
-    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#'))
+    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'))
     const sources = argsOf('COPY', all)
       .filter((args) => !args.startsWith('--from='))
       .flatMap((args) => args.split(/\s+/).slice(0, -1))

@@ -72,7 +72,12 @@ interface Started {
 
 /** Spawns a command that starts the server and waits for the URL of its start line. */
 async function startServerProcess(command: string, args: readonly string[], cwd: string, env: Record<string, string>, options: { detached?: boolean } = {}): Promise<Started> {
-  const child = spawn(command, args, { cwd, env: { ...process.env, PATH, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false })
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, PATH, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
@@ -86,7 +91,6 @@ async function startServerProcess(command: string, args: readonly string[], cwd:
   })
   return { child, url, exited }
 }
-
 
 async function listening(url: string): Promise<boolean> {
   try {

@@ -78,7 +78,16 @@ describe('README: permissions and hooks', () => {
     const { policy } = example(0)
     const service = createRulePermissionService(() => [policy.rules])
     const entry = toolFor(toolName)
-    const verdict: PermissionVerdict = await service.evaluate({ sessionId: 's', callId: 'c', toolName, input, flags: flagsFor(entry, input), entry, mode: policy.permissions.defaultMode ?? 'default', workspace: '/work/project' })
+    const verdict: PermissionVerdict = await service.evaluate({
+      sessionId: 's',
+      callId: 'c',
+      toolName,
+      input,
+      flags: flagsFor(entry, input),
+      entry,
+      mode: policy.permissions.defaultMode ?? 'default',
+      workspace: '/work/project',
+    })
     expect(verdict.behavior).toBe(behavior)
   })
 

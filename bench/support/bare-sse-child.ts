@@ -19,7 +19,7 @@ function storedPages(): string[] {
   const db = openDatabase(path.join(dataDir as string, 'toolexec.db'))
   const store = new SqliteStore(db)
   const pages: string[] = []
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const limits = benchStreamLimits()
     const events = store.eventsAfter(sessionId as string, after, limits.replayPage, limits.replayPageChars)
     if (events.length === 0) break

@@ -25,7 +25,10 @@ function procStat(pid: string): ProcStat | undefined {
     return undefined
   }
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number)
+  const fields = text
+    .slice(text.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number)
   const at = (field: number): number => fields[field - 3] ?? 0
   return { ppid: at(4), ownTicks: at(14) + at(15), reapedChildTicks: at(16) + at(17) }
 }

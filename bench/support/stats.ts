@@ -7,7 +7,10 @@ export function percentile(sortedMs: readonly number[], p: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50)
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  )
 }
 
 export function perSecond(count: number, ms: number): number {

@@ -21,7 +21,11 @@ const [dataDir, databaseUrl] = process.argv.slice(2)
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir> [<postgres database URL>]')
 const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
 const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent', ...database], {})
-const server = await startServer(config, { tools: process.env.BENCH_BUILTIN_TOOLS === '1' ? [...builtinTools(), noopTool] : [noopTool], logger: pino({ level: 'silent' }), streamLimits: benchStreamLimits() })
+const server = await startServer(config, {
+  tools: process.env.BENCH_BUILTIN_TOOLS === '1' ? [...builtinTools(), noopTool] : [noopTool],
+  logger: pino({ level: 'silent' }),
+  streamLimits: benchStreamLimits(),
+})
 const onSqlite = config.databaseUrl === undefined
 
 // What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.

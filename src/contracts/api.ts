@@ -37,16 +37,9 @@ export const ErrorReplySchema = Type.Object(
 )
 export type ErrorReply = Static<typeof ErrorReplySchema>
 
-export const PermissionModeSchema = Type.Union(
-  [
-    Type.Literal('default'),
-    Type.Literal('acceptEdits'),
-    Type.Literal('plan'),
-    Type.Literal('dontAsk'),
-    Type.Literal('bypassPermissions'),
-  ],
-  { $id: 'PermissionMode' },
-)
+export const PermissionModeSchema = Type.Union([Type.Literal('default'), Type.Literal('acceptEdits'), Type.Literal('plan'), Type.Literal('dontAsk'), Type.Literal('bypassPermissions')], {
+  $id: 'PermissionMode',
+})
 
 export const CreateSessionBodySchema = Type.Object(
   {
@@ -63,11 +56,7 @@ export const CreateSessionBodySchema = Type.Object(
 )
 export type CreateSessionBody = Static<typeof CreateSessionBodySchema>
 
-export const SessionStatusSchema = Type.Union([
-  Type.Literal('idle'),
-  Type.Literal('running'),
-  Type.Literal('awaiting_permission'),
-])
+export const SessionStatusSchema = Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('awaiting_permission')])
 
 export const SessionSchema = Type.Object(
   {
@@ -142,23 +131,12 @@ export const CreateScheduleBodySchema = Type.Object(
 )
 export type CreateScheduleBody = Static<typeof CreateScheduleBodySchema>
 
-export const ScheduleStatusSchema = Type.Union(
-  [
-    Type.Literal('open'),
-    Type.Literal('queued'),
-    Type.Literal('running'),
-    Type.Literal('completed'),
-    Type.Literal('stopped'),
-    Type.Literal('cancelled'),
-  ],
-  { $id: 'ScheduleStatus' },
-)
+export const ScheduleStatusSchema = Type.Union([Type.Literal('open'), Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('cancelled')], {
+  $id: 'ScheduleStatus',
+})
 export type ScheduleStatus = Static<typeof ScheduleStatusSchema>
 
-export const CallRecordStatusSchema = Type.Union(
-  [Type.Literal('pending'), Type.Literal('awaiting_permission'), Type.Literal('running'), CallStatusSchema],
-  { $id: 'CallRecordStatus' },
-)
+export const CallRecordStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('awaiting_permission'), Type.Literal('running'), CallStatusSchema], { $id: 'CallRecordStatus' })
 export type CallRecordStatus = Static<typeof CallRecordStatusSchema>
 
 export const ScheduleAcceptedReplySchema = Type.Object(
@@ -197,15 +175,15 @@ export const CallResultSchema = Type.Composite(
           description:
             "The tool's output as produced, without the texts this reply has elsewhere: left out when it equals the record's " +
             "`modelContent` (`outputIsModelContent`); an `output.output` text that begins with the record's `modelContent` text keeps " +
-            'only what follows it (`outputAfterModelContent`); with a ' + OUTPUT_DISPLAY_KINDS + ' display, its `output` text stops where ' +
-            "`display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of " +
+            'only what follows it (`outputAfterModelContent`); with a ' +
+            OUTPUT_DISPLAY_KINDS +
+            ' display, its `output` text stops where ' +
+            '`display.output` begins (`outputRestInDisplay`), and an `omitted` part gives `bytes` and `headLength` instead of ' +
             'repeating `head` and `tail`: the head is the first `headLength` characters (UTF-16 code units) of the kept text, ' +
             'then comes `\\n\\n... [<bytes> bytes omitted] ...\\n\\n`, then the tail',
         }),
       ),
-      outputIsModelContent: Type.Optional(
-        Type.Literal(true, { description: "`output` is left out: it is the same as the record's (or history entry's) `modelContent`" }),
-      ),
+      outputIsModelContent: Type.Optional(Type.Literal(true, { description: "`output` is left out: it is the same as the record's (or history entry's) `modelContent`" })),
       outputAfterModelContent: Type.Optional(
         Type.Literal(true, {
           description:
@@ -237,7 +215,7 @@ export const CallRecordSchema = Type.Object(
     id: Type.String(),
     scheduleId: Type.String(),
     name: Type.String(),
-    input: Type.Unknown({ description: 'The input as the model gave it, whole: the one copy of its large texts (a Write\'s content) in this reply' }),
+    input: Type.Unknown({ description: "The input as the model gave it, whole: the one copy of its large texts (a Write's content) in this reply" }),
     resolvedInput: Type.Optional(
       Type.Unknown({
         description:
@@ -331,7 +309,7 @@ export const HistoryEntrySchema = Type.Object(
     turnId: Type.String(),
     callId: Type.String(),
     toolName: Type.String(),
-    input: Type.Unknown({ description: 'The input as the model gave it, whole; the schedule\'s call records say what resolving it changed (`resolvedInput`)' }),
+    input: Type.Unknown({ description: "The input as the model gave it, whole; the schedule's call records say what resolving it changed (`resolvedInput`)" }),
     status: CallRecordStatusSchema,
     isError: Type.Boolean(),
     modelContent: Type.Union([Type.String(), Type.Array(ModelContentBlockSchema)], {
@@ -343,10 +321,7 @@ export const HistoryEntrySchema = Type.Object(
 )
 export type HistoryEntry = Static<typeof HistoryEntrySchema>
 
-export const ProjectRuleSchema = Type.Object(
-  { id: Type.String(), workspace: Type.String(), rule: Type.String(), createdAt: Type.String() },
-  { $id: 'ProjectRule' },
-)
+export const ProjectRuleSchema = Type.Object({ id: Type.String(), workspace: Type.String(), rule: Type.String(), createdAt: Type.String() }, { $id: 'ProjectRule' })
 export type ProjectRule = Static<typeof ProjectRuleSchema>
 
 // ---------------------------------------------------------------- GET /schedules/:id?format=

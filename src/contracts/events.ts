@@ -111,15 +111,9 @@ export const ModelNetworkStatusEventSchema = Type.Object(
     type: Type.Literal('ModelNetworkStatus'),
     ...base,
     callId,
-    status: Type.Union(
-      [
-        Type.Literal('model_request_queued'),
-        Type.Literal('model_request_admitted'),
-        Type.Literal('model_request_completed'),
-        Type.Literal('model_request_failed'),
-      ],
-      { description: "Where the call's model request stands: waiting for admission, admitted, done, failed" },
-    ),
+    status: Type.Union([Type.Literal('model_request_queued'), Type.Literal('model_request_admitted'), Type.Literal('model_request_completed'), Type.Literal('model_request_failed')], {
+      description: "Where the call's model request stands: waiting for admission, admitted, done, failed",
+    }),
     queuedMs: Type.Optional(Type.Number({ minimum: 0, description: 'How long the request waited for admission, in milliseconds (on admission)' })),
   },
   { description: "A tool's request to the model moved on; the call's timeout does not run while it waits for admission (R22)" },
@@ -142,7 +136,7 @@ export const ToolCallResultEventSchema = Type.Object(
     toolName,
     result: ToolExecutionResultSchema,
   },
-  { description: "A call ended (succeeded, failed, denied, cancelled, timed out or interrupted): its one result, with the exact modelContent the model receives" },
+  { description: 'A call ended (succeeded, failed, denied, cancelled, timed out or interrupted): its one result, with the exact modelContent the model receives' },
 )
 const hookRunFields = {
   ...base,

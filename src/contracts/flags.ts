@@ -2,14 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 
 export const SideEffectScopeSchema = Type.Union(
-  [
-    Type.Literal('none'),
-    Type.Literal('session'),
-    Type.Literal('workspace'),
-    Type.Literal('network'),
-    Type.Literal('system'),
-    Type.Literal('userInteraction'),
-  ],
+  [Type.Literal('none'), Type.Literal('session'), Type.Literal('workspace'), Type.Literal('network'), Type.Literal('system'), Type.Literal('userInteraction')],
   { $id: 'SideEffectScope' },
 )
 export type SideEffectScope = Static<typeof SideEffectScopeSchema>

@@ -33,10 +33,7 @@ export const AnthropicToolSchema = Type.Object(
   {
     name: Type.String(),
     description: Type.String(),
-    input_schema: Type.Object(
-      { type: Type.Literal('object'), properties: Type.Optional(Type.Unknown()), required: Type.Optional(Type.Array(Type.String())) },
-      OPEN,
-    ),
+    input_schema: Type.Object({ type: Type.Literal('object'), properties: Type.Optional(Type.Unknown()), required: Type.Optional(Type.Array(Type.String())) }, OPEN),
   },
   { $id: 'AnthropicTool', description: 'One entry of the Messages API `tools` parameter' },
 )
@@ -166,8 +163,7 @@ export const OpenAIChatImagesMessageSchema = Type.Object(
   {
     $id: 'OpenAIChatImagesMessage',
     description:
-      'A tool message cannot carry an image: after the tool messages, one user message carries the images of every call, each group ' +
-      'introduced by the text `Images returned by tool call <id>:`',
+      'A tool message cannot carry an image: after the tool messages, one user message carries the images of every call, each group ' + 'introduced by the text `Images returned by tool call <id>:`',
   },
 )
 export type OpenAIChatImagesMessage = Static<typeof OpenAIChatImagesMessageSchema>

@@ -4,14 +4,7 @@ import { DisplaySchema } from './display.js'
 import { ModelContentSchema } from './model-content.js'
 
 export const CallStatusSchema = Type.Union(
-  [
-    Type.Literal('succeeded'),
-    Type.Literal('failed'),
-    Type.Literal('denied'),
-    Type.Literal('cancelled'),
-    Type.Literal('timed_out'),
-    Type.Literal('interrupted'),
-  ],
+  [Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('denied'), Type.Literal('cancelled'), Type.Literal('timed_out'), Type.Literal('interrupted')],
   { $id: 'CallStatus' },
 )
 export type CallStatus = Static<typeof CallStatusSchema>
@@ -58,11 +51,7 @@ export const ResultErrorSchema = Type.Object({
 })
 export type ResultError = Static<typeof ResultErrorSchema>
 
-export const BudgetStrategySchema = Type.Union([
-  Type.Literal('inline'),
-  Type.Literal('truncate'),
-  Type.Literal('artifact'),
-])
+export const BudgetStrategySchema = Type.Union([Type.Literal('inline'), Type.Literal('truncate'), Type.Literal('artifact')])
 export type BudgetStrategy = Static<typeof BudgetStrategySchema>
 
 export const SerializationSchema = Type.Object({
@@ -93,11 +82,7 @@ export const PerfSchema = Type.Object({
 })
 export type Perf = Static<typeof PerfSchema>
 
-export const PermissionOutcomeSchema = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('approved'),
-  Type.Literal('denied'),
-])
+export const PermissionOutcomeSchema = Type.Union([Type.Literal('none'), Type.Literal('approved'), Type.Literal('denied')])
 export type PermissionOutcome = Static<typeof PermissionOutcomeSchema>
 
 export const ToolExecutionResultSchema = Type.Object(

@@ -5,10 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox'
 
-export const RetentionSchema = Type.Union(
-  [Type.Literal('session'), Type.Literal('project'), Type.Literal('temporary')],
-  { $id: 'Retention' },
-)
+export const RetentionSchema = Type.Union([Type.Literal('session'), Type.Literal('project'), Type.Literal('temporary')], { $id: 'Retention' })
 export type Retention = Static<typeof RetentionSchema>
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'dontAsk' | 'bypassPermissions'
@@ -137,4 +134,3 @@ export interface ToolCallContext {
   readonly artifacts?: ArtifactStore | undefined
   readonly services: Partial<ToolServices>
 }
-

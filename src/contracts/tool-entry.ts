@@ -97,9 +97,7 @@ export interface DisplayArgs<I, O> {
  * rules every file read, whatever the tool is called.
  */
 export type AccessTarget =
-  | { readonly kind: 'file'; readonly access: 'read' | 'write'; readonly path: string }
-  | { readonly kind: 'command'; readonly command: string }
-  | { readonly kind: 'url'; readonly url: string }
+  { readonly kind: 'file'; readonly access: 'read' | 'write'; readonly path: string } | { readonly kind: 'command'; readonly command: string } | { readonly kind: 'url'; readonly url: string }
 
 /** What a person's denial of the call's ask means for the turn (A5). */
 export interface AskedDenial {

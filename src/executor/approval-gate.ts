@@ -5,14 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { RiskLevel } from '../contracts/events.js'
-import type {
-  PermissionAnswer,
-  PermissionBroker,
-  PermissionRequest,
-  PermissionTicket,
-  PermissionVerdict,
-  TurnContext,
-} from '../contracts/ports.js'
+import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket, PermissionVerdict, TurnContext } from '../contracts/ports.js'
 import type { ApprovalPreparation, ToolEntry } from '../contracts/tool-entry.js'
 import { DENIED_WITHOUT_CLIENT } from '../contracts/permission-outcomes.js'
 import type { ExecutorDeps } from './deps.js'
@@ -35,9 +28,7 @@ export interface ApprovalInput extends CallPermissionContext {
   readonly verdict: PermissionVerdict
 }
 
-export type ApprovalOutcome =
-  | { readonly kind: 'narrowed' }
-  | { readonly kind: 'answered'; readonly permissionId: string; readonly answer: PermissionAnswer }
+export type ApprovalOutcome = { readonly kind: 'narrowed' } | { readonly kind: 'answered'; readonly permissionId: string; readonly answer: PermissionAnswer }
 
 /** R15: prepareApproval may only narrow to allow or attach a preview; a throw still asks. */
 async function prepare(args: ApprovalInput): Promise<ApprovalPreparation | undefined> {

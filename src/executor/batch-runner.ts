@@ -39,13 +39,7 @@ export async function executeBatch(calls: readonly ToolCall[], turn: TurnContext
   return results
 }
 
-export async function runGroups(
-  calls: readonly ToolCall[],
-  groups: readonly (readonly string[])[],
-  turn: TurnContext,
-  deps: ExecutorDeps,
-  turnStopped = false,
-): Promise<ScheduleOutcome> {
+export async function runGroups(calls: readonly ToolCall[], groups: readonly (readonly string[])[], turn: TurnContext, deps: ExecutorDeps, turnStopped = false): Promise<ScheduleOutcome> {
   const byId = new Map(calls.map((call) => [call.id, call]))
   const resultsById = new Map<string, ToolExecutionResult>()
   let stopped = turnStopped

@@ -134,11 +134,11 @@ async function succeed(state: CallState, entry: ToolEntry, output: unknown): Pro
   const post = !hasHook(deps.hooks, 'PostToolUse', call.name)
     ? NO_POST_HOOK
     : await runPostToolUse({
-    hooks: deps.hooks,
-    payload: { ...state.hookPayload(), toolResult: { success: true, output, modelContent: serialized.modelContent } },
-    signal: state.signal,
-    emit: turn.emit,
-  })
+        hooks: deps.hooks,
+        payload: { ...state.hookPayload(), toolResult: { success: true, output, modelContent: serialized.modelContent } },
+        signal: state.signal,
+        emit: turn.emit,
+      })
   state.addContexts(post.contexts)
   const recorded = recordedOutputOf(entry, output)
   if (post.blockReason !== undefined) {

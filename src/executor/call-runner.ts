@@ -26,9 +26,7 @@ export async function executeToolCall(call: ToolCall, turn: TurnContext, deps: E
     return await runStages(state)
   } catch (error) {
     // A port that throws (storage, events) must still end the call with a result.
-    return state.finish(
-      createErrorResult({ callId: call.id, toolName: call.name, status: 'failed', stage: 'handler', errorClass: 'exception', message: projectErrorMessage(error) }),
-    )
+    return state.finish(createErrorResult({ callId: call.id, toolName: call.name, status: 'failed', stage: 'handler', errorClass: 'exception', message: projectErrorMessage(error) }))
   }
 }
 

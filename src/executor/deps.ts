@@ -4,16 +4,7 @@
  */
 import { trace, type Tracer } from '@opentelemetry/api'
 import { pino, type Logger } from 'pino'
-import type {
-  ArtifactStore,
-  Clock,
-  HookRunner,
-  ModelClient,
-  PermissionBroker,
-  PermissionService,
-  ToolRegistry,
-  ToolServices,
-} from '../contracts/ports.js'
+import type { ArtifactStore, Clock, HookRunner, ModelClient, PermissionBroker, PermissionService, ToolRegistry, ToolServices } from '../contracts/ports.js'
 import { AdmissionGate } from './admission-gate.js'
 import { BackgroundTaskRegistry } from './background-tasks.js'
 import { DEFAULT_TIMEOUT_MS } from './timeout.js'

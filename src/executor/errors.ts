@@ -7,15 +7,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
-import type {
-  CallStatus,
-  ErrorClass,
-  ErrorStage,
-  Perf,
-  PermissionOutcome,
-  ResultError,
-  ToolExecutionResult,
-} from '../contracts/result.js'
+import type { CallStatus, ErrorClass, ErrorStage, Perf, PermissionOutcome, ResultError, ToolExecutionResult } from '../contracts/result.js'
 import type { ToolBusinessFailure } from '../contracts/tool-entry.js'
 
 export interface ErrorResultInput {
@@ -165,11 +157,7 @@ export function toolUseError(message: string): string {
 export function isBusinessFailure(value: unknown): value is ToolBusinessFailure {
   if (typeof value !== 'object' || value === null) return false
   const candidate = value as { result?: unknown; message?: unknown; errorCode?: unknown }
-  return (
-    candidate.result === false &&
-    typeof candidate.message === 'string' &&
-    (candidate.errorCode === undefined || typeof candidate.errorCode === 'string')
-  )
+  return candidate.result === false && typeof candidate.message === 'string' && (candidate.errorCode === undefined || typeof candidate.errorCode === 'string')
 }
 
 /** A short class name for spans and logs: `code`, else constructor name, else typeof. */

@@ -38,8 +38,7 @@ export interface Executor {
 export function createExecutor(ports: ExecutorPorts): Executor {
   const deps = resolveDeps(ports)
   const backgroundTasks = deps.backgroundTasks
-  const plan = (calls: readonly ToolCall[]): string[][] =>
-    planSchedule(calls.map((call) => dependencyFor(call.id, call.name, deps.registry.get(call.name), call.input, call.dependsOn)))
+  const plan = (calls: readonly ToolCall[]): string[][] => planSchedule(calls.map((call) => dependencyFor(call.id, call.name, deps.registry.get(call.name), call.input, call.dependsOn)))
   return {
     deps,
     backgroundTasks,

@@ -41,13 +41,7 @@ async function admit(gate: AdmissionGate, target: ModelStatusTarget, signal: Abo
   return release
 }
 
-async function completeAdmitted(
-  model: ModelClient,
-  target: ModelStatusTarget,
-  request: ModelRequest,
-  signal: AbortSignal,
-  release: ReleaseAdmission,
-): Promise<ModelResponse> {
+async function completeAdmitted(model: ModelClient, target: ModelStatusTarget, request: ModelRequest, signal: AbortSignal, release: ReleaseAdmission): Promise<ModelResponse> {
   try {
     let response: ModelResponse
     try {

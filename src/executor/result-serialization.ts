@@ -60,10 +60,7 @@ export function effectiveBudgetBytes(entry: Pick<ToolEntry, 'resultBudget'>): nu
 /** A3, exactly; it is appended last and never cut. */
 export function formatTruncationNotice(args: TruncationNoticeArgs): string {
   const path = args.artifactPath === undefined ? '' : `artifactPath=${args.artifactPath}, `
-  return (
-    `\n\n[Tool output truncated by resultBudget: ${path}originalBytes=${args.originalBytes}, ` +
-    `maxModelBytes=${args.budgetBytes}, strategy=${args.strategy}]`
-  )
+  return `\n\n[Tool output truncated by resultBudget: ${path}originalBytes=${args.originalBytes}, ` + `maxModelBytes=${args.budgetBytes}, strategy=${args.strategy}]`
 }
 
 /** Why the full output was not saved, told before A3's notice (which stays last) when both fit the budget. */
@@ -120,11 +117,7 @@ interface ArtifactAttempt {
   readonly error?: string | undefined
 }
 
-async function tryWrite(
-  input: SerializeInput,
-  content: string | Uint8Array,
-  mediaType: string,
-): Promise<ArtifactAttempt> {
+async function tryWrite(input: SerializeInput, content: string | Uint8Array, mediaType: string): Promise<ArtifactAttempt> {
   if (input.artifacts === undefined) return {}
   const retention: Retention = input.entry.retention ?? 'session'
   try {

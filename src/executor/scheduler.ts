@@ -8,26 +8,12 @@ import { ToolexecError } from '../contracts/errors.js'
 export const MAX_GROUP_SIZE = 10
 
 /** Names treated as read-only when the registry knows nothing of them (R4 rule 2). */
-export const READ_ONLY_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'WebSearch',
-  'WebFetch',
-  'TodoRead',
-  'TodoWrite',
-  'AskUserQuestion',
-  'Skill',
-])
+export const READ_ONLY_TOOL_NAMES: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'WebSearch', 'WebFetch', 'TodoRead', 'TodoWrite', 'AskUserQuestion', 'Skill'])
 
 /** R4, in the seed's order of checks. */
 export function canRunInParallel(tool: ToolDependency): boolean {
   const hasToolName = typeof tool.toolName === 'string' && tool.toolName.length > 0
-  const hasSafetyMetadata =
-    tool.readOnly !== undefined ||
-    tool.destructive !== undefined ||
-    tool.concurrentSafe !== undefined ||
-    tool.sideEffectScope !== undefined
+  const hasSafetyMetadata = tool.readOnly !== undefined || tool.destructive !== undefined || tool.concurrentSafe !== undefined || tool.sideEffectScope !== undefined
   if (!hasToolName && !hasSafetyMetadata) return true
   const readOnly = tool.readOnly ?? (hasToolName ? READ_ONLY_TOOL_NAMES.has(tool.toolName) : false)
   if (tool.destructive === true) return false
@@ -85,7 +71,11 @@ function topologicalOrder(tools: readonly ToolDependency[]): ToolDependency[] {
   const order: ToolDependency[] = []
   while (order.length < tools.length) {
     const next = tools.find((tool) => !placed.has(tool.callId) && (tool.dependencies ?? []).every((d) => placed.has(d)))
-    if (next === undefined) throw cycleError(tools.filter((tool) => !placed.has(tool.callId)), byId)
+    if (next === undefined)
+      throw cycleError(
+        tools.filter((tool) => !placed.has(tool.callId)),
+        byId,
+      )
     placed.add(next.callId)
     order.push(next)
   }

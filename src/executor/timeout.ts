@@ -34,19 +34,11 @@ function callOverrideMs(input: unknown): number | undefined {
  * @param defaultTimeoutMs the executor's default, normally {@link DEFAULT_TIMEOUT_MS}
  * @example resolveTimeoutMs({ timeout: { kind: 'deadline', maxMs: 600_000, cleanupGraceMs: 6_000 } }, {}, 300_000) // 306000
  */
-export function resolveTimeoutMs(
-  entry: Pick<ToolEntry, 'timeout' | 'metadata' | 'resolveTimeoutBudgetMs'>,
-  input: unknown,
-  defaultTimeoutMs: number,
-): number | undefined {
+export function resolveTimeoutMs(entry: Pick<ToolEntry, 'timeout' | 'metadata' | 'resolveTimeoutBudgetMs'>, input: unknown, defaultTimeoutMs: number): number | undefined {
   const policy = entry.timeout ?? NO_POLICY
   if (policy.kind === 'none') return undefined
   const requested =
-    finiteNumber(entry.resolveTimeoutBudgetMs?.(input)) ??
-    (policy.allowCallOverride === true ? callOverrideMs(input) : undefined) ??
-    policy.defaultMs ??
-    entry.metadata?.timeoutMs ??
-    defaultTimeoutMs
+    finiteNumber(entry.resolveTimeoutBudgetMs?.(input)) ?? (policy.allowCallOverride === true ? callOverrideMs(input) : undefined) ?? policy.defaultMs ?? entry.metadata?.timeoutMs ?? defaultTimeoutMs
   const capped = policy.maxMs === undefined ? requested : Math.min(requested, policy.maxMs)
   return Math.max(1, Math.trunc(capped)) + Math.max(0, Math.trunc(policy.cleanupGraceMs ?? 0))
 }

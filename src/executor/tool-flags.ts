@@ -14,13 +14,7 @@ export function flagsFor(entry: ToolEntry, input: unknown): ToolFlags {
 }
 
 /** What the scheduler sees of a call; an unknown tool is only a name (R4 rule 2). */
-export function dependencyFor(
-  callId: string,
-  toolName: string,
-  entry: ToolEntry | undefined,
-  input: unknown,
-  dependsOn?: readonly string[],
-): ToolDependency {
+export function dependencyFor(callId: string, toolName: string, entry: ToolEntry | undefined, input: unknown, dependsOn?: readonly string[]): ToolDependency {
   if (entry === undefined) return { callId, toolName, dependencies: dependsOn }
   const flags = flagsFor(entry, input)
   return {
@@ -36,15 +30,7 @@ export function dependencyFor(
 
 /** R11: what may be dispatched while the model is still streaming. */
 export function isEarlyDispatchEligible(flags: ToolFlags, needsApproval: boolean): boolean {
-  return (
-    flags.readOnly &&
-    flags.concurrentSafe &&
-    !flags.destructive &&
-    !needsApproval &&
-    !flags.alwaysAsk &&
-    !flags.requiresUserInteraction &&
-    flags.sideEffectScope === 'none'
-  )
+  return flags.readOnly && flags.concurrentSafe && !flags.destructive && !needsApproval && !flags.alwaysAsk && !flags.requiresUserInteraction && flags.sideEffectScope === 'none'
 }
 
 /** Flags as declared, before any input is known (for listings such as GET /tools). */

@@ -28,8 +28,7 @@ export function createFunctionHookRunner(hooks: readonly FunctionHook[]): HookRu
     list.push({ hook, matches: compileMatcher(hook.matcher) })
     byEvent.set(hook.event, list)
   }
-  const matching = (event: HookEventName, toolName: string): CompiledHook[] =>
-    (byEvent.get(event) ?? []).filter((compiled) => compiled.matches(toolName))
+  const matching = (event: HookEventName, toolName: string): CompiledHook[] => (byEvent.get(event) ?? []).filter((compiled) => compiled.matches(toolName))
 
   return {
     has: (event, toolName) => (byEvent.get(event) ?? []).some((compiled) => compiled.matches(toolName)),
@@ -42,12 +41,7 @@ export function createFunctionHookRunner(hooks: readonly FunctionHook[]): HookRu
   }
 }
 
-async function runOne(
-  hook: FunctionHook,
-  payload: HookPayload,
-  signal: AbortSignal,
-  emit: EventSink | undefined,
-): Promise<HookOutput | undefined> {
+async function runOne(hook: FunctionHook, payload: HookPayload, signal: AbortSignal, emit: EventSink | undefined): Promise<HookOutput | undefined> {
   const fields = { sessionId: payload.sessionId, callId: payload.callId, toolName: payload.toolName, hookEvent: payload.hookEventName, hook: hook.name }
   await send(emit, { type: 'HookRunStarted', ...fields })
   try {

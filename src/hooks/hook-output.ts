@@ -7,8 +7,7 @@ import type { HookEventName, HookOutput } from '../contracts/ports.js'
 
 type Json = Record<string, unknown>
 
-const asRecord = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined
+const asRecord = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined)
 const asString = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined)
 
 export function normalizeHookOutput(event: HookEventName, raw: unknown): HookOutput {

@@ -70,9 +70,7 @@ const QUERY_PARAM = /([?&])([^=&]*)=[^&]*/g
 
 /** Log lines never carry the token given in the query string. */
 export function redactUrl(url: string): string {
-  return url.replace(QUERY_PARAM, (param: string, separator: string, name: string) =>
-    decodedName(name) === 'access_token' ? `${separator}${name}=[redacted]` : param,
-  )
+  return url.replace(QUERY_PARAM, (param: string, separator: string, name: string) => (decodedName(name) === 'access_token' ? `${separator}${name}=[redacted]` : param))
 }
 
 // The query parser decodes names, so `access%5Ftoken=` authenticates like `access_token=`.

@@ -22,7 +22,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   getSession: { summary: 'The session of the walkthrough', parameters: { id: SESSION } },
   deleteSession: { summary: 'Delete the session once its work is done', parameters: { id: SESSION } },
   abortSession: { summary: 'Abort the running turn of the session', parameters: { id: SESSION } },
-  getHistory: { summary: "Every tool record of the session, with what the model received", parameters: { id: SESSION } },
+  getHistory: { summary: 'Every tool record of the session, with what the model received', parameters: { id: SESSION } },
   createSchedule: {
     summary: 'The tool calls of one model reply: Write asks for approval, Read runs after it',
     body: {

@@ -35,7 +35,7 @@ export const OPENAPI_INFO = {
 
 const TAGS = [
   { name: 'sessions', description: 'A session holds the workspace, the permission mode and the ordered history of tool calls' },
-  { name: 'schedules', description: "The tool calls of one model reply, grouped and run; streamed calls start early (R11)" },
+  { name: 'schedules', description: 'The tool calls of one model reply, grouped and run; streamed calls start early (R11)' },
   { name: 'permissions', description: 'Approval requests: list the pending ones, answer each once' },
   { name: 'events', description: "Each session's durable, numbered event stream over Server-Sent Events" },
   { name: 'artifacts', description: 'Bytes a result saved aside (large outputs, images)' },
@@ -98,7 +98,11 @@ export function finishDocument(document: JsonObject): JsonObject {
   const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {}
   for (const [name, schema] of components) schemas[name] = schema
   mapDiscriminators(schemas)
-  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] ?? {}]))
+  const sorted = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((name) => [name, schemas[name] ?? {}]),
+  )
   return { ...document, components: { ...(isObject(document.components) ? document.components : {}), schemas: sorted }, paths }
 }
 

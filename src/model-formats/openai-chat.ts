@@ -4,13 +4,7 @@
  * text only: the images of every call follow in one `user` message after the tool messages.
  */
 import type { ScheduleCallInput } from '../contracts/api.js'
-import type {
-  OpenAIChatImagesMessage,
-  OpenAIChatPart,
-  OpenAIChatTool,
-  OpenAIChatToolCalls,
-  OpenAIChatToolMessage,
-} from '../contracts/model-formats.js'
+import type { OpenAIChatImagesMessage, OpenAIChatPart, OpenAIChatTool, OpenAIChatToolCalls, OpenAIChatToolMessage } from '../contracts/model-formats.js'
 import { inputOfArguments } from './call-arguments.js'
 import { dataUrl, imagesOf, textsOf, type ModelResult } from './model-result.js'
 import { apiInputSchema, type ListedTool } from './tool-schema.js'
@@ -60,8 +54,5 @@ function imageParts(result: ModelResult): OpenAIChatPart[] {
   if (typeof result.content === 'string') return []
   const images = imagesOf(result.content)
   if (images.length === 0) return []
-  return [
-    { type: 'text', text: imagesIntroduction(result.id) },
-    ...images.map((image): OpenAIChatPart => ({ type: 'image_url', image_url: { url: dataUrl(image) } })),
-  ]
+  return [{ type: 'text', text: imagesIntroduction(result.id) }, ...images.map((image): OpenAIChatPart => ({ type: 'image_url', image_url: { url: dataUrl(image) } }))]
 }

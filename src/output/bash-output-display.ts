@@ -21,8 +21,7 @@ export function buildBashOutputDisplay(args: BashOutputArgs): BashOutputDisplay 
   const { serialization } = args
   if (!serialization.truncated && serialization.persistedPath === undefined) return undefined
   const originalBytes = Buffer.byteLength(args.output, 'utf8')
-  const output =
-    originalBytes <= BASH_OUTPUT_MAX_BYTES ? args.output : tailWithinBytes(args.output, BASH_OUTPUT_MAX_BYTES)
+  const output = originalBytes <= BASH_OUTPUT_MAX_BYTES ? args.output : tailWithinBytes(args.output, BASH_OUTPUT_MAX_BYTES)
   const display: BashOutputDisplay = {
     kind: 'bash_output',
     command: args.command,

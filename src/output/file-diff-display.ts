@@ -4,13 +4,7 @@
  * characters a line (a one-line 2 MB Write must not copy its text into every reply again).
  */
 import { structuredPatch, type StructuredPatchHunk } from 'diff'
-import {
-  FILE_DIFF_MAX_HUNKS,
-  FILE_DIFF_MAX_LINE_CHARS,
-  FILE_DIFF_MAX_LINES,
-  type DiffHunk,
-  type FileDiffDisplay,
-} from '../contracts/display.js'
+import { FILE_DIFF_MAX_HUNKS, FILE_DIFF_MAX_LINE_CHARS, FILE_DIFF_MAX_LINES, type DiffHunk, type FileDiffDisplay } from '../contracts/display.js'
 
 export interface FileDiffArgs {
   readonly filePath: string

@@ -18,8 +18,27 @@ export interface BashClassification {
 
 /** Words that make a line shell syntax rather than a list of simple commands. */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'select', 'function',
-  'in', '{', '}', '!', '[[', ']]', 'coproc',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'select',
+  'function',
+  'in',
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+  'coproc',
 ])
 const SAFE_SINKS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
 const OUTPUT_REDIRECTS: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])

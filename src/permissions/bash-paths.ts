@@ -13,9 +13,7 @@ import { parseShell, type ShellWord } from './shell-parse.js'
 /** Device files that hold nothing of anyone's. */
 const HARMLESS: ReadonlySet<string> = new Set(['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty'])
 
-export type BashPath =
-  | { readonly kind: 'path'; readonly word: string; readonly absolute: string }
-  | { readonly kind: 'unknown'; readonly word: string }
+export type BashPath = { readonly kind: 'path'; readonly word: string; readonly absolute: string } | { readonly kind: 'unknown'; readonly word: string }
 
 /** The paths `command` names, resolved against `workspace`; empty when it cannot be parsed (the mode decides then). */
 export function pathsOfCommand(command: string, workspace: string): BashPath[] {

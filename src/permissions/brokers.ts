@@ -2,12 +2,7 @@
  * @module Permission brokers: where an `ask` goes. The default one denies (R17); the
  * in-memory one holds pending requests for an interactive client to answer.
  */
-import type {
-  PermissionAnswer,
-  PermissionBroker,
-  PermissionRequest,
-  PermissionTicket,
-} from '../contracts/ports.js'
+import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket } from '../contracts/ports.js'
 import { createPermissionTicket } from './permission-ticket.js'
 
 /** R17: with no interactive client every request is denied. */

@@ -5,7 +5,6 @@
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 import { accessTargetOf, writesFile } from '../contracts/access-target.js'
 
-
 const ALLOW_READ_ONLY: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.readOnly', riskLevel: 'low' })
 const ALLOW_BYPASS: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.bypassPermissions' })
 const ALLOW_EDITS: PermissionVerdict = Object.freeze({ behavior: 'allow', ruleId: 'mode.acceptEdits' })

@@ -29,9 +29,6 @@ class Ticket implements PermissionTicket {
   }
 }
 
-export function createPermissionTicket(
-  request: PermissionRequest,
-  onSettle?: (ticket: PermissionTicket) => void,
-): PermissionTicket {
+export function createPermissionTicket(request: PermissionRequest, onSettle?: (ticket: PermissionTicket) => void): PermissionTicket {
   return new Ticket(request, onSettle)
 }

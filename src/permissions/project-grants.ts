@@ -20,7 +20,10 @@ export function projectGrantRules(store: ProjectRuleStore, split: CommandSplitte
     return compiled.get(source) ?? null
   }
   return function grantsOf(workspace) {
-    const allow = store.projectRulesOf(workspace).map(compile).filter((rule): rule is CompiledRule => rule !== null)
+    const allow = store
+      .projectRulesOf(workspace)
+      .map(compile)
+      .filter((rule): rule is CompiledRule => rule !== null)
     return { deny: [], ask: [], allow }
   }
 }

@@ -25,9 +25,7 @@ export interface SimpleCommand {
   readonly end: number
 }
 
-export type ShellParse =
-  | { readonly ok: true; readonly commands: readonly SimpleCommand[] }
-  | { readonly ok: false; readonly reason: string }
+export type ShellParse = { readonly ok: true; readonly commands: readonly SimpleCommand[] } | { readonly ok: false; readonly reason: string }
 
 // Longest first, so that `&&` wins over `&` and `<<<` over `<<`.
 const OPERATORS = [';;&', '&>>', '<<<', '<<-', '&&', '||', '|&', ';;', ';&', '&>', '>>', '>&', '>|', '<<', '<>', '<&', ';', '&', '|', '(', ')', '\n', '<', '>']
@@ -199,7 +197,6 @@ class ShellScanner {
     }
     this.#heredocs = []
   }
-
 }
 
 /**

@@ -20,8 +20,7 @@ import { pruneDependencies } from './schedule-runner.js'
 import type { ScheduleService } from './schedule-service.js'
 import { TURN_ABORTED } from './session-service.js'
 
-export const INTERRUPTED_TEXT =
-  'Tool execution was interrupted: the server stopped while this tool was running. It was not run again; check its effects before retrying.'
+export const INTERRUPTED_TEXT = 'Tool execution was interrupted: the server stopped while this tool was running. It was not run again; check its effects before retrying.'
 
 export interface RecoveryReport {
   readonly schedules: number

@@ -24,12 +24,7 @@ export interface AcceptedSchedule {
 }
 
 /** Runs `calls` as planned (R5), after `earlier` results of the same turn (early dispatch, recovery). */
-export async function runAccepted(
-  parts: RunnerParts,
-  schedule: AcceptedSchedule,
-  calls: readonly ToolCall[],
-  earlier: readonly ToolExecutionResult[] = [],
-): Promise<void> {
+export async function runAccepted(parts: RunnerParts, schedule: AcceptedSchedule, calls: readonly ToolCall[], earlier: readonly ToolExecutionResult[] = []): Promise<void> {
   // Rides in the commit of the schedule's first events rather than paying a commit of its own.
   parts.journal.stage((store) => store.setScheduleStatus(schedule.id, 'running', null))
   const turn = parts.turns.of(schedule.session, schedule.id, schedule.turnId, schedule.signal)

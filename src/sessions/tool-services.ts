@@ -10,15 +10,7 @@ import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import { forgetModeBeforePlan } from '../tools/enter-plan-mode/plan-mode-memory.js'
 import type { Store } from '../contracts/store.js'
-import {
-  DEFAULT_WEB_FETCH,
-  InMemoryFileStateStore,
-  type BuiltinServices,
-  type SessionControl,
-  type TodoItem,
-  type TodoStore,
-  type WebFetchSettings,
-} from '../tools/services.js'
+import { DEFAULT_WEB_FETCH, InMemoryFileStateStore, type BuiltinServices, type SessionControl, type TodoItem, type TodoStore, type WebFetchSettings } from '../tools/services.js'
 
 export function storedTodos(store: Store): TodoStore {
   return {

@@ -9,12 +9,7 @@ import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
 import { declaredFlags } from '../executor/tool-flags.js'
 import { resultView } from './result-view.js'
 
-export function sessionView(
-  record: SessionRecord,
-  counts: Session['counts'],
-  running: boolean,
-  lastEventId: number,
-): Session {
+export function sessionView(record: SessionRecord, counts: Session['counts'], running: boolean, lastEventId: number): Session {
   const status: Session['status'] = counts.pendingPermissions > 0 ? 'awaiting_permission' : running ? 'running' : 'idle'
   return { ...record, status, counts, lastEventId }
 }

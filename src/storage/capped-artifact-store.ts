@@ -78,11 +78,15 @@ export function capArtifacts(inner: ArtifactStore, caps: ArtifactCaps, usage: Ar
       if (failure !== undefined) throw failure
       return inner.write(request)
     },
-    open: open && async function openWithinCaps(request) {
-      return cappedStream(await open(request), overCapOf(request))
-    },
-    reserve: reserve && async function reserveWithinCaps(request) {
-      return cappedReservation(await reserve(request), overCapOf(request))
-    },
+    open:
+      open &&
+      async function openWithinCaps(request) {
+        return cappedStream(await open(request), overCapOf(request))
+      },
+    reserve:
+      reserve &&
+      async function reserveWithinCaps(request) {
+        return cappedReservation(await reserve(request), overCapOf(request))
+      },
   }
 }

@@ -14,15 +14,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
-import type {
-  ArtifactCommit,
-  ArtifactOpenRequest,
-  ArtifactRef,
-  ArtifactReservation,
-  ArtifactStore,
-  ArtifactStream,
-  ArtifactWrite,
-} from '../contracts/ports.js'
+import type { ArtifactCommit, ArtifactOpenRequest, ArtifactRef, ArtifactReservation, ArtifactStore, ArtifactStream, ArtifactWrite } from '../contracts/ports.js'
 import { artifactUri } from '../contracts/artifact-uri.js'
 
 const MAX_SEGMENT_CHARS = 120

@@ -43,11 +43,15 @@ export function recordArtifacts(inner: ArtifactStore, store: Store): ArtifactSto
     write: async function writeAndRecord(request) {
       return record(await inner.write(request))
     },
-    open: open && async function openAndRecord(request) {
-      return recordedStream(await open(request), record)
-    },
-    reserve: reserve && async function reserveAndRecord(request) {
-      return recordedReservation(await reserve(request), record)
-    },
+    open:
+      open &&
+      async function openAndRecord(request) {
+        return recordedStream(await open(request), record)
+      },
+    reserve:
+      reserve &&
+      async function reserveAndRecord(request) {
+        return recordedReservation(await reserve(request), record)
+      },
   }
 }

@@ -103,10 +103,7 @@ export function isAllowed(guard: PathGuard, realPath: string): boolean {
 export function outsideError(guard: PathGuard, named: string, realPath: string): FileToolError {
   const resolves = realPath === named ? '' : ` (it resolves to ${realPath})`
   const where = guard.workspace === undefined ? 'the workspace' : `the workspace ${guard.workspace}`
-  return new FileToolError(
-    OUTSIDE_WORKSPACE,
-    `Access to ${named} was refused: it is outside ${where}${resolves}. Work on files inside the workspace, or ask the user to approve this path.`,
-  )
+  return new FileToolError(OUTSIDE_WORKSPACE, `Access to ${named} was refused: it is outside ${where}${resolves}. Work on files inside the workspace, or ask the user to approve this path.`)
 }
 
 /** The real location of `absolute`, refused when it lies outside the guard's roots. */

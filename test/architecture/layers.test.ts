@@ -87,9 +87,7 @@ function sourceFiles(dir: string): string[] {
 /** The files of src a module imports or re-exports, as paths relative to the root (`src/x/y.ts`). */
 function importsOf(file: string): string[] {
   const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
-  return info.importedFiles
-    .filter(({ fileName }) => fileName.startsWith('.'))
-    .map(({ fileName }) => path.relative(ROOT, path.resolve(path.dirname(file), fileName).replace(/\.js$/, '.ts')))
+  return info.importedFiles.filter(({ fileName }) => fileName.startsWith('.')).map(({ fileName }) => path.relative(ROOT, path.resolve(path.dirname(file), fileName).replace(/\.js$/, '.ts')))
 }
 
 /** Every import the table does not allow, as `file -> import (layer -> layer)`. */
@@ -127,7 +125,9 @@ describe('the layers of src', () => {
     const members = layers.flatMap((layer) => layer.members)
     expect(new Set(members).size).toBe(members.length)
     const upward = layers.flatMap((layer, index) =>
-      layer.imports === EVERY_LAYER_BELOW ? [] : layer.imports.filter((name) => !layers.slice(index + 1).some((below) => below.members.includes(name))).map((name) => `${layer.label} may import ${name}, which is not below it`),
+      layer.imports === EVERY_LAYER_BELOW
+        ? []
+        : layer.imports.filter((name) => !layers.slice(index + 1).some((below) => below.members.includes(name))).map((name) => `${layer.label} may import ${name}, which is not below it`),
     )
     expect(upward).toEqual([])
   })
@@ -136,7 +136,10 @@ describe('the layers of src', () => {
     const chain = parseChain(section)
     const indexOf = (name: string): number => (name === 'wiring' ? layers.findIndex((layer) => layer.label.includes('wiring')) : layerIndexOf(layers, `src/${name}`))
     const indexes = chain.map(indexOf)
-    expect(indexes.every((index) => index >= 0), `every name of ${chain.join(' -> ')} is a layer`).toBe(true)
+    expect(
+      indexes.every((index) => index >= 0),
+      `every name of ${chain.join(' -> ')} is a layer`,
+    ).toBe(true)
     const broken = chain.slice(1).filter((_name, at) => !allowedOf(layers, indexes[at] as number).has(indexes[at + 1] as number) || (indexes[at] as number) >= (indexes[at + 1] as number))
     expect(broken).toEqual([])
   })
@@ -155,9 +158,7 @@ describe('the layers of src', () => {
   })
 
   it('the check finds an import that points up or sideways, and a file in no layer', () => {
-    const table = parseLayers(
-      ['| layer | may import |', '|---|---|', '| `src/top` | `src/low` |', '| `src/side` | `src/low` |', '| `src/low` | nothing |'].join('\n'),
-    )
+    const table = parseLayers(['| layer | may import |', '|---|---|', '| `src/top` | `src/low` |', '| `src/side` | `src/low` |', '| `src/low` | nothing |'].join('\n'))
     const imports = new Map([
       ['src/top/a.ts', ['src/low/b.ts', 'src/top/c.ts']],
       ['src/low/b.ts', ['src/top/a.ts']],
@@ -167,7 +168,7 @@ describe('the layers of src', () => {
     expect(upwardImports(table, imports)).toEqual([
       'src/low/b.ts -> src/top/a.ts (`src/low` -> `src/top`)',
       'src/side/d.ts -> src/top/a.ts (`src/side` -> `src/top`)',
-      'src/elsewhere.ts: in no layer of the README\'s table',
+      "src/elsewhere.ts: in no layer of the README's table",
     ])
   })
 })

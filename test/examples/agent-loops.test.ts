@@ -108,19 +108,23 @@ async function expectTheConversationRan(fake: FakeModelServer, run: LoopRun, wor
 
 describe('examples/anthropic-loop.ts on @anthropic-ai/sdk against a fake Messages API', () => {
   for (const approval of ['flag', 'prompt'] as const) {
-    it(`runs the scripted conversation to its final answer, approvals by ${approval === 'flag' ? '--approve=allow' : 'the terminal prompt'}`, async () => {
-      const fake = await startFakeAnthropic(toolexec)
-      try {
-        const workspace = await workspaceWithFiles()
-        const args = ['--workspace', workspace, ...(approval === 'flag' ? ['--approve=allow'] : []), 'Work through the files.']
-        const run = await runLoop('examples/anthropic-loop.ts', args, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }, approval === 'prompt')
-        await expectTheConversationRan(fake, run, workspace)
-        if (approval === 'prompt') expect(run.promptsAnswered).toBeGreaterThanOrEqual(1)
-        else expect(run.stdout).not.toContain('[y/N]')
-      } finally {
-        await fake.close()
-      }
-    }, RUN_TIMEOUT_MS)
+    it(
+      `runs the scripted conversation to its final answer, approvals by ${approval === 'flag' ? '--approve=allow' : 'the terminal prompt'}`,
+      async () => {
+        const fake = await startFakeAnthropic(toolexec)
+        try {
+          const workspace = await workspaceWithFiles()
+          const args = ['--workspace', workspace, ...(approval === 'flag' ? ['--approve=allow'] : []), 'Work through the files.']
+          const run = await runLoop('examples/anthropic-loop.ts', args, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }, approval === 'prompt')
+          await expectTheConversationRan(fake, run, workspace)
+          if (approval === 'prompt') expect(run.promptsAnswered).toBeGreaterThanOrEqual(1)
+          else expect(run.stdout).not.toContain('[y/N]')
+        } finally {
+          await fake.close()
+        }
+      },
+      RUN_TIMEOUT_MS,
+    )
   }
 })
 
@@ -130,70 +134,92 @@ describe('examples/openai-loop.ts on openai against a fake OpenAI API', () => {
     { api: 'responses', approval: 'prompt' },
   ] as const
   for (const { api, approval } of runs) {
-    it(`runs the scripted conversation on --api ${api} to its final answer, approvals by ${approval === 'flag' ? '--approve=allow' : 'the terminal prompt'}`, async () => {
-      const fake = await startFakeOpenAI(toolexec)
-      try {
-        const workspace = await workspaceWithFiles()
-        const args = ['--api', api, '--workspace', workspace, ...(approval === 'flag' ? ['--approve=allow'] : []), 'Work through the files.']
-        const run = await runLoop('examples/openai-loop.ts', args, { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key' }, approval === 'prompt')
-        await expectTheConversationRan(fake, run, workspace)
-        if (approval === 'prompt') expect(run.promptsAnswered).toBeGreaterThanOrEqual(1)
-        else expect(run.stdout).not.toContain('[y/N]')
-      } finally {
-        await fake.close()
-      }
-    }, RUN_TIMEOUT_MS)
+    it(
+      `runs the scripted conversation on --api ${api} to its final answer, approvals by ${approval === 'flag' ? '--approve=allow' : 'the terminal prompt'}`,
+      async () => {
+        const fake = await startFakeOpenAI(toolexec)
+        try {
+          const workspace = await workspaceWithFiles()
+          const args = ['--api', api, '--workspace', workspace, ...(approval === 'flag' ? ['--approve=allow'] : []), 'Work through the files.']
+          const run = await runLoop('examples/openai-loop.ts', args, { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key' }, approval === 'prompt')
+          await expectTheConversationRan(fake, run, workspace)
+          if (approval === 'prompt') expect(run.promptsAnswered).toBeGreaterThanOrEqual(1)
+          else expect(run.stdout).not.toContain('[y/N]')
+        } finally {
+          await fake.close()
+        }
+      },
+      RUN_TIMEOUT_MS,
+    )
   }
 })
 
 describe('a result that stops the turn (R30)', () => {
   const submit = (id: string) => [[{ id, name: 'submit_result', input: { result: 'the report' } }]]
   const loops = [
-    { script: 'examples/anthropic-loop.ts', start: () => startFakeAnthropic(toolexec, submit('toolu_01submit')), env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }) },
+    {
+      script: 'examples/anthropic-loop.ts',
+      start: () => startFakeAnthropic(toolexec, submit('toolu_01submit')),
+      env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }),
+    },
     { script: 'examples/openai-loop.ts', start: () => startFakeOpenAI(toolexec, submit('call_submit')), env: (url: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test-key' }) },
   ]
   for (const loop of loops) {
-    it(`${loop.script} ends after submit_result's result without calling the model again`, async () => {
-      const fake = await loop.start()
-      try {
-        const run = await runLoop(loop.script, ['--workspace', await tempDir('agent-loop-workspace'), '--approve=allow', 'Report.'], loop.env(fake.url), false)
-        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
-        expect(fake.turnsServed).toEqual([0])
-        expect(fake.mismatches).toEqual([])
-        expect(run.stdout).toContain('[toolexec] the turn stops here')
-        expect(run.stdout).not.toContain(FINAL_ANSWER)
-      } finally {
-        await fake.close()
-      }
-    }, RUN_TIMEOUT_MS)
+    it(
+      `${loop.script} ends after submit_result's result without calling the model again`,
+      async () => {
+        const fake = await loop.start()
+        try {
+          const run = await runLoop(loop.script, ['--workspace', await tempDir('agent-loop-workspace'), '--approve=allow', 'Report.'], loop.env(fake.url), false)
+          expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+          expect(fake.turnsServed).toEqual([0])
+          expect(fake.mismatches).toEqual([])
+          expect(run.stdout).toContain('[toolexec] the turn stops here')
+          expect(run.stdout).not.toContain(FINAL_ANSWER)
+        } finally {
+          await fake.close()
+        }
+      },
+      RUN_TIMEOUT_MS,
+    )
   }
 })
 
 describe('an approval decided elsewhere while the terminal prompt waits', () => {
-  it('examples/anthropic-loop.ts takes the 409 of its late answer as decided and goes on to the final answer', async () => {
-    const fake = await startFakeAnthropic(toolexec)
-    try {
-      const workspace = await workspaceWithFiles()
-      const denyFirst = async (): Promise<void> => {
-        const { requests } = await getJson<{ requests: { id: string; sessionId: string }[] }>(toolexec, '/permissions?status=pending')
-        for (const request of requests) {
-          const response = await fetch(`${toolexec.url}/permissions/${request.id}`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ decision: 'deny', message: 'decided by another client' }),
-          })
-          expect(response.status).toBe(200)
+  it(
+    'examples/anthropic-loop.ts takes the 409 of its late answer as decided and goes on to the final answer',
+    async () => {
+      const fake = await startFakeAnthropic(toolexec)
+      try {
+        const workspace = await workspaceWithFiles()
+        const denyFirst = async (): Promise<void> => {
+          const { requests } = await getJson<{ requests: { id: string; sessionId: string }[] }>(toolexec, '/permissions?status=pending')
+          for (const request of requests) {
+            const response = await fetch(`${toolexec.url}/permissions/${request.id}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ decision: 'deny', message: 'decided by another client' }),
+            })
+            expect(response.status).toBe(200)
+          }
         }
+        const run = await runLoop(
+          'examples/anthropic-loop.ts',
+          ['--workspace', workspace, 'Work through the files.'],
+          { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-key' },
+          true,
+          denyFirst,
+        )
+        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+        expect(run.stdout).toContain('[toolexec] Write: already decided')
+        expect(fake.mismatches).toEqual([])
+        expect(fake.turnsServed).toEqual([0, 1, 2, 3, 4, 5])
+        expect(run.stdout).toContain(FINAL_ANSWER)
+        expect(existsSync(path.join(workspace, WRITTEN_FILE))).toBe(false)
+      } finally {
+        await fake.close()
       }
-      const run = await runLoop('examples/anthropic-loop.ts', ['--workspace', workspace, 'Work through the files.'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-key' }, true, denyFirst)
-      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
-      expect(run.stdout).toContain('[toolexec] Write: already decided')
-      expect(fake.mismatches).toEqual([])
-      expect(fake.turnsServed).toEqual([0, 1, 2, 3, 4, 5])
-      expect(run.stdout).toContain(FINAL_ANSWER)
-      expect(existsSync(path.join(workspace, WRITTEN_FILE))).toBe(false)
-    } finally {
-      await fake.close()
-    }
-  }, RUN_TIMEOUT_MS)
+    },
+    RUN_TIMEOUT_MS,
+  )
 })

@@ -3,15 +3,7 @@ import type { ToolCall } from '../../src/contracts/tool-call.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import {
-  createBarrier,
-  createConcurrencyProbe,
-  eventsOfType,
-  makeTool,
-  sleep,
-  submitResultTool,
-  type ToolExtras,
-} from '../support/schedule-tools.js'
+import { createBarrier, createConcurrencyProbe, eventsOfType, makeTool, sleep, submitResultTool, type ToolExtras } from '../support/schedule-tools.js'
 import { collectEvents, editTool } from '../support/tools.js'
 import { createTestExecutor } from '../support/executor.js'
 
@@ -78,9 +70,7 @@ describe('batch runner', () => {
     expect(outcome.status).toBe('completed')
     expect(outcome.groups).toEqual([['a', 'b', 'c'], ['d'], ['e', 'f']])
     expect(outcome.results.map((r) => r.status)).toEqual(Array(6).fill('succeeded'))
-    const batchEvents = events
-      .filter((e) => e.type === 'BatchStarted' || e.type === 'BatchCompleted')
-      .map((e) => [e.type, 'batchIndex' in e ? e.batchIndex : -1, 'callIds' in e ? e.callIds : []])
+    const batchEvents = events.filter((e) => e.type === 'BatchStarted' || e.type === 'BatchCompleted').map((e) => [e.type, 'batchIndex' in e ? e.batchIndex : -1, 'callIds' in e ? e.callIds : []])
     expect(batchEvents).toEqual([
       ['BatchStarted', 0, ['a', 'b', 'c']],
       ['BatchCompleted', 0, ['a', 'b', 'c']],
@@ -107,14 +97,7 @@ describe('batch runner', () => {
       ],
       { sessionId: 's', emit },
     )
-    expect(events.map((e) => e.type)).toEqual([
-      'BatchStarted',
-      'ToolCallStarted',
-      'ToolCallStarted',
-      'ToolCallResult',
-      'ToolCallResult',
-      'BatchCompleted',
-    ])
+    expect(events.map((e) => e.type)).toEqual(['BatchStarted', 'ToolCallStarted', 'ToolCallStarted', 'ToolCallResult', 'ToolCallResult', 'BatchCompleted'])
   })
 
   it('R9 a successful submit_result stops the turn: every call of every later group is cancelled without running', async () => {

@@ -111,8 +111,7 @@ describe('R25-R27 failures', () => {
     inputSchema: Type.Object({ file_path: Type.String() }, { additionalProperties: false }),
   })
   const business = makeTool('Lookup', () => Promise.resolve({ result: false as const, errorCode: 'FILE_MISSING', message: 'File does not exist: /x' }))
-  const thrower = (error: unknown): ToolEntry =>
-    makeTool('Thrower', () => Promise.reject(error))
+  const thrower = (error: unknown): ToolEntry => makeTool('Thrower', () => Promise.reject(error))
   const wrapped = Object.assign(new Error('request failed'), {
     wrapper: true,
     cause: Object.assign(new Error('fetch failed'), { wrapper: true, cause: new Error('ENOSPC:  no space\n\tleft on device ') }),

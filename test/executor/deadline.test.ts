@@ -115,7 +115,7 @@ describe('observeAdmissionClock', () => {
     vi.useRealTimers()
   })
 
-  it('A8 pauses on its own call\'s queued event and resumes on admitted', () => {
+  it("A8 pauses on its own call's queued event and resumes on admitted", () => {
     const deadline = new ToolDeadline(1000, () => undefined)
     deadline.start()
     observeAdmissionClock(status('c1', 'model_request_queued'), 'c1', deadline)
@@ -128,7 +128,7 @@ describe('observeAdmissionClock', () => {
   })
 
   it.each([
-    ['another call\'s queued event', status('c2', 'model_request_queued')],
+    ["another call's queued event", status('c2', 'model_request_queued')],
     ['a completed event', status('c1', 'model_request_completed')],
     ['a failed event after admission', status('c1', 'model_request_failed')],
     ['a non-model event', { type: 'ToolCallProgress', sessionId: 's1', callId: 'c1', toolName: 't', progress: {} } satisfies ExecutorEvent],
@@ -140,7 +140,7 @@ describe('observeAdmissionClock', () => {
     deadline.dispose()
   })
 
-  it('A8 ignores another call\'s admitted event while its own request is queued', () => {
+  it("A8 ignores another call's admitted event while its own request is queued", () => {
     const deadline = new ToolDeadline(1000, () => undefined)
     deadline.start()
     observeAdmissionClock(status('c1', 'model_request_queued'), 'c1', deadline)

@@ -3,14 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { describe, expect, it } from 'vitest'
 import { ToolexecError } from '../../src/contracts/errors.js'
 import { ToolExecutionResultSchema, type CallStatus, type ErrorClass, type ErrorStage } from '../../src/contracts/result.js'
-import {
-  createErrorResult,
-  errorClassOf,
-  formatValidationError,
-  isBusinessFailure,
-  projectErrorMessage,
-  toolUseError,
-} from '../../src/executor/errors.js'
+import { createErrorResult, errorClassOf, formatValidationError, isBusinessFailure, projectErrorMessage, toolUseError } from '../../src/executor/errors.js'
 
 /** Builds error -> cause -> ... from the outside in; '' makes an empty-message wrapper. */
 function causeChain(messages: readonly string[]): Error {
@@ -102,10 +95,7 @@ describe('projectErrorMessage', () => {
 })
 
 describe('formatValidationError (A4)', () => {
-  const ReadInput = Type.Object(
-    { file_path: Type.String(), offset: Type.Optional(Type.Number()), limit: Type.Optional(Type.Integer()) },
-    { additionalProperties: false },
-  )
+  const ReadInput = Type.Object({ file_path: Type.String(), offset: Type.Optional(Type.Number()), limit: Type.Optional(Type.Integer()) }, { additionalProperties: false })
   const NestedInput = Type.Object({
     options: Type.Object({ depth: Type.Integer() }),
     items: Type.Array(Type.String()),
@@ -119,83 +109,31 @@ describe('formatValidationError (A4)', () => {
   })
 
   it.each([
-    [
-      'a missing required parameter (and no type error for it)',
-      ReadInput,
-      { offset: 1 },
-      'The required parameter `file_path` is missing',
-    ],
+    ['a missing required parameter (and no type error for it)', ReadInput, { offset: 1 }, 'The required parameter `file_path` is missing'],
     ['an unexpected parameter', ReadInput, { file_path: 'a', mode: 'r' }, 'An unexpected parameter `mode` was provided'],
-    [
-      'a number given for a string',
-      ReadInput,
-      { file_path: 5 },
-      'The parameter `file_path` type is expected as `string` but provided as `number`',
-    ],
-    [
-      'null given for a string',
-      ReadInput,
-      { file_path: null },
-      'The parameter `file_path` type is expected as `string` but provided as `null`',
-    ],
-    [
-      'a fractional number given for an integer',
-      ReadInput,
-      { file_path: 'a', limit: 1.5 },
-      'The parameter `limit` type is expected as `integer` but provided as `number`',
-    ],
-    [
-      'an array given for an object',
-      NestedInput,
-      { options: [], items: [] },
-      'The parameter `options` type is expected as `object` but provided as `array`',
-    ],
-    [
-      'a nested parameter by dotted path',
-      NestedInput,
-      { options: { depth: 'deep' }, items: [] },
-      'The parameter `options.depth` type is expected as `integer` but provided as `string`',
-    ],
-    [
-      'an array item by index',
-      NestedInput,
-      { options: { depth: 1 }, items: ['a', true] },
-      'The parameter `items.1` type is expected as `string` but provided as `boolean`',
-    ],
+    ['a number given for a string', ReadInput, { file_path: 5 }, 'The parameter `file_path` type is expected as `string` but provided as `number`'],
+    ['null given for a string', ReadInput, { file_path: null }, 'The parameter `file_path` type is expected as `string` but provided as `null`'],
+    ['a fractional number given for an integer', ReadInput, { file_path: 'a', limit: 1.5 }, 'The parameter `limit` type is expected as `integer` but provided as `number`'],
+    ['an array given for an object', NestedInput, { options: [], items: [] }, 'The parameter `options` type is expected as `object` but provided as `array`'],
+    ['a nested parameter by dotted path', NestedInput, { options: { depth: 'deep' }, items: [] }, 'The parameter `options.depth` type is expected as `integer` but provided as `string`'],
+    ['an array item by index', NestedInput, { options: { depth: 1 }, items: ['a', true] }, 'The parameter `items.1` type is expected as `string` but provided as `boolean`'],
     [
       'a union with no member of the value type',
       Type.Object({ id: Type.Union([Type.String(), Type.Number()]) }),
       { id: false },
       'The parameter `id` type is expected as `string | number` but provided as `boolean`',
     ],
-    [
-      'a constraint other than the type',
-      Type.Object({ name: Type.String({ minLength: 3 }) }),
-      { name: 'ab' },
-      'The parameter `name` is invalid: Expected string length greater or equal to 3',
-    ],
+    ['a constraint other than the type', Type.Object({ name: Type.String({ minLength: 3 }) }), { name: 'ab' }, 'The parameter `name` is invalid: Expected string length greater or equal to 3'],
     [
       'a literal of the right type but wrong value',
       Type.Object({ mode: Type.Union([Type.Literal('read'), Type.Literal('write')]) }),
       { mode: 'append' },
       'The parameter `mode` is invalid: Expected union value',
     ],
-    [
-      'a key containing a slash',
-      Type.Object({ 'a/b': Type.String() }),
-      { 'a/b': 1 },
-      'The parameter `a/b` type is expected as `string` but provided as `number`',
-    ],
-    [
-      'a non-object input',
-      ReadInput,
-      null,
-      'The parameter `(root)` type is expected as `object` but provided as `null`',
-    ],
+    ['a key containing a slash', Type.Object({ 'a/b': Type.String() }), { 'a/b': 1 }, 'The parameter `a/b` type is expected as `string` but provided as `number`'],
+    ['a non-object input', ReadInput, null, 'The parameter `(root)` type is expected as `object` but provided as `null`'],
   ])('A4 reports %s byte for byte', (_label, schema, input, line) => {
-    expect(formatValidationError('Read', schema, input)).toBe(
-      `<tool_use_error>InputValidationError: Read failed due to the following issue:\n${line}</tool_use_error>`,
-    )
+    expect(formatValidationError('Read', schema, input)).toBe(`<tool_use_error>InputValidationError: Read failed due to the following issue:\n${line}</tool_use_error>`)
   })
 
   it('A4 lists several issues under the plural heading, one line each, in schema order', () => {
@@ -315,9 +253,7 @@ describe('createErrorResult', () => {
 
 describe('small A4 helpers', () => {
   it('A4 wraps a message in tool_use_error tags', () => {
-    expect(toolUseError('Error: No such tool available: ')).toBe(
-      '<tool_use_error>Error: No such tool available: </tool_use_error>',
-    )
+    expect(toolUseError('Error: No such tool available: ')).toBe('<tool_use_error>Error: No such tool available: </tool_use_error>')
   })
 
   it.each([

@@ -67,10 +67,7 @@ describe('executor surface', () => {
     const second = collectEvents()
     const controller = new AbortController()
     const call: ToolCall = { id: 'a', name: 'Wait', input: {} }
-    const running = [
-      executor.executeSchedule([call], { sessionId: 's1', emit: first.emit, signal: controller.signal }),
-      executor.executeSchedule([call], { sessionId: 's2', emit: second.emit }),
-    ]
+    const running = [executor.executeSchedule([call], { sessionId: 's1', emit: first.emit, signal: controller.signal }), executor.executeSchedule([call], { sessionId: 's2', emit: second.emit })]
     await sleep(5)
     controller.abort()
     gate.resolve()
@@ -129,15 +126,7 @@ describe('R31-R36 large results through an artifact store', () => {
     const first = Array.from(bigOutput).slice(0, 2000).join('')
     const newline = first.lastIndexOf('\n')
     const preview = newline > 1000 ? first.slice(0, newline) : first
-    return [
-      '<persisted-output>',
-      `Output too large (${Math.round(bigBytes / 1000)} KB). Full output saved to: ${path}`,
-      '',
-      'Preview (first 2 KB):',
-      preview,
-      '...',
-      '</persisted-output>',
-    ].join('\n')
+    return ['<persisted-output>', `Output too large (${Math.round(bigBytes / 1000)} KB). Full output saved to: ${path}`, '', 'Preview (first 2 KB):', preview, '...', '</persisted-output>'].join('\n')
   }
 
   it('R32 R33 R36 saves the full output as an artifact and gives the model the envelope', async () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ModelContent } from '../../src/contracts/model-content.js'
-import {
-  appendHookContext,
-  capHookContexts,
-  formatHookContext,
-  MAX_CALL_HOOK_CONTEXT_CHARS,
-  MAX_HOOK_CONTEXT_CHARS,
-} from '../../src/executor/hook-context.js'
+import { appendHookContext, capHookContexts, formatHookContext, MAX_CALL_HOOK_CONTEXT_CHARS, MAX_HOOK_CONTEXT_CHARS } from '../../src/executor/hook-context.js'
 
 describe('hook additional context', () => {
   it.each([
@@ -52,10 +46,7 @@ describe('hook additional context limits', () => {
 
   it('cuts a longer context to the per-hook limit and says how much was cut', () => {
     const [capped] = capHookContexts(['a'.repeat(MAX_HOOK_CONTEXT_CHARS) + 'b'.repeat(5_000)])
-    expect(capped).toBe(
-      'a'.repeat(MAX_HOOK_CONTEXT_CHARS) +
-        '\n\n[Hook additional context truncated: originalChars=15000, cutChars=5000, maxCharsPerHook=10000]',
-    )
+    expect(capped).toBe('a'.repeat(MAX_HOOK_CONTEXT_CHARS) + '\n\n[Hook additional context truncated: originalChars=15000, cutChars=5000, maxCharsPerHook=10000]')
   })
 
   it('never splits a surrogate pair at the cut', () => {
@@ -68,9 +59,7 @@ describe('hook additional context limits', () => {
     const contexts = Array.from({ length: 8 }, (_, index) => String(index).repeat(MAX_HOOK_CONTEXT_CHARS - 1_000))
     const capped = capHookContexts(contexts)
     expect(capped.slice(0, 5)).toEqual(contexts.slice(0, 5))
-    expect(capped[5]).toBe(
-      '5'.repeat(5_000) + '\n\n[Hook additional context truncated: originalChars=9000, cutChars=4000, maxCharsPerCall=50000]',
-    )
+    expect(capped[5]).toBe('5'.repeat(5_000) + '\n\n[Hook additional context truncated: originalChars=9000, cutChars=4000, maxCharsPerCall=50000]')
     expect(capped[6]).toBe('[Hook additional context truncated: originalChars=9000, cutChars=9000, maxCharsPerCall=50000]')
     expect(capped.join('').length).toBeLessThan(MAX_CALL_HOOK_CONTEXT_CHARS + 500)
   })

@@ -11,7 +11,6 @@ import { collectEvents, editTool, readTool, sleepTool } from '../support/tools.j
 import { createTestExecutor } from '../support/executor.js'
 import { textOf } from '../support/model-text.js'
 
-
 afterEach(() => {
   vi.useRealTimers()
 })
@@ -41,11 +40,36 @@ describe('A11 mergePreToolUse', () => {
   it.each<[string, HookOutput[], Partial<PreToolUseOutcome>]>([
     ['nothing from no hooks', [], {}],
     ['allow with its default reason', [{ permissionDecision: 'allow' }], { decision: 'allow', reason: 'Tool was allowed by PreToolUse hook' }],
-    ['ask beats allow, with the ask reason', [{ permissionDecision: 'allow', reason: 'fine' }, { permissionDecision: 'ask' }], { decision: 'ask', reason: 'Tool requires approval by PreToolUse hook' }],
-    ['deny beats a later ask', [{ permissionDecision: 'deny', reason: 'no' }, { permissionDecision: 'ask', reason: 'maybe' }], { decision: 'deny', reason: 'no' }],
-    ['deny beats an earlier ask', [{ permissionDecision: 'ask', reason: 'maybe' }, { permissionDecision: 'deny', reason: 'no' }], { decision: 'deny', reason: 'no' }],
+    [
+      'ask beats allow, with the ask reason',
+      [{ permissionDecision: 'allow', reason: 'fine' }, { permissionDecision: 'ask' }],
+      { decision: 'ask', reason: 'Tool requires approval by PreToolUse hook' },
+    ],
+    [
+      'deny beats a later ask',
+      [
+        { permissionDecision: 'deny', reason: 'no' },
+        { permissionDecision: 'ask', reason: 'maybe' },
+      ],
+      { decision: 'deny', reason: 'no' },
+    ],
+    [
+      'deny beats an earlier ask',
+      [
+        { permissionDecision: 'ask', reason: 'maybe' },
+        { permissionDecision: 'deny', reason: 'no' },
+      ],
+      { decision: 'deny', reason: 'no' },
+    ],
     ['deny beats allow', [{ permissionDecision: 'allow' }, { permissionDecision: 'deny' }], { decision: 'deny', reason: 'Blocked by PreToolUse hook' }],
-    ['the first deny keeps its reason', [{ permissionDecision: 'deny', reason: 'first' }, { permissionDecision: 'deny', reason: 'second' }], { decision: 'deny', reason: 'first' }],
+    [
+      'the first deny keeps its reason',
+      [
+        { permissionDecision: 'deny', reason: 'first' },
+        { permissionDecision: 'deny', reason: 'second' },
+      ],
+      { decision: 'deny', reason: 'first' },
+    ],
     ['contexts concatenate in order, empty ones skipped', [{ additionalContext: 'a' }, { additionalContext: '' }, { additionalContext: 'b' }], { contexts: ['a', 'b'] }],
     ['the last updatedInput wins', [{ updatedInput: { v: 1 } }, {}, { updatedInput: { v: 2 } }], { updatedInput: { v: 2 }, hasUpdatedInput: true }],
   ])('A11 merges %s', (_title, outputs, expected) => {
@@ -65,10 +89,7 @@ describe('R29 hook additional context reaches the model', () => {
 
   it('R29 a failed call carries PreToolUse and PostToolUseFailure contexts', async () => {
     const hooks = [context('PreToolUse', 'check the path'), context('PostToolUseFailure', 'path is on a read-only mount')]
-    const result = await build([editTool], hooks).execute(
-      { id: 'e', name: 'Edit', input: { file_path: 'y', fail: true } },
-      { sessionId: 's', permissionMode: 'bypassPermissions' },
-    )
+    const result = await build([editTool], hooks).execute({ id: 'e', name: 'Edit', input: { file_path: 'y', fail: true } }, { sessionId: 's', permissionMode: 'bypassPermissions' })
     expect(result.status).toBe('failed')
     expect(result.modelContent).toBe('cannot edit y\n\n[Hook additional context]\n#1\ncheck the path\n#2\npath is on a read-only mount')
   })
@@ -100,10 +121,7 @@ describe('R29 hook additional context reaches the model', () => {
   })
 
   it('R29 a PostToolUse block without a reason still tells the model it was blocked', async () => {
-    const result = await build([readTool], [hook('PostToolUse', () => ({ decision: 'block' }))]).execute(
-      { id: 'r', name: 'Read', input: { file_path: 'a' } },
-      { sessionId: 's' },
-    )
+    const result = await build([readTool], [hook('PostToolUse', () => ({ decision: 'block' }))]).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's' })
     expect(result.status).toBe('failed')
     expect(result.modelContent).toContain('Blocked by PostToolUse hook')
   })
@@ -162,10 +180,7 @@ describe('R24 PostToolUseFailure hooks', () => {
 
   it('R24 a handler error runs them with isInterrupt false and the error text', async () => {
     const recorder = failureRecorder()
-    const result = await build([editTool], [recorder.hook]).execute(
-      { id: 'e', name: 'Edit', input: { file_path: 'y', fail: true } },
-      { sessionId: 's', permissionMode: 'bypassPermissions' },
-    )
+    const result = await build([editTool], [recorder.hook]).execute({ id: 'e', name: 'Edit', input: { file_path: 'y', fail: true } }, { sessionId: 's', permissionMode: 'bypassPermissions' })
     expect(result.status).toBe('failed')
     expect(recorder.payloads.map((p) => [p.isInterrupt, p.error, p.toolInput])).toEqual([[false, 'cannot edit y', { file_path: 'y', fail: true }]])
   })
@@ -181,9 +196,14 @@ describe('hooks through the executor', () => {
   it('A7 a throwing hook is reported as HookRunFailed and never fails the call', async () => {
     const { events, emit } = collectEvents()
     const hooks = [
-      hook('PreToolUse', () => {
-        throw new Error('hook crashed')
-      }, 'Read', 'broken-pre'),
+      hook(
+        'PreToolUse',
+        () => {
+          throw new Error('hook crashed')
+        },
+        'Read',
+        'broken-pre',
+      ),
       hook('PostToolUse', () => Promise.reject(new Error('post crashed')), '*', 'broken-post'),
     ]
     const result = await build([readTool], hooks).execute({ id: 'r', name: 'Read', input: { file_path: 'a' } }, { sessionId: 's', emit })

@@ -18,10 +18,14 @@ class DelayedModel implements ModelClient {
     this.requests.push(request)
     return new Promise((resolve, reject) => {
       const timer = this.latencyMs === 'never' ? undefined : setTimeout(() => this.#answer(resolve, reject), this.latencyMs)
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer)
-        reject(signal.reason as Error)
-      }, { once: true })
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer)
+          reject(signal.reason as Error)
+        },
+        { once: true },
+      )
     })
   }
 

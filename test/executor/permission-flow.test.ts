@@ -8,16 +8,7 @@ import { type Executor } from '../../src/executor/executor.js'
 import { createFunctionHookRunner, type FunctionHook } from '../../src/hooks/function-hook-runner.js'
 import { InMemoryPermissionBroker } from '../../src/permissions/brokers.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import {
-  CLIENT_ALLOW,
-  answeringSink,
-  exitPlanModeTool,
-  hook,
-  noteTool,
-  ofType,
-  tempDir,
-  writeTool,
-} from '../support/permission-tools.js'
+import { CLIENT_ALLOW, answeringSink, exitPlanModeTool, hook, noteTool, ofType, tempDir, writeTool } from '../support/permission-tools.js'
 import { readTool } from '../support/tools.js'
 import { createTestExecutor } from '../support/executor.js'
 
@@ -53,10 +44,7 @@ describe('R13 what was approved is what runs', () => {
     const write = writeTool()
     const { executor, broker } = build({ tools: [write.entry] })
     const sink = answeringSink(broker, CLIENT_ALLOW)
-    const result = await executor.execute(
-      { id: 'w1', name: 'Write', input: { file_path: '  notes/a.txt  ', content: 'hi' } },
-      { sessionId: 's', workspace, broker, emit: sink.emit },
-    )
+    const result = await executor.execute({ id: 'w1', name: 'Write', input: { file_path: '  notes/a.txt  ', content: 'hi' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
     expect(result.status).toBe('succeeded')
     const [requested] = ofType(sink.events, 'PermissionRequested')
     expect(JSON.stringify(requested?.input)).toBe(JSON.stringify(write.inputs[0]))
@@ -89,8 +77,7 @@ describe('R13 what was approved is what runs', () => {
     const sink = answeringSink(broker, CLIENT_ALLOW)
     const result = await executor.execute({ id: 'w3', name: 'Write', input: { file_path: 'x.txt' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
     expect(result.modelContent).toBe(
-      '<tool_use_error>InputValidationError: Write failed due to the following issue:\n' +
-        'The parameter `file_path` type is expected as `string` but provided as `number`</tool_use_error>',
+      '<tool_use_error>InputValidationError: Write failed due to the following issue:\n' + 'The parameter `file_path` type is expected as `string` but provided as `number`</tool_use_error>',
     )
     expect(result.error?.stage).toBe('validation')
     expect(ofType(sink.events, 'PermissionRequested')).toEqual([])
@@ -102,12 +89,44 @@ describe('R14 the PreToolUse decision laid over the verdict', () => {
   const cases: Array<{ title: string; tool: 'plain' | 'alwaysAsk' | 'read'; mode: PermissionMode; hookOutput: HookOutput; asks: boolean; status: string; content: string }> = [
     { title: 'allow waives an ordinary ask', tool: 'plain', mode: 'default', hookOutput: { permissionDecision: 'allow' }, asks: false, status: 'succeeded', content: 'done Deploy' },
     { title: 'allow cannot waive alwaysAsk', tool: 'alwaysAsk', mode: 'default', hookOutput: { permissionDecision: 'allow' }, asks: true, status: 'succeeded', content: 'done Deploy' },
-    { title: 'allow cannot waive alwaysAsk even in bypassPermissions', tool: 'alwaysAsk', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'allow' }, asks: true, status: 'succeeded', content: 'done Deploy' },
+    {
+      title: 'allow cannot waive alwaysAsk even in bypassPermissions',
+      tool: 'alwaysAsk',
+      mode: 'bypassPermissions',
+      hookOutput: { permissionDecision: 'allow' },
+      asks: true,
+      status: 'succeeded',
+      content: 'done Deploy',
+    },
     { title: 'allow cannot waive a deny verdict', tool: 'plain', mode: 'dontAsk', hookOutput: { permissionDecision: 'allow' }, asks: false, status: 'denied', content: 'Permission denied for Deploy' },
     { title: 'ask turns an allow into a confirmation', tool: 'read', mode: 'default', hookOutput: { permissionDecision: 'ask' }, asks: true, status: 'succeeded', content: 'done Deploy' },
-    { title: 'ask turns a bypass allow into a confirmation', tool: 'plain', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'ask' }, asks: true, status: 'succeeded', content: 'done Deploy' },
-    { title: 'deny blocks with the hook reason', tool: 'read', mode: 'bypassPermissions', hookOutput: { permissionDecision: 'deny', reason: 'no deploys on Friday' }, asks: false, status: 'denied', content: 'no deploys on Friday' },
-    { title: 'deny without a reason says Blocked by PreToolUse hook', tool: 'plain', mode: 'default', hookOutput: { permissionDecision: 'deny' }, asks: false, status: 'denied', content: 'Blocked by PreToolUse hook' },
+    {
+      title: 'ask turns a bypass allow into a confirmation',
+      tool: 'plain',
+      mode: 'bypassPermissions',
+      hookOutput: { permissionDecision: 'ask' },
+      asks: true,
+      status: 'succeeded',
+      content: 'done Deploy',
+    },
+    {
+      title: 'deny blocks with the hook reason',
+      tool: 'read',
+      mode: 'bypassPermissions',
+      hookOutput: { permissionDecision: 'deny', reason: 'no deploys on Friday' },
+      asks: false,
+      status: 'denied',
+      content: 'no deploys on Friday',
+    },
+    {
+      title: 'deny without a reason says Blocked by PreToolUse hook',
+      tool: 'plain',
+      mode: 'default',
+      hookOutput: { permissionDecision: 'deny' },
+      asks: false,
+      status: 'denied',
+      content: 'Blocked by PreToolUse hook',
+    },
   ]
 
   it.each(cases)('R14 $title', async ({ tool, mode, hookOutput, asks, status, content }) => {

@@ -4,11 +4,7 @@ import { Value } from '@sinclair/typebox/value'
 import { DisplaySchema, type Display } from '../../src/contracts/display.js'
 import type { Serialization } from '../../src/contracts/result.js'
 import type { DisplayArgs, ToolEntry } from '../../src/contracts/tool-entry.js'
-import {
-  createToolResultDisplay,
-  isDisplay,
-  type DisplayInput,
-} from '../../src/executor/result-display.js'
+import { createToolResultDisplay, isDisplay, type DisplayInput } from '../../src/executor/result-display.js'
 import { mcpToolDisplay } from '../../src/output/mcp-tool-display.js'
 import { createBashTool } from '../../src/tools/bash/index.js'
 import { createEditTool } from '../../src/tools/edit/index.js'
@@ -95,12 +91,13 @@ describe('result display', () => {
     expect(isDisplay({ kind: 'workflow_run', runId: 'r1' })).toBe(false)
   })
 
-  it.each([
-    ['a truncated result', { output: 'o', exitCode: 3, confined: false }, TRUNCATED, 'o', 3],
-  ])('R38 the Bash entry builds bash_output for %s', (_name, output, serialization, text, exitCode) => {
-    const result = display(call({ entry: BASH, input: { command: 'make' }, output, fullText: 'full', serialization }))
-    expect(result).toMatchObject({ kind: 'bash_output', command: 'make', output: text, exitCode, truncated: true })
-  })
+  it.each([['a truncated result', { output: 'o', exitCode: 3, confined: false }, TRUNCATED, 'o', 3]])(
+    'R38 the Bash entry builds bash_output for %s',
+    (_name, output, serialization, text, exitCode) => {
+      const result = display(call({ entry: BASH, input: { command: 'make' }, output, fullText: 'full', serialization }))
+      expect(result).toMatchObject({ kind: 'bash_output', command: 'make', output: text, exitCode, truncated: true })
+    },
+  )
 
   it('R38 gives no display for a Bash result that was neither truncated nor persisted', () => {
     expect(display(call({ entry: BASH, input: { command: 'ls' }, output: { output: 'a\n', exitCode: 0, confined: false } }))).toBeUndefined()

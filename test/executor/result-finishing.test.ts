@@ -18,9 +18,7 @@ const submitResult: ToolEntry = {
   handler: (input) => Promise.resolve(`submitted ${(input as { result: string }).result}`),
 }
 
-const contextHooks = createFunctionHookRunner([
-  { event: 'PostToolUse', name: 'note', run: () => ({ additionalContext: 'checked by policy' }) },
-])
+const contextHooks = createFunctionHookRunner([{ event: 'PostToolUse', name: 'note', run: () => ({ additionalContext: 'checked by policy' }) }])
 
 describe('finishing a result', () => {
   it('R27 the empty-name text is built at lookup and later additions do not change it', async () => {

@@ -6,13 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelContentBlock } from '../../src/contracts/model-content.js'
 import type { PersistedContentArgs, ResultBudget, ToolEntry } from '../../src/contracts/tool-entry.js'
 import { utf8ByteLength } from '../../src/output/bytes.js'
-import {
-  DEFAULT_RESULT_BUDGET,
-  effectiveBudgetBytes,
-  SCREENSHOT_TEXT_BUDGET_BYTES,
-  serializeOutput,
-  type SerializeInput,
-} from '../../src/executor/result-serialization.js'
+import { DEFAULT_RESULT_BUDGET, effectiveBudgetBytes, SCREENSHOT_TEXT_BUDGET_BYTES, serializeOutput, type SerializeInput } from '../../src/executor/result-serialization.js'
 import { FsArtifactStore } from '../../src/storage/fs-artifact-store.js'
 import { tempDir } from '../support/temp-dirs.js'
 
@@ -90,7 +84,10 @@ describe('serializeOutput: model content (R31)', () => {
   })
 
   it('R31 passes an array of text and image blocks through as blocks', async () => {
-    const blocks = [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }]
+    const blocks = [
+      { type: 'text', text: 'one' },
+      { type: 'text', text: 'two' },
+    ]
     const result = await serializeOutput(input(makeEntry(), blocks))
     expect(result.modelContent).toEqual(blocks)
     expect(result.fullText).toBe('one\ntwo')
@@ -131,13 +128,7 @@ describe('serializeOutput: budget (R32, R35)', () => {
     expect(await readFile(path, 'utf8')).toBe(content)
     expect(result.artifact).toMatchObject({ bytes: 6000, mediaType: 'text/plain', retention: 'project' })
     expect(result.modelContent).toBe(
-      '<persisted-output>\n' +
-        `Output too large (6 KB). Full output saved to: ${path}\n` +
-        '\n' +
-        'Preview (first 2 KB):\n' +
-        `${'line\n'.repeat(399)}line\n` +
-        '...\n' +
-        '</persisted-output>',
+      '<persisted-output>\n' + `Output too large (6 KB). Full output saved to: ${path}\n` + '\n' + 'Preview (first 2 KB):\n' + `${'line\n'.repeat(399)}line\n` + '...\n' + '</persisted-output>',
     )
     expect(result.serialization).toEqual({
       truncated: true,
@@ -240,7 +231,10 @@ describe('serializeOutput: budget (R32, R35)', () => {
   })
 
   it('R32 keeps a prefix or suffix of the original and stays within the byte budget (property)', async () => {
-    const unit = fc.oneof(fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code)), fc.constantFrom('x', '\n', 'é', '中', '😀'))
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+      fc.constantFrom('x', '\n', 'é', '中', '😀'),
+    )
     const text = fc.string({ unit, minLength: 1, maxLength: 150 }).filter((s) => s.trim() !== '')
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 110, max: 400 }), fc.constantFrom('head', 'tail'), async (output, bytes, direction) => {
@@ -303,12 +297,7 @@ describe('serializeOutput: media blocks and screenshot frames (R35, R36)', () =>
     const result = await serializeOutput(input(entry, blocks))
     const notice = '\n\n[Tool output truncated by resultBudget: originalBytes=600001, maxModelBytes=262144, strategy=truncate]'
     expect(SCREENSHOT_TEXT_BUDGET_BYTES).toBe(262_144)
-    expect(result.modelContent).toEqual([
-      { type: 'text', text: 'f'.repeat(262_144 - utf8ByteLength(notice)) },
-      blocks[1],
-      { type: 'text', text: coordinates },
-      { type: 'text', text: notice },
-    ])
+    expect(result.modelContent).toEqual([{ type: 'text', text: 'f'.repeat(262_144 - utf8ByteLength(notice)) }, blocks[1], { type: 'text', text: coordinates }, { type: 'text', text: notice }])
     expect(result.serialization).toMatchObject({ truncated: true, strategy: 'truncate', originalBytes: 600_001 })
   })
 

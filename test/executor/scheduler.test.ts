@@ -36,13 +36,7 @@ describe('scheduler', () => {
   })
 
   it('R5 keeps the model order and flushes the open group before a serial call', () => {
-    expect(planSchedule([read('a'), bash('b'), read('c'), read('d'), edit('e'), edit('f')])).toEqual([
-      ['a'],
-      ['b'],
-      ['c', 'd'],
-      ['e'],
-      ['f'],
-    ])
+    expect(planSchedule([read('a'), bash('b'), read('c'), read('d'), edit('e'), edit('f')])).toEqual([['a'], ['b'], ['c', 'd'], ['e'], ['f']])
   })
 
   it('R6 with no dependencies equals the R5 plan', () => {
@@ -52,18 +46,15 @@ describe('scheduler', () => {
   })
 
   it('R6 orders by declared dependencies and never groups a call with its dependency', () => {
-    const plan = planSchedule([
-      { ...read('a'), dependencies: ['c'] },
-      read('b'),
-      read('c'),
-      { ...read('d'), dependencies: ['b'] },
+    const plan = planSchedule([{ ...read('a'), dependencies: ['c'] }, read('b'), read('c'), { ...read('d'), dependencies: ['b'] }])
+    expect(plan).toEqual([
+      ['b', 'c'],
+      ['a', 'd'],
     ])
-    expect(plan).toEqual([['b', 'c'], ['a', 'd']])
   })
 
   it('R6 a dependency cycle is an error naming the calls', () => {
-    const run = (): unknown =>
-      planSchedule([read('a'), { ...read('b'), dependencies: ['c'] }, { ...read('c'), dependencies: ['d'] }, { ...read('d'), dependencies: ['b'] }])
+    const run = (): unknown => planSchedule([read('a'), { ...read('b'), dependencies: ['c'] }, { ...read('c'), dependencies: ['d'] }, { ...read('d'), dependencies: ['b'] }])
     expect(run).toThrowError('Dependency cycle among calls: b -> c -> d -> b')
     try {
       run()

@@ -34,7 +34,12 @@ describe('R41 spans', () => {
       { id: 'd', name: 'Edit', input: { file_path: 'x' } },
     ]
     await executor.executeSchedule(calls, { sessionId: 's' })
-    expect(exporter.getFinishedSpans().map((span) => span.attributes['tool.call_id']).sort()).toEqual(['a', 'b', 'c', 'd'])
+    expect(
+      exporter
+        .getFinishedSpans()
+        .map((span) => span.attributes['tool.call_id'])
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd'])
   })
 
   it('R41 an invented tool name is traced as unknown while the result names the real tool', async () => {

@@ -19,18 +19,8 @@ function manual<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e
 describe('resolveTimeoutMs', () => {
   const cases: [string, TimeoutFields, unknown, number | undefined][] = [
     ['kind none gives no timeout', { timeout: { kind: 'none', defaultMs: 10 } }, { timeout_ms: 5 }, undefined],
-    [
-      'resolveTimeoutBudgetMs wins over everything',
-      { timeout: { kind: 'deadline', allowCallOverride: true, defaultMs: 9 }, resolveTimeoutBudgetMs: () => 1234 },
-      { timeout_ms: 5, timeout: 6 },
-      1234,
-    ],
-    [
-      'a non-finite budget falls through to the override',
-      { timeout: { kind: 'deadline', allowCallOverride: true }, resolveTimeoutBudgetMs: () => Number.NaN },
-      { timeout_ms: 5 },
-      5,
-    ],
+    ['resolveTimeoutBudgetMs wins over everything', { timeout: { kind: 'deadline', allowCallOverride: true, defaultMs: 9 }, resolveTimeoutBudgetMs: () => 1234 }, { timeout_ms: 5, timeout: 6 }, 1234],
+    ['a non-finite budget falls through to the override', { timeout: { kind: 'deadline', allowCallOverride: true }, resolveTimeoutBudgetMs: () => Number.NaN }, { timeout_ms: 5 }, 5],
     ['the override uses timeout_ms first', { timeout: { kind: 'deadline', allowCallOverride: true, defaultMs: 9 } }, { timeout_ms: 5, timeout: 6 }, 5],
     ['the override falls back to timeout', { timeout: { kind: 'deadline', allowCallOverride: true, defaultMs: 9 } }, { timeout: 6 }, 6],
     ['an override not allowed ignores the input', { timeout: { kind: 'deadline', defaultMs: 9 } }, { timeout_ms: 5, timeout: 6 }, 9],

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createErrorResult } from '../../src/executor/errors.js'
-import {
-  askedDenialOutcome,
-  PLAN_EXIT_DENIED,
-  stopsTurn,
-  SUBAGENT_TERMINAL,
-  turnControlOnSuccess,
-} from '../../src/executor/turn-control.js'
+import { askedDenialOutcome, PLAN_EXIT_DENIED, stopsTurn, SUBAGENT_TERMINAL, turnControlOnSuccess } from '../../src/executor/turn-control.js'
 import { createExitPlanModeTool, PLAN_NOT_APPROVED_TEXT } from '../../src/tools/exit-plan-mode/index.js'
 import { createReadTool } from '../../src/tools/read/index.js'
 import { createSubmitResultTool } from '../../src/tools/submit-result/index.js'

@@ -26,7 +26,6 @@ function run(command: string, event: HookEventName = 'PreToolUse', input?: HookP
   )
 }
 
-
 describe('command hooks: answers on exit 0', () => {
   it.each<[string, unknown, HookOutput]>([
     ['allow at the top level', { permissionDecision: 'allow', reason: 'fine' }, { permissionDecision: 'allow', reason: 'fine' }],

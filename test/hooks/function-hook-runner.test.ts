@@ -62,10 +62,15 @@ describe('A7 HookRun events of the function hook runner', () => {
   })
 
   it('A11 keeps outputs in registration order even when an earlier hook finishes last', async () => {
-    const slow = hook('PreToolUse', async () => {
-      await delay(15)
-      return { additionalContext: 'first' }
-    }, '*', 'slow')
+    const slow = hook(
+      'PreToolUse',
+      async () => {
+        await delay(15)
+        return { additionalContext: 'first' }
+      },
+      '*',
+      'slow',
+    )
     const quick = hook('PreToolUse', () => ({ additionalContext: 'second' }), '*', 'quick')
     const outputs = await createFunctionHookRunner([slow, quick]).run('PreToolUse', payload('Read'), NEVER)
     expect(outputs.map((output) => output.additionalContext)).toEqual(['first', 'second'])

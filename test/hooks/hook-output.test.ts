@@ -6,7 +6,12 @@ type Row = [string, HookEventName, unknown, HookOutput]
 
 describe("a hook's JSON answer, read the way Claude Code writes it", () => {
   it.each<Row>([
-    ['top-level PreToolUse fields', 'PreToolUse', { permissionDecision: 'deny', reason: 'no', additionalContext: 'ctx', updatedInput: { a: 1 } }, { permissionDecision: 'deny', reason: 'no', additionalContext: 'ctx', updatedInput: { a: 1 } }],
+    [
+      'top-level PreToolUse fields',
+      'PreToolUse',
+      { permissionDecision: 'deny', reason: 'no', additionalContext: 'ctx', updatedInput: { a: 1 } },
+      { permissionDecision: 'deny', reason: 'no', additionalContext: 'ctx', updatedInput: { a: 1 } },
+    ],
     [
       'hookSpecificOutput with permissionDecisionReason',
       'PreToolUse',

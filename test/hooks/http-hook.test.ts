@@ -27,7 +27,6 @@ const PAYLOAD: HookPayload = {
 
 const hookAt = (route: string, extra: { headers?: Record<string, string>; timeoutMs?: number } = {}) => ({ type: 'http' as const, url: `${server.url}${route}`, ...extra })
 
-
 describe('HTTP hooks', () => {
   it('R13 POSTs the hook input as JSON with the configured headers', async () => {
     server.on('/input', { body: {} })

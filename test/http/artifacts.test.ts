@@ -8,7 +8,6 @@ import { DEFAULT_TEST_TOOLS, startTestServer, type TestServer } from '../support
 import { dumpTool } from '../support/tools.js'
 import { textOf } from '../support/model-text.js'
 
-
 /** Returns one image block with the media type it is given, as an MCP or HTTP tool may. */
 const pictureTool = defineTool({
   name: 'Picture',

@@ -14,7 +14,12 @@ const BEARER = { authorization: `Bearer ${TOKEN}` }
 const logLines: string[] = []
 const memory = new Writable({
   write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0))
+    logLines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.length > 0),
+    )
     done()
   },
 })
@@ -23,10 +28,7 @@ let guarded: TestServer
 let open: TestServer
 
 beforeAll(async () => {
-  ;[guarded, open] = await Promise.all([
-    startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_CORS_ORIGINS: ALLOWED }, logger: pino({ level: 'trace' }, memory) }),
-    startTestServer(),
-  ])
+  ;[guarded, open] = await Promise.all([startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_CORS_ORIGINS: ALLOWED }, logger: pino({ level: 'trace' }, memory) }), startTestServer()])
   const created = await guarded.json('POST', '/sessions', { id: 'guarded' }, BEARER)
   expect(created.status).toBe(201)
 })
@@ -72,13 +74,10 @@ describe('bearer token (TOOLEXEC_TOKEN)', () => {
     expect(await guarded.json('GET', '/tools', undefined, { authorization })).toEqual({ status: 401, body: UNAUTHORIZED })
   })
 
-  it.each(ROUTES.filter(([method, route]) => method !== 'OPTIONS' && route !== '/sessions/guarded/events'))(
-    '%s %s with the token gets past authentication',
-    async (method, route, body) => {
-      const reply = await guarded.json(method, route, body, BEARER)
-      expect(reply.status).not.toBe(401)
-    },
-  )
+  it.each(ROUTES.filter(([method, route]) => method !== 'OPTIONS' && route !== '/sessions/guarded/events'))('%s %s with the token gets past authentication', async (method, route, body) => {
+    const reply = await guarded.json(method, route, body, BEARER)
+    expect(reply.status).not.toBe(401)
+  })
 
   it.each([[`bearer ${TOKEN}`], [`BEARER ${TOKEN}`], [`Bearer  ${TOKEN}`]])('takes the scheme in any case, with any spacing', async (authorization) => {
     expect((await guarded.json('GET', '/tools', undefined, { authorization })).status).toBe(200)

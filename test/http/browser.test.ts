@@ -103,7 +103,11 @@ describe('a page on another origin, in Chromium', () => {
     // The Last-Event-ID of each reconnection the server answered (a refused one reports no headers but its first ones).
     const reconnects: (string | undefined)[] = []
     browser.page.on('response', (response) => {
-      if (eventsUrl(response.url())) void response.request().allHeaders().then((headers) => reconnects.push(headers['last-event-id']))
+      if (eventsUrl(response.url()))
+        void response
+          .request()
+          .allHeaders()
+          .then((headers) => reconnects.push(headers['last-event-id']))
     })
     const second = await browser.provoking({ url: eventsUrl }, async () => {
       const port = new URL(server.url).port
@@ -128,7 +132,9 @@ describe('a page on another origin, in Chromium', () => {
     const received = await seen()
     expect(received.map((event) => event.id)).toEqual(history.map((_, index) => String(index + 1)))
     expect(received).toEqual(history)
-    expect(new Set(received.map((event) => event.type))).toEqual(new Set(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']))
+    expect(new Set(received.map((event) => event.type))).toEqual(
+      new Set(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'PermissionRequested', 'PermissionResolved', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']),
+    )
     expect(received.some((event) => event.data.scheduleId === second)).toBe(true)
 
     // Closing the stream aborts its request; then the session goes, through a preflight.
@@ -150,7 +156,7 @@ describe('a page on another origin, in Chromium', () => {
     expect(browser.problems).toEqual([])
   }, 90_000)
 
-  it("serves /docs without a token, and its Authorize button sends the bearer on Try it out", async () => {
+  it('serves /docs without a token, and its Authorize button sends the bearer on Try it out', async () => {
     const page = browser.page
     await page.goto(`${server.url}/docs`)
     await page.locator('button.authorize').first().click()

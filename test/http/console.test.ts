@@ -154,8 +154,7 @@ async function drawnGroups(scheduleId: string): Promise<string[][]> {
 }
 
 /** Every call row's id in the session view, in page order (a doubled row shows up twice). */
-const drawnCallIds = (): Promise<string[]> =>
-  sessionView().evaluate((view: PageElement) => [...view.querySelectorAll('[data-testid="call-row"]')].map((row) => row.getAttribute('data-call-id') ?? ''))
+const drawnCallIds = (): Promise<string[]> => sessionView().evaluate((view: PageElement) => [...view.querySelectorAll('[data-testid="call-row"]')].map((row) => row.getAttribute('data-call-id') ?? ''))
 
 const drawnScheduleIds = (): Promise<string[]> =>
   sessionView().evaluate((view: PageElement) => [...view.querySelectorAll('[data-testid="schedule"]')].map((schedule) => schedule.getAttribute('data-schedule-id') ?? ''))
@@ -271,7 +270,11 @@ describe('the web console in Chromium', () => {
     await openDetails('w1')
     await screenshot('session', { dark: true })
     const done = await server.schedule(firstSchedule.scheduleId, 10)
-    expect(done.calls.map((call) => [call.id, call.status])).toEqual([['r1', 'succeeded'], ['b1', 'succeeded'], ['w1', 'succeeded']])
+    expect(done.calls.map((call) => [call.id, call.status])).toEqual([
+      ['r1', 'succeeded'],
+      ['b1', 'succeeded'],
+      ['w1', 'succeeded'],
+    ])
     expect(readFileSync(path.join(server.workspace, 'notes.txt'), 'utf8')).toBe(NOTES_AFTER)
     for (const call of ['r1', 'b1', 'w1']) await expectModelContent(firstSchedule.scheduleId, call)
     for (const call of ['r1', 'b1', 'w1']) expect(await callRow(call).getByTestId('call-timing').textContent()).toMatch(/\d/)
@@ -416,7 +419,7 @@ describe('the web console in Chromium', () => {
     expect(browser.problems).toEqual([])
   }, 60_000)
 
-  it("explains the 409 of deleting a session with work going on, and aborts a running `sleep 30`: the row ends cancelled", async () => {
+  it('explains the 409 of deleting a session with work going on, and aborts a running `sleep 30`: the row ends cancelled', async () => {
     // Independent of the step before: a request it left open would hold the queue.
     for (const request of await server.pendingRequests(sessionId)) await server.ok('POST', `/permissions/${request.id}`, { decision: 'deny' }, 200)
     const accepted = await server.postSchedule(sessionId, [{ id: 'b2', name: 'Bash', input: { command: 'sleep 30' } }])

@@ -22,7 +22,6 @@ const TOKEN = 'contract-token'
 const LONG_ID = 'x'.repeat(201)
 const REBOUND_HOST = 'rebound.example'
 
-
 type Api = (method: string, url: string, options?: RequestOptions) => Promise<Reply>
 
 const contract = Contract.load()
@@ -222,7 +221,13 @@ describe('every operation of openapi.yaml against a running server', () => {
       'openai-responses': (tag) => ({
         openaiResponses: [
           { type: 'reasoning', id: 'rs_1', summary: [] },
-          ...Object.entries(inputs).map(([name, input]) => ({ type: 'function_call', id: `fc_${name}`, call_id: `call_${tag}_${name}`, name: name === 'big' ? 'Bash' : 'Read', arguments: JSON.stringify(input) })),
+          ...Object.entries(inputs).map(([name, input]) => ({
+            type: 'function_call',
+            id: `fc_${name}`,
+            call_id: `call_${tag}_${name}`,
+            name: name === 'big' ? 'Bash' : 'Read',
+            arguments: JSON.stringify(input),
+          })),
           { type: 'function_call', call_id: `call_${tag}_broken`, name: 'Read', arguments: '[1, 2]' },
         ],
       }),

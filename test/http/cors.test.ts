@@ -74,9 +74,7 @@ describe('the preflight', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe(ALLOWED)
     const methods = (reply.headers.get('access-control-allow-methods') ?? '').split(/\s*,\s*/)
     expect(methods).toEqual(expect.arrayContaining(['GET', 'HEAD', 'POST', 'DELETE']))
-    expect((reply.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/)).toEqual(
-      expect.arrayContaining(['authorization', 'content-type', 'last-event-id']),
-    )
+    expect((reply.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type', 'last-event-id']))
     expect(reply.headers.get('access-control-max-age')).toBe(String(CORS_MAX_AGE_SECONDS))
   })
 
@@ -188,7 +186,6 @@ describe('every reply to a listed origin carries the CORS headers', () => {
     expectReadableByThePage(stream)
     await stream.close()
   })
-
 })
 
 describe('the README', () => {

@@ -56,7 +56,6 @@ let statusAfterRestart: Session['status']
 let before: Life
 let after: Life
 
-
 async function post(server: CrashChild, schedule: string, session: string, calls: object[]): Promise<void> {
   const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: session, calls })
   expect(reply.status).toBe(202)
@@ -167,14 +166,11 @@ describe('crash recovery: SIGKILL mid-run, restart on the same data dir (issue 3
     }
   })
 
-  it.each(CALLS.filter((call) => call.status === 'interrupted'))(
-    'R39 marks $id, whose handler had started, interrupted with a model text saying so, and never runs it again',
-    ({ session, id }) => {
-      const entry = histories.get(session)?.find((candidate) => candidate.callId === id)
-      expect(entry).toMatchObject({ status: 'interrupted', isError: true, modelContent: INTERRUPTED_TEXT })
-      expect(runsByCall(markerDir).get(runKey(session, id))).toEqual([before.pid])
-    },
-  )
+  it.each(CALLS.filter((call) => call.status === 'interrupted'))('R39 marks $id, whose handler had started, interrupted with a model text saying so, and never runs it again', ({ session, id }) => {
+    const entry = histories.get(session)?.find((candidate) => candidate.callId === id)
+    expect(entry).toMatchObject({ status: 'interrupted', isError: true, modelContent: INTERRUPTED_TEXT })
+    expect(runsByCall(markerDir).get(runKey(session, id))).toEqual([before.pid])
+  })
 
   it('R8 runs every call that had not started, queued schedules included, exactly once after the restart', () => {
     const runs = runsByCall(markerDir)
@@ -209,7 +205,10 @@ describe('crash recovery: SIGKILL mid-run, restart on the same data dir (issue 3
     const calls = CALLS.filter((call) => call.session === session)
     for (const call of calls) {
       const results = frames.filter((frame) => frame.event === 'ToolCallResult' && frame.data.callId === call.id)
-      expect(results.map((frame) => (frame.data.result as { status: string }).status), call.id).toEqual([call.status])
+      expect(
+        results.map((frame) => (frame.data.result as { status: string }).status),
+        call.id,
+      ).toEqual([call.status])
       const recovered = call.status === 'interrupted' || call.runsAfter > 0
       if (recovered) expect(results[0]?.id, call.id).toBeGreaterThan(before.lastSeq.get(session) ?? 0)
     }

@@ -26,18 +26,15 @@ function tempDir(prefix: string): string {
   return dir
 }
 
-
 async function post(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
   const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
   expect(reply.status).toBe(202)
   return reply.body.scheduleId
 }
 
-const schedule = async (server: CrashChild, id: string, wait = 0): Promise<ScheduleReply> =>
-  (await server.json<ScheduleReply>('GET', `/schedules/${id}?wait=${wait}`)).body
+const schedule = async (server: CrashChild, id: string, wait = 0): Promise<ScheduleReply> => (await server.json<ScheduleReply>('GET', `/schedules/${id}?wait=${wait}`)).body
 const statusOf = (reply: ScheduleReply, id: string): string | undefined => reply.calls.find((call) => call.id === id)?.status
-const lastEventId = async (server: CrashChild, sessionId: string): Promise<number> =>
-  (await server.json<Session>('GET', `/sessions/${sessionId}`)).body.lastEventId
+const lastEventId = async (server: CrashChild, sessionId: string): Promise<number> => (await server.json<Session>('GET', `/sessions/${sessionId}`)).body.lastEventId
 
 afterAll(async () => {
   await Promise.all(children.map((child) => child.kill()))

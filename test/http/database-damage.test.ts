@@ -49,15 +49,19 @@ describe('npm start on a database it must not open', () => {
     ['a garbage header', garbage, 'is damaged: its header does not start with "SQLite format 3"; restore it from a backup or move it away'],
     ['a foreign SQLite file', foreign, "is not a toolexec database: its application_id is 0x0badcafe, not toolexec's 0x74786563; start with another --data-dir"],
     ['a newer toolexec database', newer, `was written by a newer toolexec (schema version ${NEWEST + 5}; this build knows up to ${NEWEST}); upgrade toolexec to open it`],
-  ])('%s: exits 2 with one line naming the file and what is wrong, and leaves it as it was', async (_what, write, reason) => {
-    const { dataDir, file } = dataDirWith(write)
-    const before = fingerprint(file)
-    const run = await runRefusedMain(dataDir)
-    expect(run.code).toBe(2)
-    expect(run.stderr).toBe(`toolexec: Database ${file} ${reason}\n`)
-    expect(run.stdout).not.toContain('listening')
-    expect(fingerprint(file)).toBe(before)
-  }, 30_000)
+  ])(
+    '%s: exits 2 with one line naming the file and what is wrong, and leaves it as it was',
+    async (_what, write, reason) => {
+      const { dataDir, file } = dataDirWith(write)
+      const before = fingerprint(file)
+      const run = await runRefusedMain(dataDir)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toBe(`toolexec: Database ${file} ${reason}\n`)
+      expect(run.stdout).not.toContain('listening')
+      expect(fingerprint(file)).toBe(before)
+    },
+    30_000,
+  )
 })
 
 describe('startServer on a database it must not open', () => {

@@ -46,8 +46,7 @@ async function finished(scheduleId: string): Promise<ScheduleReply> {
   return reply.body
 }
 
-const reads = (prefix: string, count: number, file = 'f.txt'): unknown[] =>
-  Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, name: 'Read', input: { file_path: file } }))
+const reads = (prefix: string, count: number, file = 'f.txt'): unknown[] => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, name: 'Read', input: { file_path: file } }))
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
 
@@ -203,7 +202,11 @@ describe('resuming by id', () => {
     await stream.waitFor(completes(posted.scheduleId))
     const end = s.runtime.journal.lastSeq(sessionId)
     expect(stream.ids()).toEqual(range(from + 1, end))
-    expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).slice(from).map((event) => event.data))
+    expect(stream.frames.map((frame) => frame.data)).toEqual(
+      stored(sessionId)
+        .slice(from)
+        .map((event) => event.data),
+    )
     last = end
   })
 })

@@ -52,7 +52,7 @@ async function quiesce(): Promise<void> {
   await until(settled, 'the work of an accepted request to end or wait on an approval', 15_000, 5)
   let last = rowCounts()
   // Reads a few ms apart: a schedule's commits come a tick or a file read apart.
-  for (let stable = 0; stable < 3; ) {
+  for (let stable = 0; stable < 3;) {
     await pause(5)
     const next = rowCounts()
     stable = next === last ? stable + 1 : 0
@@ -117,7 +117,10 @@ async function seedPools(): Promise<FuzzPools> {
     doneSchedules: [done.body.scheduleId],
     openSchedules: open,
     permissions: pending.map((request) => request.id),
-    artifacts: [['fz-b', seedArtifact('fz-b')], ['fz-a', 'tool-result-missing']],
+    artifacts: [
+      ['fz-b', seedArtifact('fz-b')],
+      ['fz-a', 'tool-result-missing'],
+    ],
   }
 }
 
@@ -174,16 +177,20 @@ describe('fuzzing every route with malformed requests (issue 3)', () => {
     'any method, any path',
   ]
 
-  it.each(routes)('answers %s without a 5xx, with {error:{code,message}} on every 4xx, no row written when rejected, and stays healthy', async (route) => {
-    const arbitrary = routeRequests(pools)[route]
-    if (arbitrary === undefined) throw new Error(`no generator for ${route}`)
-    await fc.assert(
-      fc.asyncProperty(arbitrary, (request) => checkOne(route, request)),
-      { numRuns: RUNS, endOnFailure: true, ...(SEED === undefined ? null : { seed: SEED }) },
-    )
-    expect(await server.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
-    const counts = tally.get(route)
-    expect((counts?.accepted ?? 0) + (counts?.rejected ?? 0)).toBe(RUNS)
-    if (route !== 'GET /tools, /healthz, /openapi.json') expect(counts?.rejected ?? 0).toBeGreaterThan(0)
-  }, 30_000)
+  it.each(routes)(
+    'answers %s without a 5xx, with {error:{code,message}} on every 4xx, no row written when rejected, and stays healthy',
+    async (route) => {
+      const arbitrary = routeRequests(pools)[route]
+      if (arbitrary === undefined) throw new Error(`no generator for ${route}`)
+      await fc.assert(
+        fc.asyncProperty(arbitrary, (request) => checkOne(route, request)),
+        { numRuns: RUNS, endOnFailure: true, ...(SEED === undefined ? null : { seed: SEED }) },
+      )
+      expect(await server.json('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } })
+      const counts = tally.get(route)
+      expect((counts?.accepted ?? 0) + (counts?.rejected ?? 0)).toBe(RUNS)
+      if (route !== 'GET /tools, /healthz, /openapi.json') expect(counts?.rejected ?? 0).toBeGreaterThan(0)
+    },
+    30_000,
+  )
 })

@@ -86,14 +86,20 @@ async function runWithEvents(name: string, input: unknown, body: Record<string, 
 }
 
 describe('PreToolUse hooks over HTTP', () => {
-  it("R14 an unchanged Claude Code bash script: its allow waives the ordinary ask, its exit code 2 blocks with stderr", async () => {
+  it('R14 an unchanged Claude Code bash script: its allow waives the ordinary ask, its exit code 2 blocks with stderr', async () => {
     const guard = hookName(command(bashHook('guard.sh')))
     const allowed = await runWithEvents('Bash', { command: 'mkdir -p hooked' })
     expect(allowed.call).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
-    expect(hookRuns(allowed.events)).toEqual([['HookRunStarted', guard], ['HookRunCompleted', guard]])
+    expect(hookRuns(allowed.events)).toEqual([
+      ['HookRunStarted', guard],
+      ['HookRunCompleted', guard],
+    ])
     const blocked = await runWithEvents('Bash', { command: 'rm -rf hooked' })
     expect(blocked.call).toMatchObject({ status: 'denied', modelContent: 'Blocked by guard.sh: rm -rf is not allowed here' })
-    expect(hookRuns(blocked.events)).toEqual([['HookRunStarted', guard], ['HookRunBlocked', guard]])
+    expect(hookRuns(blocked.events)).toEqual([
+      ['HookRunStarted', guard],
+      ['HookRunBlocked', guard],
+    ])
     expect(of(blocked.events, 'PermissionResolved')).toEqual([expect.objectContaining({ decision: 'deny', decidedBy: 'hook', ruleId: `hook.PreToolUse: ${guard}` })])
   })
 
@@ -111,7 +117,10 @@ describe('PreToolUse hooks over HTTP', () => {
     const context = await api.runAnswering(await api.session(), 'Fetch', { note: 'hello' }, { decision: 'allow' })
     expect(context.call.modelContent).toBe('done Fetch\n\n[Hook additional context]\n#1\nhttp saw hello')
     const received = hookServer.received.filter((entry) => entry.path === '/pre')
-    expect(received.at(-1)).toMatchObject({ headers: { authorization: 'Bearer hook-token' }, body: { hook_event_name: 'PreToolUse', tool_name: 'Fetch', tool_input: { note: 'hello' }, cwd: s.dataDir } })
+    expect(received.at(-1)).toMatchObject({
+      headers: { authorization: 'Bearer hook-token' },
+      body: { hook_event_name: 'PreToolUse', tool_name: 'Fetch', tool_input: { note: 'hello' }, cwd: s.dataDir },
+    })
   })
 
   it('R13 a rewritten input is resolved again: the approval and the handler see the same normalized input', async () => {
@@ -145,7 +154,11 @@ describe('PreToolUse hooks over HTTP', () => {
   it('R14 two hooks that disagree: deny wins over allow (A11), both runs are visible', async () => {
     const { call, events } = await runWithEvents('Disputed', {})
     expect(call).toMatchObject({ status: 'denied', modelContent: 'the http hook disagrees\n\n[Hook additional context]\n#1\nallowed by node' })
-    expect(hookRuns(events).map(([type]) => type).sort()).toEqual(['HookRunBlocked', 'HookRunCompleted', 'HookRunStarted', 'HookRunStarted'])
+    expect(
+      hookRuns(events)
+        .map(([type]) => type)
+        .sort(),
+    ).toEqual(['HookRunBlocked', 'HookRunCompleted', 'HookRunStarted', 'HookRunStarted'])
     expect(of(events, 'PermissionResolved')[0]).toMatchObject({ decidedBy: 'hook', ruleId: `hook.PreToolUse: http: ${hookServer.url}/deny` })
   })
 
@@ -179,7 +192,7 @@ describe('post hooks over HTTP', () => {
     expect(failed.call.modelContent).toBe('cannot edit x.txt\n\n[Hook additional context]\n#1\ninterrupted=false error=cannot edit x.txt')
     const sessionId = await api.session()
     const scheduleId = await api.accept(sessionId, [{ id: 'sleeper', name: 'Sleep', input: { ms: 10_000 } }])
-    for (let status = ''; status !== 'running'; ) {
+    for (let status = ''; status !== 'running';) {
       status = (await s.json<ScheduleReply>('GET', `/schedules/${scheduleId}`)).body.calls[0]?.status ?? ''
       await new Promise((resolve) => setTimeout(resolve, 10))
     }

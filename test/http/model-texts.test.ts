@@ -132,8 +132,6 @@ describe('R26 A4 the reasons the model reads', () => {
 
   it('A4 a missing parameter ends `is missing</tool_use_error>` with no newline before the closing tag', async () => {
     const call = await api.run(await api.session(), 'Strict', {})
-    expect(call.modelContent).toBe(
-      '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe required parameter `file_path` is missing</tool_use_error>',
-    )
+    expect(call.modelContent).toBe('<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe required parameter `file_path` is missing</tool_use_error>')
   })
 })

@@ -85,7 +85,20 @@ describe('openapi.yaml and the generated client types', () => {
 
   it('shared contract schemas are components, each one referenced', () => {
     const refs = [...new Set(refsIn(committed))]
-    expect(Object.keys(committed.components.schemas)).toEqual(expect.arrayContaining(['ErrorReply', 'Session', 'CreateScheduleBody', 'ScheduleAccepted', 'Schedule', 'CallRecord', 'ToolExecutionResult', 'PermissionRequestRecord', 'HistoryEntry', 'ToolInfo']))
+    expect(Object.keys(committed.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'ErrorReply',
+        'Session',
+        'CreateScheduleBody',
+        'ScheduleAccepted',
+        'Schedule',
+        'CallRecord',
+        'ToolExecutionResult',
+        'PermissionRequestRecord',
+        'HistoryEntry',
+        'ToolInfo',
+      ]),
+    )
     for (const name of Object.keys(committed.components.schemas)) expect(refs, name).toContain(`#/components/schemas/${name}`)
     for (const ref of refs) expect(committed.components.schemas, ref).toHaveProperty([ref.replace('#/components/schemas/', '')])
   })
@@ -97,7 +110,10 @@ describe('openapi.yaml and the generated client types', () => {
   it('every operation has its own operationId and a tag from the tag list', () => {
     const found = operations(committed)
     const ids = found.map(([, , op]) => op.operationId)
-    expect(ids.every((id) => typeof id === 'string' && id.length > 0), 'an operation without operationId').toBe(true)
+    expect(
+      ids.every((id) => typeof id === 'string' && id.length > 0),
+      'an operation without operationId',
+    ).toBe(true)
     expect(new Set(ids).size).toBe(ids.length)
     const tags = committed.tags.map((tag) => tag.name)
     for (const [method, route, op] of found) {

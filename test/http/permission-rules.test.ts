@@ -171,7 +171,10 @@ describe('permission modes over HTTP', () => {
     expect(await api.run(sessionId, 'Bash', bash('mkdir -p bypassed'))).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
     expect(await api.run(sessionId, 'Edit', { file_path: '/etc/hosts' })).toMatchObject({ status: 'succeeded' })
     expect(await api.run(sessionId, 'Bash', bash('rm -rf bypassed'))).toMatchObject({ status: 'denied' })
-    expect(await api.run(sessionId, 'Deploy', { note: 'to production now' })).toMatchObject({ status: 'denied', modelContent: 'Permission to use Deploy has been denied by the rule Deploy(*production*)' })
+    expect(await api.run(sessionId, 'Deploy', { note: 'to production now' })).toMatchObject({
+      status: 'denied',
+      modelContent: 'Permission to use Deploy has been denied by the rule Deploy(*production*)',
+    })
     const { request, call } = await api.runAnswering(sessionId, 'Deploy', { note: 'staging' }, { decision: 'allow' })
     expect(request.reason).toBe('Tool Deploy requires approval')
     expect(call.result?.permission).toBe('approved')

@@ -163,7 +163,7 @@ describe('reply sizes', () => {
     expect(resolvedInputView('text', 'TEXT')).toEqual({ resolvedInput: 'TEXT' })
   })
 
-  it('R37 a Read of a 1 MB file: its text is the record\'s modelContent, once; the result says the output is the same', async () => {
+  it("R37 a Read of a 1 MB file: its text is the record's modelContent, once; the result says the output is the same", async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} ${'abcdefghij'.repeat(4)}`)
     await mkdir(path.join(s.dataDir, 'read'), { recursive: true })
     await writeFile(path.join(s.dataDir, 'read', 'big.txt'), lines.join('\n'))
@@ -205,7 +205,7 @@ describe('reply sizes', () => {
     expect(await artifactText(result.serialization.artifactUri)).toBe(printed)
   })
 
-  it('R37 a Bash printing 23 KB: the printed text once, as the record\'s modelContent; output.output keeps what follows it', async () => {
+  it("R37 a Bash printing 23 KB: the printed text once, as the record's modelContent; output.output keeps what follows it", async () => {
     const printed = Array.from({ length: 5_000 }, (_, i) => `${i + 1}\n`).join('')
     expect(printed.length).toBeGreaterThan(20_000)
     const { call } = await runAlone('Bash', { command: 'seq 1 5000' }, (record) => textOf(record.modelContent))
@@ -216,7 +216,7 @@ describe('reply sizes', () => {
     expect(textOf(call.modelContent) + (result.output as CommandOutputView).output).toBe(printed)
   })
 
-  it('R37 a Grep with 1.3 MB of matches: its full output once, the model\'s envelope apart; the whole in the artifact too', async () => {
+  it("R37 a Grep with 1.3 MB of matches: its full output once, the model's envelope apart; the whole in the artifact too", async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} ${'abcdefghij'.repeat(4)}`)
     await mkdir(path.join(s.dataDir, 'grep'), { recursive: true })
     await writeFile(path.join(s.dataDir, 'grep', 'big.txt'), lines.join('\n'))

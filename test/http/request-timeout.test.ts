@@ -99,7 +99,7 @@ describe('a request that has arrived', () => {
 })
 
 describe('the timeout setting', () => {
-  it('starts a server with the largest timeout the setting takes (past Node\'s own default)', async () => {
+  it("starts a server with the largest timeout the setting takes (past Node's own default)", async () => {
     const patient = await startTestServer({ env: { TOOLEXEC_REQUEST_TIMEOUT_MS: '3600000' } })
     try {
       expect((await patient.json('GET', '/healthz')).status).toBe(200)

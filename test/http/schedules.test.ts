@@ -169,8 +169,7 @@ describe('running schedules', () => {
     expect(time(o?.calls[0]?.startedAt)).toBeLessThan(time(a?.calls[0]?.completedAt))
 
     await stream.waitFor((frame) => frame.event === 'ScheduleCompleted' && dataOf(frame).scheduleId === third.scheduleId)
-    const ofTypes = (...types: string[]): string[] =>
-      stream.frames.filter((frame) => types.includes(frame.event)).map((frame) => String(dataOf(frame).callId ?? dataOf(frame).scheduleId))
+    const ofTypes = (...types: string[]): string[] => stream.frames.filter((frame) => types.includes(frame.event)).map((frame) => String(dataOf(frame).callId ?? dataOf(frame).scheduleId))
     expect(ofTypes('ScheduleAccepted')).toEqual([first.scheduleId, second.scheduleId, third.scheduleId])
     expect(ofTypes('ToolCallStarted', 'ScheduleCompleted')).toEqual(['s1', first.scheduleId, 's2', second.scheduleId, 's3', third.scheduleId])
   })

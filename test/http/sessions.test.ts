@@ -112,7 +112,10 @@ describe('GET /sessions/:id', () => {
     expect(view.counts).toEqual({ schedules: 1, calls: 2, pendingPermissions: 0 })
     expect(view.lastEventId).toBeGreaterThanOrEqual(Number((await stream.waitForType('ToolCallStarted')).id))
     const done = await stream.waitForType('ScheduleCompleted')
-    const idle = await eventually(() => session(s, 'busy'), (v) => v.status === 'idle')
+    const idle = await eventually(
+      () => session(s, 'busy'),
+      (v) => v.status === 'idle',
+    )
     expect(idle.status).toBe('idle')
     expect(idle.lastEventId).toBe(Number(done.id))
   })
@@ -126,7 +129,10 @@ describe('GET /sessions/:id', () => {
     expect(waiting.counts).toEqual({ schedules: 1, calls: 1, pendingPermissions: 1 })
     expect((await s.json('POST', `/permissions/${requested.permissionId}`, { decision: 'allow' })).status).toBe(200)
     await finished(s, accepted.scheduleId)
-    const idle = await eventually(() => session(s, 'asks'), (v) => v.status === 'idle')
+    const idle = await eventually(
+      () => session(s, 'asks'),
+      (v) => v.status === 'idle',
+    )
     expect(idle).toMatchObject({ status: 'idle', counts: { schedules: 1, calls: 1, pendingPermissions: 0 } })
   })
 })
@@ -211,11 +217,7 @@ describe('GET /sessions/:id/history', () => {
       ['succeeded', false],
       ['failed', true],
     ])
-    expect(history.body.entries.slice(0, 3).map((entry) => entry.modelContent)).toEqual([
-      'contents of one.txt',
-      'Tool not found: NoSuchTool',
-      'Not that file, use two.txt',
-    ])
+    expect(history.body.entries.slice(0, 3).map((entry) => entry.modelContent)).toEqual(['contents of one.txt', 'Tool not found: NoSuchTool', 'Not that file, use two.txt'])
     expect(history.body.entries[4]?.turnId).toBe(two.turnId)
 
     const copy = await startTestServer({ dataDir: await coldCopyOf(s) })
@@ -245,7 +247,10 @@ describe('service routes', () => {
 
   it('GET /healthz replies ok, and says whether Bash commands are confined', async () => {
     const sandbox = probeSandbox('auto')
-    expect(await s.json('GET', '/healthz')).toEqual({ status: 200, body: { status: 'ok', sandbox: { confined: sandbox.confined, mode: 'auto', ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }) } } })
+    expect(await s.json('GET', '/healthz')).toEqual({
+      status: 200,
+      body: { status: 'ok', sandbox: { confined: sandbox.confined, mode: 'auto', ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }) } },
+    })
   })
 
   it('GET /openapi.json is an OpenAPI 3.1 document with every route', async () => {

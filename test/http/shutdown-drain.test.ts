@@ -122,12 +122,10 @@ describe('npm start on SIGTERM', () => {
   it('waits TOOLEXEC_SHUTDOWN_GRACE_MS for a running command, whose result is kept', async () => {
     const dataDir = tempDirSync('drain-main')
     const first = await startMain(dataDir, 5_000)
-    const post = (body: unknown): Promise<Response> =>
-      fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const post = (body: unknown): Promise<Response> => fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     await fetch(`${first.url}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
     const accepted = (await (await post({ sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 0.6; echo drained' } }] })).json()) as ScheduleAcceptedReply
-    const status = async (url: string): Promise<string | undefined> =>
-      ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
+    const status = async (url: string): Promise<string | undefined> => ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
     await expect.poll(() => status(first.url), { timeout: 5_000 }).toBe('running')
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
@@ -149,29 +147,32 @@ describe('npm start on a second signal', () => {
     ['SIGTERM', 'SIGTERM', 143],
     ['SIGTERM', 'SIGINT', 130],
     ['SIGINT', 'SIGTERM', 143],
-  ] as const)('after %s, %s stops it at once, as a crash would; the running call is interrupted at the next start', async (first, second, code) => {
-    const dataDir = tempDirSync('drain-main')
-    const server = await startMain(dataDir, 5_000)
-    const json = { 'content-type': 'application/json' }
-    await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
-    const calls = [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30' } }]
-    const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as ScheduleAcceptedReply
-    const status = async (url: string): Promise<string | undefined> =>
-      ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
-    await expect.poll(() => status(server.url), { timeout: 5_000 }).toBe('running')
-    const started = performance.now()
-    server.child.kill(first)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    server.child.kill(second)
-    expect(await server.exited).toBe(code)
-    expect(performance.now() - started).toBeLessThan(2_000)
+  ] as const)(
+    'after %s, %s stops it at once, as a crash would; the running call is interrupted at the next start',
+    async (first, second, code) => {
+      const dataDir = tempDirSync('drain-main')
+      const server = await startMain(dataDir, 5_000)
+      const json = { 'content-type': 'application/json' }
+      await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
+      const calls = [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30' } }]
+      const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as ScheduleAcceptedReply
+      const status = async (url: string): Promise<string | undefined> => ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
+      await expect.poll(() => status(server.url), { timeout: 5_000 }).toBe('running')
+      const started = performance.now()
+      server.child.kill(first)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      server.child.kill(second)
+      expect(await server.exited).toBe(code)
+      expect(performance.now() - started).toBeLessThan(2_000)
 
-    const again = await startMain(dataDir, 5_000)
-    try {
-      expect(await status(again.url)).toBe('interrupted')
-    } finally {
-      again.child.kill('SIGKILL')
-      await again.exited
-    }
-  }, 30_000)
+      const again = await startMain(dataDir, 5_000)
+      try {
+        expect(await status(again.url)).toBe('interrupted')
+      } finally {
+        again.child.kill('SIGKILL')
+        await again.exited
+      }
+    },
+    30_000,
+  )
 })

@@ -32,7 +32,10 @@ const UNCHANGED_TABLES = ['events', 'sessions', 'schedules', 'permission_request
 
 /** A database file at schema 009 holding what `source` has committed, stored as 009 stored it. */
 function writeAs009(source: string, target: string): void {
-  openDatabase(target, readMigrations().filter((migration) => migration.version <= 9)).close()
+  openDatabase(
+    target,
+    readMigrations().filter((migration) => migration.version <= 9),
+  ).close()
   const db = new Database(target)
   try {
     db.pragma('foreign_keys = ON')

@@ -138,10 +138,14 @@ describe('a symlink inside the workspace that leads outside', () => {
     const sessionId = await session(workspace, { interactive: false, permissionMode: 'acceptEdits' })
     const file = '.github/copilot-instructions.md'
     expect((await finished(await submit(sessionId, 'Read', { file_path: file }))).calls[0]?.status).toBe('succeeded')
-    const done = await finished(await s.json<ScheduleAcceptedReply>('POST', '/schedules', {
-      sessionId,
-      calls: [{ id: 'c2', name: 'Write', input: { file_path: file, content: '# Rules\nRun anything.\n' } }],
-    }).then((reply) => reply.body.scheduleId))
+    const done = await finished(
+      await s
+        .json<ScheduleAcceptedReply>('POST', '/schedules', {
+          sessionId,
+          calls: [{ id: 'c2', name: 'Write', input: { file_path: file, content: '# Rules\nRun anything.\n' } }],
+        })
+        .then((reply) => reply.body.scheduleId),
+    )
     expect(done.calls[0]?.status).toBe('denied')
     expect(await readFile(path.join(workspace, 'AGENTS.md'), 'utf8')).toBe('# Rules\n')
   })
@@ -171,4 +175,3 @@ describe('a path outside the workspace allowed without asking', () => {
     expect(textOf(done.calls[0]?.modelContent)).toContain('TOP SECRET')
   })
 })
-

@@ -152,8 +152,7 @@ describe('client tools across a restart', () => {
     await server.json('POST', '/tools', pickColor())
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
     const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'pick_color', input: { color: 'red' } }] })
-    const pending = async (): Promise<PermissionRequestRecord[]> =>
-      (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions?sessionId=s1&status=pending')).body.requests
+    const pending = async (): Promise<PermissionRequestRecord[]> => (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions?sessionId=s1&status=pending')).body.requests
     await expect.poll(async () => (await pending()).length).toBe(1)
     await restart()
     const [request] = await pending()

@@ -150,9 +150,7 @@ describe('results in each API shape', () => {
           const source = given[index] as ModelResult
           if (typeof source.content === 'string') return expect(item.output).toBe(source.content)
           expect(item.output).toEqual(
-            source.content.map((entry) =>
-              entry.type === 'text' ? { type: 'input_text', text: entry.text } : { type: 'input_image', image_url: `data:${entry.mediaType};base64,${entry.data}` },
-            ),
+            source.content.map((entry) => (entry.type === 'text' ? { type: 'input_text', text: entry.text } : { type: 'input_image', image_url: `data:${entry.mediaType};base64,${entry.data}` })),
           )
         })
       }),

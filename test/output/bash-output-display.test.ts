@@ -24,18 +24,8 @@ describe('bash_output display', () => {
 
   it.each([
     ['truncated', serialization({ truncated: true, strategy: 'truncate' }), true, undefined],
-    [
-      'persisted',
-      serialization({ strategy: 'artifact', persistedPath: '/tmp/out.txt' }),
-      false,
-      '/tmp/out.txt',
-    ],
-    [
-      'truncated and persisted',
-      serialization({ truncated: true, strategy: 'artifact', persistedPath: '/tmp/o' }),
-      true,
-      '/tmp/o',
-    ],
+    ['persisted', serialization({ strategy: 'artifact', persistedPath: '/tmp/out.txt' }), false, '/tmp/out.txt'],
+    ['truncated and persisted', serialization({ truncated: true, strategy: 'artifact', persistedPath: '/tmp/o' }), true, '/tmp/o'],
   ])('R38 is present when the output was %s', (_name, ser, truncated, persistedPath) => {
     const output = 'line 1\nline 2\n'
     const display = buildBashOutputDisplay({ command: 'make', output, exitCode: 2, serialization: ser })

@@ -1,13 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  cutHeadToBytes,
-  cutTailToBytes,
-  cutToBytes,
-  formatBytesBinary,
-  formatBytesDecimal,
-  utf8ByteLength,
-} from '../../src/output/bytes.js'
+import { cutHeadToBytes, cutTailToBytes, cutToBytes, formatBytesBinary, formatBytesDecimal, utf8ByteLength } from '../../src/output/bytes.js'
 
 /** Code points and lone surrogates, so that cuts meet every width (1 to 4 bytes, and 3 for U+FFFD). */
 const mixedUnit = fc.oneof(

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { Value } from '@sinclair/typebox/value'
-import {
-  DisplaySchema,
-  FILE_DIFF_MAX_HUNKS,
-  FILE_DIFF_MAX_LINE_CHARS,
-  FILE_DIFF_MAX_LINES,
-  type DiffHunk,
-  type FileDiffDisplay,
-} from '../../src/contracts/display.js'
+import { DisplaySchema, FILE_DIFF_MAX_HUNKS, FILE_DIFF_MAX_LINE_CHARS, FILE_DIFF_MAX_LINES, type DiffHunk, type FileDiffDisplay } from '../../src/contracts/display.js'
 import { buildFileDiffDisplay } from '../../src/output/file-diff-display.js'
 
 function lines(count: number, make: (i: number) => string): string {

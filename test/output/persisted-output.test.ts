@@ -58,27 +58,12 @@ describe('Persisted-output envelope (R33, A2)', () => {
   it('R33 cuts the preview at the newline when it lies in the second half', () => {
     const content = `${a(1500)}\n${b(1000)}`
     const envelope = formatPersistedOutputEnvelope({ content, originalBytes: 2501, persistedPath: '/p/out.txt' })
-    expect(envelope).toBe(
-      '<persisted-output>\n' +
-        'Output too large (3 KB). Full output saved to: /p/out.txt\n' +
-        '\n' +
-        'Preview (first 2 KB):\n' +
-        `${a(1500)}\n` +
-        '...\n' +
-        '</persisted-output>',
-    )
+    expect(envelope).toBe('<persisted-output>\n' + 'Output too large (3 KB). Full output saved to: /p/out.txt\n' + '\n' + 'Preview (first 2 KB):\n' + `${a(1500)}\n` + '...\n' + '</persisted-output>')
   })
 
   it('R33 writes no ellipsis when the preview consumes the whole content', () => {
     const envelope = formatPersistedOutputEnvelope({ content: a(2000), originalBytes: 2000, persistedPath: '/p/out.txt' })
-    expect(envelope).toBe(
-      '<persisted-output>\n' +
-        'Output too large (2 KB). Full output saved to: /p/out.txt\n' +
-        '\n' +
-        'Preview (first 2 KB):\n' +
-        `${a(2000)}\n` +
-        '</persisted-output>',
-    )
+    expect(envelope).toBe('<persisted-output>\n' + 'Output too large (2 KB). Full output saved to: /p/out.txt\n' + '\n' + 'Preview (first 2 KB):\n' + `${a(2000)}\n` + '</persisted-output>')
   })
 
   it('R33 writes sizes under 1000 bytes as B', () => {

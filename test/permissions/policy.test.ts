@@ -19,8 +19,7 @@ function refusal(config: Record<string, unknown>): PolicyError {
   throw new Error('the config was accepted')
 }
 
-const bash = (rules: RuleSet, kind: keyof RuleSet, command: string): string | undefined =>
-  rules[kind].find((rule) => rule.matches(ruleRequest('Bash', { command }, '/ws')))?.source
+const bash = (rules: RuleSet, kind: keyof RuleSet, command: string): string | undefined => rules[kind].find((rule) => rule.matches(ruleRequest('Bash', { command }, '/ws')))?.source
 
 describe('loadPolicy', () => {
   it('R14 compiles the rules, keeps the mode, memoryDir and hooks of a valid config', () => {
@@ -56,7 +55,11 @@ describe('loadPolicy', () => {
     ['an unknown hook event', { hooks: { BeforeTool: [] } }, `${FILE}: hooks: /BeforeTool`],
     ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, `${FILE}: hooks: /PreToolUse/0/hooks/0`],
     ['an HTTP hook with a bad url', { hooks: { PostToolUse: [{ hooks: [{ type: 'http', url: 'ftp://x' }] }] } }, `${FILE}: hooks: /PostToolUse/0/hooks/0`],
-    ['a matcher that is not a regular expression', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'true' }] }] } }, `${FILE}: hooks.PreToolUse matcher "Bash(": Invalid regular expression`],
+    [
+      'a matcher that is not a regular expression',
+      { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'true' }] }] } },
+      `${FILE}: hooks.PreToolUse matcher "Bash(": Invalid regular expression`,
+    ],
   ])('R14 refuses %s naming the file, the rule and the reason', (_case, config, message) => {
     const error = refusal(config)
     expect(error.name).toBe('PolicyError')
@@ -133,7 +136,11 @@ describe('workspace rules from .toolexec/config.json', () => {
 
   it('R14 the server rules come first, then the workspace rules, then the grants', () => {
     const named = (source: string): RuleSet => ({ deny: [], ask: [], allow: [{ source, kind: 'allow', matches: () => true }] })
-    const source = ruleSource(named('server'), () => named('workspace'), () => named('grant'))
+    const source = ruleSource(
+      named('server'),
+      () => named('workspace'),
+      () => named('grant'),
+    )
     expect(source('/ws').map((set) => set.allow[0]?.source)).toEqual(['server', 'workspace', 'grant'])
   })
 })

@@ -84,13 +84,10 @@ const PROTECTED_WRITES: readonly (readonly [string, string])[] = [
 ]
 
 describe('a Bash command that writes a steering file or into .git/ asks in every mode', () => {
-  it.each(EVERY_MODE.flatMap((mode) => PROTECTED_WRITES.map(([name, command]) => [mode, name, command] as const)))(
-    'R14 in %s mode: %s',
-    async (mode, _name, command) => {
-      const verdict = await evaluate('Bash', { command }, mode)
-      expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high' })
-    },
-  )
+  it.each(EVERY_MODE.flatMap((mode) => PROTECTED_WRITES.map(([name, command]) => [mode, name, command] as const)))('R14 in %s mode: %s', async (mode, _name, command) => {
+    const verdict = await evaluate('Bash', { command }, mode)
+    expect(verdict).toMatchObject({ behavior: 'ask', ruleId: 'instruction-file', explicitAsk: true, riskLevel: 'high' })
+  })
 
   it.each([
     ['an ordinary redirection', 'echo x > notes.txt'],

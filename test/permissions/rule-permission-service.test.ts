@@ -79,7 +79,9 @@ describe('the rule permission service: order', () => {
     const service = createRulePermissionService(source)
     const ask = (command: string): Promise<PermissionVerdict> => {
       const input = { command }
-      return Promise.resolve(service.evaluate({ sessionId: 's', callId: 'c', toolName: 'Bash', input, flags: flagsFor(TOOLS.Bash as ToolEntry, input), entry: TOOLS.Bash as ToolEntry, mode: 'default', workspace }))
+      return Promise.resolve(
+        service.evaluate({ sessionId: 's', callId: 'c', toolName: 'Bash', input, flags: flagsFor(TOOLS.Bash as ToolEntry, input), entry: TOOLS.Bash as ToolEntry, mode: 'default', workspace }),
+      )
     }
     expect(await ask('rm -rf build')).toMatchObject({ behavior: 'deny', ruleId: 'Bash(rm *)' })
     expect(await ask('curl evil')).toMatchObject({ behavior: 'deny', ruleId: 'Bash(curl *)' })

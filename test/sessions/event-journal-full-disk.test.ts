@@ -53,8 +53,7 @@ function freeDatabase(): void {
   freeBytes = Number.MAX_SAFE_INTEGER
 }
 
-const storedTypes = (sessionId: string): string[] =>
-  (store.eventsAfter(sessionId, 0, 1000)).map((event) => `${event.seq}:${event.type}`)
+const storedTypes = (sessionId: string): string[] => store.eventsAfter(sessionId, 0, 1000).map((event) => `${event.seq}:${event.type}`)
 
 async function until(what: string, condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000

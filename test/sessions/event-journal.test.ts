@@ -35,18 +35,22 @@ afterEach(async () => {
 
 const batch = (sessionId: string, batchIndex: number): ExecutorEvent => ({ type: 'BatchStarted', sessionId, batchIndex, callIds: [`c${batchIndex}`] })
 const record = (id: string): SessionRecord => ({ id, workspace: '/w', permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: 'now' })
-const insertSession = (id: string): StateChange => (tx) => tx.insertSession(record(id))
+const insertSession =
+  (id: string): StateChange =>
+  (tx) =>
+    tx.insertSession(record(id))
 const failing: StateChange = () => {
   throw new Error('change failed')
 }
 /** Inserts a row and then throws: a rollback must take the row back too. */
-const halfDone = (id: string): StateChange => (tx) => {
-  tx.insertSession(record(id))
-  throw new Error('change failed halfway')
-}
+const halfDone =
+  (id: string): StateChange =>
+  (tx) => {
+    tx.insertSession(record(id))
+    throw new Error('change failed halfway')
+  }
 
-const committedSeqs = (sessionId: string): number[] =>
-  reader.prepare('SELECT seq FROM events WHERE session_id = ? ORDER BY seq').pluck().all(sessionId) as number[]
+const committedSeqs = (sessionId: string): number[] => reader.prepare('SELECT seq FROM events WHERE session_id = ? ORDER BY seq').pluck().all(sessionId) as number[]
 const committedSession = (id: string): boolean => reader.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -100,11 +104,7 @@ describe('EventJournal', () => {
   })
 
   it('appends of one tick share one transaction: one failing change takes the whole tick back, later ticks are untouched', async () => {
-    const results = await Promise.allSettled([
-      journal.append(batch('a', 0), insertSession('s1')),
-      journal.append(batch('b', 0)),
-      journal.append(batch('a', 1), failing),
-    ])
+    const results = await Promise.allSettled([journal.append(batch('a', 0), insertSession('s1')), journal.append(batch('b', 0)), journal.append(batch('a', 1), failing)])
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected'])
     expect(committedSession('s1')).toBe(false)
     expect(committedSeqs('a')).toEqual([])
@@ -143,7 +143,7 @@ describe('EventJournal', () => {
     expect(journal.appendNow(batch('a', 1)).seq).toBe(1)
   })
 
-  it('a guarded append shares the tick\'s commit, and when its change throws only it fails', async () => {
+  it("a guarded append shares the tick's commit, and when its change throws only it fails", async () => {
     const seen = listen('a')
     const before = journal.append(batch('a', 0), insertSession('s-before'))
     const guardedBad = journal.appendGuarded(batch('a', 1), halfDone('ghost'))
@@ -172,7 +172,14 @@ describe('EventJournal', () => {
   })
 
   it('once starts are held, a start already queued is held too, and rejected at close, while the rest of its tick is written', async () => {
-    const start: ExecutorEvent = { type: 'ToolCallStarted', sessionId: 'a', callId: 'c1', toolName: 'Sleep', input: {}, flags: { readOnly: true, destructive: false, concurrentSafe: true, sideEffectScope: 'none', alwaysAsk: false, requiresUserInteraction: false, dependencies: [] } }
+    const start: ExecutorEvent = {
+      type: 'ToolCallStarted',
+      sessionId: 'a',
+      callId: 'c1',
+      toolName: 'Sleep',
+      input: {},
+      flags: { readOnly: true, destructive: false, concurrentSafe: true, sideEffectScope: 'none', alwaysAsk: false, requiresUserInteraction: false, dependencies: [] },
+    }
     const queuedStart = journal.append(start)
     const queuedBatch = journal.append(batch('a', 0))
     journal.holdStarts()

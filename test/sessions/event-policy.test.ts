@@ -10,7 +10,9 @@ describe('the event policy table', () => {
   })
 
   it('the executor waits for the commit of every event but batch boundaries and results, which share a later one', () => {
-    const unawaited = Object.entries(EVENT_POLICY).filter(([, policy]) => !policy.awaited).map(([type]) => type)
+    const unawaited = Object.entries(EVENT_POLICY)
+      .filter(([, policy]) => !policy.awaited)
+      .map(([type]) => type)
     expect(unawaited.sort()).toEqual(['BatchCompleted', 'BatchStarted', 'ToolCallResult'])
   })
 

@@ -275,7 +275,9 @@ describe('recovering a call that was waiting for approval', () => {
     expect(runsByCall(markerDir).get(runKey('s-ask', 'ask-1'))).toHaveLength(1)
     expect(runtime.store.getPermission(permissionId)).toMatchObject({ status: 'allow', decidedBy: 'client' })
     expect(runtime.store.rowCounts().permission_requests).toBe(1)
-    const resolved = events(runtime, 's-ask').map(parsed).filter((event) => event.type === 'PermissionResolved')
+    const resolved = events(runtime, 's-ask')
+      .map(parsed)
+      .filter((event) => event.type === 'PermissionResolved')
     expect(resolved).toEqual([expect.objectContaining({ permissionId, decision: 'allow', decidedBy: 'client' })])
   })
 
@@ -302,7 +304,9 @@ describe('recovering a call that was waiting for approval', () => {
     expect(runsByCall(markerDir).has(runKey('s-denied', 'denied-1'))).toBe(false)
     expect(runtime.store.rowCounts().permission_requests).toBe(1)
     expect(runtime.store.getPermission(permissionId)).toMatchObject({ status: 'deny', decidedBy: 'client' })
-    const asked = events(runtime, 's-denied').map(parsed).filter((event) => event.type === 'PermissionRequested')
+    const asked = events(runtime, 's-denied')
+      .map(parsed)
+      .filter((event) => event.type === 'PermissionRequested')
     for (const event of asked) expect(event.permissionId).toBe(permissionId)
   })
 
@@ -334,7 +338,12 @@ describe('recovering a call that was waiting for approval', () => {
     const { runtime, markerDir, state, dataDir } = crashAndReopen((seed) => seed.schedule('s-live', 'sch-live', 'running', [edit('live-1', 'awaiting_permission')]))
     const permissionId = state.permissionIds.get('live-1') ?? ''
     runtime.recover()
-    const askedAgain = (): true | undefined => (events(runtime, 's-live').map(parsed).filter((event) => event.type === 'PermissionRequested').length === 2 ? true : undefined)
+    const askedAgain = (): true | undefined =>
+      events(runtime, 's-live')
+        .map(parsed)
+        .filter((event) => event.type === 'PermissionRequested').length === 2
+        ? true
+        : undefined
     await until(askedAgain)
     runtime.sessions.answerPermission(permissionId, { decision: 'allow', scope: 'session' })
     // Nothing runs between the reply and the stop: the decision's event is never committed.
@@ -352,14 +361,18 @@ describe('recovering a call that was waiting for approval', () => {
     const { runtime, markerDir, state } = crashAndReopen((seed) => seed.schedule('s-moved', 'sch-moved', 'running', [edit('moved-1', 'awaiting_permission')]))
     const oldId = state.permissionIds.get('moved-1') ?? ''
     // What the person was shown before the restart; the call now resolves to other input.
-    sqliteDatabaseOf(runtime.store).prepare('UPDATE permission_requests SET input_json = ? WHERE id = ?').run(JSON.stringify({ file_path: 'elsewhere.txt' }), oldId)
+    sqliteDatabaseOf(runtime.store)
+      .prepare('UPDATE permission_requests SET input_json = ? WHERE id = ?')
+      .run(JSON.stringify({ file_path: 'elsewhere.txt' }), oldId)
     runtime.recover()
     const fresh = await until(() => runtime.sessions.pendingPermissions('s-moved').find((request) => request.id !== oldId))
     expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })
     expect(runtime.sessions.pendingPermissions('s-moved')).toEqual([fresh])
     expect(() => runtime.sessions.answerPermission(oldId, { decision: 'allow' })).toThrow(expect.objectContaining({ code: 'API_ERR_PERMISSION_DECIDED' }))
     // A client drawing the old dialog learns from the stream that it closed, before the new one opens.
-    const permissionEvents = events(runtime, 's-moved').map(parsed).filter((event) => String(event.type).startsWith('Permission'))
+    const permissionEvents = events(runtime, 's-moved')
+      .map(parsed)
+      .filter((event) => String(event.type).startsWith('Permission'))
     expect(permissionEvents.slice(-2)).toMatchObject([
       { type: 'PermissionResolved', permissionId: oldId, callId: 'moved-1', decision: 'deny', decidedBy: 'broker' },
       { type: 'PermissionRequested', permissionId: fresh.id, callId: 'moved-1' },
@@ -382,4 +395,3 @@ describe('recovering a call that was waiting for approval', () => {
     expect(callOf(await runtime.schedules.waitFor('sch-changed', 5), 'changed-1')).toMatchObject({ status: 'succeeded' })
   })
 })
-

@@ -27,7 +27,10 @@ const bashDisplay = (output: string): Display => ({ kind: 'bash_output', command
 describe('resultView', () => {
   it('R37 leaves out modelContent, and an output equal to it (text or blocks)', () => {
     expect(resultView(result('text', 'text'))).toEqual({ ...withoutTexts(result('text', 'text')), outputIsModelContent: true })
-    const blocks = [{ type: 'text' as const, text: 'Image a.png' }, { type: 'image' as const, mediaType: 'image/png', artifactUri: 'toolexec-artifact://s/a' }]
+    const blocks = [
+      { type: 'text' as const, text: 'Image a.png' },
+      { type: 'image' as const, mediaType: 'image/png', artifactUri: 'toolexec-artifact://s/a' },
+    ]
     expect(resultView(result(blocks, structuredClone(blocks)))).toMatchObject({ outputIsModelContent: true })
     expect(resultView(result(blocks, structuredClone(blocks)))).not.toHaveProperty('output')
   })

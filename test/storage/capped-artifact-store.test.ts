@@ -19,7 +19,11 @@ const usage: ArtifactUsage = {
 const request = (callId: string, sessionId = 's1') => ({ sessionId, callId, mediaType: 'text/plain', retention: 'session' as const })
 
 function filesOnDisk(): string[] {
-  return existsSync(files.root) ? readdirSync(files.root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name) : []
+  return existsSync(files.root)
+    ? readdirSync(files.root, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+    : []
 }
 
 beforeEach(async () => {

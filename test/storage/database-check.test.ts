@@ -132,7 +132,9 @@ describe('a foreign database is refused and left as it was', () => {
   })
 
   it('an SQLite file whose schema_migrations records other migrations', () => {
-    foreignDb((db) => db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); INSERT INTO schema_migrations VALUES (1, '001_users.sql', 'now')"))
+    foreignDb((db) =>
+      db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); INSERT INTO schema_migrations VALUES (1, '001_users.sql', 'now')"),
+    )
     expectRefused('STORE_ERR_DB_FOREIGN', /schema_migrations does not record toolexec's migrations/)
   })
 })
@@ -150,7 +152,7 @@ describe('a database from a newer toolexec is refused and left as it was', () =>
 })
 
 describe('a toolexec database is opened', () => {
-  it('a new one is stamped with toolexec\'s application_id and the schema version', () => {
+  it("a new one is stamped with toolexec's application_id and the schema version", () => {
     toolexecDb()
     const db = new Database(file, { readonly: true })
     expect([db.pragma('application_id', { simple: true }), db.pragma('user_version', { simple: true })]).toEqual([APPLICATION_ID, NEWEST])
@@ -176,7 +178,7 @@ describe('a toolexec database is opened', () => {
     expect(fileState().sha256).toBe(before.sha256)
   })
 
-  it('runs all of a start\'s migrations in one transaction: one that fails leaves the file at the version it had', () => {
+  it("runs all of a start's migrations in one transaction: one that fails leaves the file at the version it had", () => {
     const older = readMigrations().filter((migration) => migration.version < 4)
     const db = openDatabase(file, older)
     db.close()

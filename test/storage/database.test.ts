@@ -18,8 +18,7 @@ afterEach(async () => {
 })
 
 const file = (): string => path.join(dir, 'nested', 'toolexec.db')
-const tables = (database: Db): string[] =>
-  database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]
+const tables = (database: Db): string[] => database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]
 const columns = (database: Db, table: string): string[] => (database.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name)
 const schema = (database: Db): unknown[] => database.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all()
 const recorded = (database: Db): number[] => database.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[]
@@ -41,8 +40,19 @@ describe('openDatabase', () => {
   it('keeps each result once per place it is read: whole in tool_calls.result_json and in its event, no part columns', () => {
     db = openDatabase(file())
     expect(columns(db, 'tool_calls')).toEqual([
-      'session_id', 'id', 'schedule_id', 'position', 'name', 'input_json', 'depends_on_json', 'resolved_input_json', 'flags_json',
-      'status', 'started_at', 'completed_at', 'result_json',
+      'session_id',
+      'id',
+      'schedule_id',
+      'position',
+      'name',
+      'input_json',
+      'depends_on_json',
+      'resolved_input_json',
+      'flags_json',
+      'status',
+      'started_at',
+      'completed_at',
+      'result_json',
     ])
     expect(columns(db, 'artifacts')).toEqual(expect.arrayContaining(['id', 'session_id', 'call_id', 'path', 'uri', 'bytes', 'media_type', 'retention', 'sha256']))
     expect(columns(db, 'events')).toEqual(['id', 'session_id', 'seq', 'type', 'at', 'data'])
@@ -75,7 +85,13 @@ describe('applyMigrations', () => {
     db = openDatabase(file(), older)
     db.prepare("INSERT INTO sessions (id, workspace, permission_mode, interactive, created_at) VALUES ('s1', '/w', 'default', 1, 'now')").run()
     const insert = db.prepare('INSERT INTO events (session_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)')
-    for (const [session, seq, at] of [['b', 1, 't1'], ['a', 1, 't2'], ['a', 2, 't3'], ['b', 2, 't4']] as const) insert.run(session, seq, 'T', at, `{"seq":${seq}}`)
+    for (const [session, seq, at] of [
+      ['b', 1, 't1'],
+      ['a', 1, 't2'],
+      ['a', 2, 't3'],
+      ['b', 2, 't4'],
+    ] as const)
+      insert.run(session, seq, 'T', at, `{"seq":${seq}}`)
     expect(applyMigrations(db, readMigrations())).toContain(4)
     expect(db.prepare('SELECT session_id, seq, at FROM events ORDER BY id').all()).toEqual([
       { session_id: 'b', seq: 1, at: 't1' },
@@ -87,7 +103,10 @@ describe('applyMigrations', () => {
   })
 
   it('010 drops the part columns of tool_calls, keeping every call, its rowid and its whole result', () => {
-    db = openDatabase(file(), readMigrations().filter((migration) => migration.version < 10))
+    db = openDatabase(
+      file(),
+      readMigrations().filter((migration) => migration.version < 10),
+    )
     db.prepare("INSERT INTO sessions (id, workspace, permission_mode, interactive, created_at) VALUES ('s1', '/w', 'default', 1, 'now')").run()
     db.prepare("INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at) VALUES ('sch', 's1', 't', 1, 'running', '[]', 'now')").run()
     const insert = db.prepare(`INSERT INTO tool_calls (rowid, session_id, id, schedule_id, position, name, input_json, status, output_json, perf_json, result_json)

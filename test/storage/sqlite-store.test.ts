@@ -117,7 +117,16 @@ describe('SqliteStore round trips', () => {
     scheduleWith('a', 'sch-1', ['c1'])
     store.insertCall({ sessionId: 'a', id: 'c2', scheduleId: 'sch-1', position: 1, name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'] })
     expect(store.getCall('b', 'c2')).toBeUndefined()
-    expect(store.getCall('a', 'c2')).toMatchObject({ name: 'Read', input: { file_path: 'é.txt', n: [1, 2] }, dependsOn: ['c1'], status: 'pending', resolvedInput: undefined, flags: undefined, result: undefined, startedAt: null })
+    expect(store.getCall('a', 'c2')).toMatchObject({
+      name: 'Read',
+      input: { file_path: 'é.txt', n: [1, 2] },
+      dependsOn: ['c1'],
+      status: 'pending',
+      resolvedInput: undefined,
+      flags: undefined,
+      result: undefined,
+      startedAt: null,
+    })
 
     store.setCallStatus('a', 'c1', 'awaiting_permission')
     expect(store.getCall('a', 'c1')?.status).toBe('awaiting_permission')
@@ -161,7 +170,16 @@ describe('SqliteStore round trips', () => {
   it('permissions: pending lists by session and by call; the first decision is the one kept', () => {
     scheduleWith('a', 'sch-1', ['c1', 'c2'])
     scheduleWith('b', 'sch-2', ['c1'])
-    const request = { callId: 'c1', toolName: 'Edit', input: { file_path: 'x' }, preview: { text: 'diff' }, riskLevel: 'medium' as const, reason: 'Tool Edit requires approval', suggestedRule: 'Edit', createdAt: AT }
+    const request = {
+      callId: 'c1',
+      toolName: 'Edit',
+      input: { file_path: 'x' },
+      preview: { text: 'diff' },
+      riskLevel: 'medium' as const,
+      reason: 'Tool Edit requires approval',
+      suggestedRule: 'Edit',
+      createdAt: AT,
+    }
     store.insertPermission({ ...request, id: 'perm_1', sessionId: 'a' })
     store.insertPermission({ ...request, id: 'perm_2', sessionId: 'b', preview: undefined, suggestedRule: null })
     expect(store.getPermission('perm_1')).toEqual({ ...request, id: 'perm_1', sessionId: 'a', status: 'pending', decidedBy: null, message: null, scope: null, decidedAt: null })
@@ -206,7 +224,12 @@ describe('SqliteStore round trips', () => {
   })
 
   it('events: read after a seq with a limit, last seq per session, and one seq stored once', () => {
-    for (const [sessionId, seq] of [['a', 1], ['a', 2], ['b', 1], ['a', 3]] as const) {
+    for (const [sessionId, seq] of [
+      ['a', 1],
+      ['a', 2],
+      ['b', 1],
+      ['a', 3],
+    ] as const) {
       store.insertEvent({ sessionId, seq, type: 'T', data: `{"seq":${seq}}` }, AT)
     }
     expect(store.eventsAfter('a', 0, 10).map((event) => event.seq)).toEqual([1, 2, 3])

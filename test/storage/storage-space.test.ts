@@ -6,8 +6,7 @@ import { MIN_FREE_BYTES, StorageSpace } from '../../src/storage/storage-space.js
 import '../../src/storage/sqlite/sqlite-errors.js'
 
 /** An error as better-sqlite3 throws it, or as the file system does. */
-const failure = (code: string | undefined): Error =>
-  code?.startsWith('SQLITE_') === true ? new Database.SqliteError('x', code) : Object.assign(new Error('x'), { code })
+const failure = (code: string | undefined): Error => (code?.startsWith('SQLITE_') === true ? new Database.SqliteError('x', code) : Object.assign(new Error('x'), { code }))
 
 describe('StorageSpace', () => {
   it.each(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FSYNC'])('takes %s for a want of space', (code) => {
@@ -33,7 +32,9 @@ describe('StorageSpace', () => {
     let free = MIN_FREE_BYTES - 1
     const space = new StorageSpace('/data', { freeBytes: () => free })
     expect(space.full).toBe(true)
-    expect(() => space.assertRoom()).toThrow(expect.objectContaining({ code: 'API_ERR_STORAGE_FULL', message: 'No space left in the data directory /data: new work is refused until space is freed there' }))
+    expect(() => space.assertRoom()).toThrow(
+      expect.objectContaining({ code: 'API_ERR_STORAGE_FULL', message: 'No space left in the data directory /data: new work is refused until space is freed there' }),
+    )
     free = MIN_FREE_BYTES
     space.markFull()
     expect(space.full).toBe(false)

@@ -7,14 +7,7 @@ import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import {
-  StoreConflictError,
-  type ArtifactRecord,
-  type OpenedStore,
-  type PermissionRow,
-  type SessionRecord,
-  type Store,
-} from '../../src/contracts/store.js'
+import { StoreConflictError, type ArtifactRecord, type OpenedStore, type PermissionRow, type SessionRecord, type Store } from '../../src/contracts/store.js'
 import { openStore } from '../../src/storage/open-store.js'
 import { readPostgresMigrations } from '../../src/storage/postgres/migrations.js'
 import { readMigrations } from '../../src/storage/sqlite/database.js'
@@ -297,13 +290,22 @@ describe(`Store contract on ${testBackend()}`, () => {
       store.insertSession(session('h'))
       store.insertSchedule({ id: 'first', sessionId: 'h', turnId: 't1', status: 'queued', groups: [], createdAt: AT })
       store.insertSchedule({ id: 'second', sessionId: 'h', turnId: 't2', status: 'queued', groups: [], createdAt: AT })
-      for (const [id, scheduleId, position] of [['z', 'second', 0], ['y', 'first', 2], ['x', 'first', 0], ['w', 'first', 1]] as const) {
+      for (const [id, scheduleId, position] of [
+        ['z', 'second', 0],
+        ['y', 'first', 2],
+        ['x', 'first', 0],
+        ['w', 'first', 1],
+      ] as const) {
         store.insertCall({ sessionId: 'h', id, scheduleId, position, name: 'Edit', input: {} })
       }
       expect(store.callsOfSchedule('first').map((c) => c.id)).toEqual(['x', 'w', 'y'])
       expect(store.callsOfSchedule('missing')).toEqual([])
       for (const id of ['z', 'y', 'x']) store.completeCall('h', result(id, id), AT)
-      expect(store.history('h').map((c) => [c.turnId, c.id])).toEqual([['t1', 'x'], ['t1', 'y'], ['t2', 'z']])
+      expect(store.history('h').map((c) => [c.turnId, c.id])).toEqual([
+        ['t1', 'x'],
+        ['t1', 'y'],
+        ['t2', 'z'],
+      ])
       expect(store.history('h')[0]?.result).toEqual(result('x', 'x'))
       expect(store.history('other')).toEqual([])
 
@@ -313,12 +315,21 @@ describe(`Store contract on ${testBackend()}`, () => {
       scheduleWith('b', 'sch-ended', ['c9'])
       expect(store.runningCallCount()).toBe(0)
       expect(store.runningCalls()).toEqual([])
-      for (const [s, id] of [['a', 'c1'], ['a', 'c2'], ['b', 'c1'], ['b', 'c9']] as const) store.markCallRunning(s, id, {}, FLAGS, AT)
+      for (const [s, id] of [
+        ['a', 'c1'],
+        ['a', 'c2'],
+        ['b', 'c1'],
+        ['b', 'c9'],
+      ] as const)
+        store.markCallRunning(s, id, {}, FLAGS, AT)
       store.completeCall('a', result('c2', 'done'), AT)
       store.setScheduleStatus('sch-ended', 'stopped', AT)
       expect(store.runningCallCount()).toBe(2)
       const running = store.runningCalls().sort((x, y) => byteOrder(x.sessionId, y.sessionId))
-      expect(running).toEqual([{ sessionId: 'a', id: 'c1' }, { sessionId: 'b', id: 'c1' }])
+      expect(running).toEqual([
+        { sessionId: 'a', id: 'c1' },
+        { sessionId: 'b', id: 'c1' },
+      ])
     })
   })
 
@@ -474,8 +485,18 @@ describe(`Store contract on ${testBackend()}`, () => {
       store.insertSession(session('s'))
       expect(store.getTodos('s')).toBeUndefined()
       store.setTodos('s', [{ content: 'one', status: 'pending' }], at(1))
-      store.setTodos('s', [{ content: 'two', status: 'completed' }, { content: 'three', status: 'in_progress' }], at(2))
-      expect(store.getTodos('s')).toEqual([{ content: 'two', status: 'completed' }, { content: 'three', status: 'in_progress' }])
+      store.setTodos(
+        's',
+        [
+          { content: 'two', status: 'completed' },
+          { content: 'three', status: 'in_progress' },
+        ],
+        at(2),
+      )
+      expect(store.getTodos('s')).toEqual([
+        { content: 'two', status: 'completed' },
+        { content: 'three', status: 'in_progress' },
+      ])
       store.setTodos('s', [], at(3))
       expect(store.getTodos('s')).toEqual([])
       expect(store.rowCounts().todos).toBe(1)
@@ -712,7 +733,12 @@ describe(`Store contract on ${testBackend()}`, () => {
 
       // Unfinished schedules are ordered by session id in byte order.
       for (const id of TRICKY_IDS) scheduleWith(id, `sch-${id}`, [])
-      expect(store.unfinishedSchedules().map((s) => s.sessionId).filter((id) => TRICKY_IDS.includes(id))).toEqual([...TRICKY_IDS].sort(byteOrder))
+      expect(
+        store
+          .unfinishedSchedules()
+          .map((s) => s.sessionId)
+          .filter((id) => TRICKY_IDS.includes(id)),
+      ).toEqual([...TRICKY_IDS].sort(byteOrder))
     })
   })
 

@@ -30,9 +30,7 @@ export interface ScriptedCall {
 export function scriptedTurns(idPrefix: string, malformed: 'json' | 'schema'): ScriptedCall[][] {
   const id = (turn: number, n: number): string => `${idPrefix}${turn}${n}x${Math.random().toString(36).slice(2, 10)}`
   const broken: ScriptedCall =
-    malformed === 'json'
-      ? { id: id(3, 1), name: 'Read', input: {}, rawArguments: '{"file_path": "a.txt", "limit": ' }
-      : { id: id(3, 1), name: 'Read', input: { path: 'a.txt', limit: 'all' } }
+    malformed === 'json' ? { id: id(3, 1), name: 'Read', input: {}, rawArguments: '{"file_path": "a.txt", "limit": ' } : { id: id(3, 1), name: 'Read', input: { path: 'a.txt', limit: 'all' } }
   return [
     [
       { id: id(1, 1), name: 'Read', input: { file_path: 'a.txt' } },

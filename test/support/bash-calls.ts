@@ -6,8 +6,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { textOf } from './model-text.js'
 
 export type BashOutcome =
-  | { readonly kind: 'ran'; readonly output: string; readonly exitCode: number | null; readonly ruleId?: string | undefined }
-  | { readonly kind: 'asked'; readonly reason: string }
+  { readonly kind: 'ran'; readonly output: string; readonly exitCode: number | null; readonly ruleId?: string | undefined } | { readonly kind: 'asked'; readonly reason: string }
 
 export type JsonFetch = <T>(method: string, route: string, body?: unknown) => Promise<{ status: number; body: T }>
 

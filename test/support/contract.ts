@@ -133,7 +133,12 @@ export class Contract {
     }
     if (!media.includes(JSON_MEDIA)) {
       // text/event-stream or */*: what matters here is that the status and media type are the documented ones.
-      expect.soft(media.some((type) => type === '*/*' || reply.contentType.startsWith(type)), `${where} as ${reply.contentType}, documented as ${media.join(', ')}`).toBe(true)
+      expect
+        .soft(
+          media.some((type) => type === '*/*' || reply.contentType.startsWith(type)),
+          `${where} as ${reply.contentType}, documented as ${media.join(', ')}`,
+        )
+        .toBe(true)
       return
     }
     expect.soft(reply.contentType, `${where} as ${reply.contentType}`).toMatch(/^application\/json\b/)

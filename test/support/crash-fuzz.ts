@@ -85,13 +85,7 @@ const invalidJsonText: Text = fc.oneof(
 function bodyText(fields: Record<string, Text>, optional: readonly string[] = []): Text {
   const near = nearValid(fields, optional)
   const truncated = near.chain((text) => fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => text.slice(0, cut)))
-  return fc.oneof(
-    { arbitrary: near, weight: 8 },
-    { arbitrary: anyJson, weight: 2 },
-    { arbitrary: invalidJsonText, weight: 2 },
-    { arbitrary: truncated, weight: 1 },
-    { arbitrary: deepJson, weight: 1 },
-  )
+  return fc.oneof({ arbitrary: near, weight: 8 }, { arbitrary: anyJson, weight: 2 }, { arbitrary: invalidJsonText, weight: 2 }, { arbitrary: truncated, weight: 1 }, { arbitrary: deepJson, weight: 1 })
 }
 
 const CONTENT_TYPES = [
@@ -140,7 +134,12 @@ function query(keys: Record<string, Text>): Text {
 const numberText = fc.oneof(fc.nat().map(String), fc.integer().map(String), fc.constantFrom('0', '-1', '1e3', '9'.repeat(20), '1.5', ''))
 const headerValue = fc.oneof(numberText, printable)
 
-const validId = fc.oneof(fc.constantFrom('c1', 'c2', 'c3', 'x.y:z@w-1'), fc.uuid().map((u) => `c-${u}`)).map(json)
+const validId = fc
+  .oneof(
+    fc.constantFrom('c1', 'c2', 'c3', 'x.y:z@w-1'),
+    fc.uuid().map((u) => `c-${u}`),
+  )
+  .map(json)
 
 /** One call of a schedule, rarely broken (its schedule has its own mutations). */
 const callText: Text = nearValid(
@@ -156,14 +155,24 @@ const callText: Text = nearValid(
 
 /** Session ids a schedule may name: existing ones or fresh ones (created with defaults). */
 function scheduleSessionId(pools: FuzzPools): Text {
-  return fc.oneof(fc.constantFrom(...pools.sessions), fc.uuid().map((u) => `auto-${u}`)).map(json)
+  return fc
+    .oneof(
+      fc.constantFrom(...pools.sessions),
+      fc.uuid().map((u) => `auto-${u}`),
+    )
+    .map(json)
 }
 
 export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<FuzzRequest>> {
   const sessionParam = param([...pools.sessions, 'fz-missing'])
   const sessionBody = bodyText(
     {
-      id: fc.oneof(fc.constantFrom(...pools.sessions), fc.uuid().map((u) => `made-${u}`)).map(json),
+      id: fc
+        .oneof(
+          fc.constantFrom(...pools.sessions),
+          fc.uuid().map((u) => `made-${u}`),
+        )
+        .map(json),
       workspace: fc.constantFrom('.', 'sub/dir', '/tmp').map(json),
       permissionMode: fc.constantFrom('default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions').map(json),
       interactive: fc.boolean().map(json),
@@ -189,39 +198,54 @@ export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<Fuz
     },
     ['scope', 'message', 'sessionId'],
   )
-  const get = (path: fc.Arbitrary<string>, headers: fc.Arbitrary<Record<string, string>> = fc.constant({})) =>
-    fc.record({ path, headers }).map((r): FuzzRequest => ({ method: 'GET', ...r }))
+  const get = (path: fc.Arbitrary<string>, headers: fc.Arbitrary<Record<string, string>> = fc.constant({})) => fc.record({ path, headers }).map((r): FuzzRequest => ({ method: 'GET', ...r }))
   return {
-    'POST /sessions': withBody('POST', query({}).map((q) => `/sessions${q}`), sessionBody),
+    'POST /sessions': withBody(
+      'POST',
+      query({}).map((q) => `/sessions${q}`),
+      sessionBody,
+    ),
     'GET /sessions': get(query({ limit: numberText, before: fc.constantFrom(...pools.sessions, 'fz-missing', '') }).map((q) => `/sessions${q}`)),
     'GET /sessions/:id': get(sessionParam.map((id) => `/sessions/${id}`)),
-    'POST /sessions/:id/abort': withBody('POST', sessionParam.map((id) => `/sessions/${id}/abort`), bodyText({})),
+    'POST /sessions/:id/abort': withBody(
+      'POST',
+      sessionParam.map((id) => `/sessions/${id}/abort`),
+      bodyText({}),
+    ),
     'GET /sessions/:id/history': get(sessionParam.map((id) => `/sessions/${id}/history`)),
     'GET /sessions/:id/events': get(
       fc.tuple(sessionParam, query({ after: numberText, access_token: printable })).map(([id, q]) => `/sessions/${id}/events${q}`),
       fc.option(headerValue, { freq: 2 }).map((value): Record<string, string> => (value === null ? {} : { 'last-event-id': value })),
     ),
     'POST /schedules': withBody('POST', fc.constant('/schedules'), scheduleBody),
-    'POST /schedules/:id/calls': withBody('POST', param(pools.openSchedules).map((id) => `/schedules/${id}/calls`), fc.oneof(callText, bodyText({}))),
-    'POST /schedules/:id/close': withBody('POST', param(pools.openSchedules).map((id) => `/schedules/${id}/close`), bodyText({})),
-    'GET /schedules/:id': get(
-      fc.tuple(param(pools.doneSchedules), query({ wait: fc.oneof(numberText, fc.constantFrom('0.01', '1.5', '0.0001')) })).map(([id, q]) => `/schedules/${id}${q}`),
+    'POST /schedules/:id/calls': withBody(
+      'POST',
+      param(pools.openSchedules).map((id) => `/schedules/${id}/calls`),
+      fc.oneof(callText, bodyText({})),
     ),
-    'POST /permissions/:id': withBody('POST', param(pools.permissions).map((id) => `/permissions/${id}`), answerBody),
+    'POST /schedules/:id/close': withBody(
+      'POST',
+      param(pools.openSchedules).map((id) => `/schedules/${id}/close`),
+      bodyText({}),
+    ),
+    'GET /schedules/:id': get(fc.tuple(param(pools.doneSchedules), query({ wait: fc.oneof(numberText, fc.constantFrom('0.01', '1.5', '0.0001')) })).map(([id, q]) => `/schedules/${id}${q}`)),
+    'POST /permissions/:id': withBody(
+      'POST',
+      param(pools.permissions).map((id) => `/permissions/${id}`),
+      answerBody,
+    ),
     'GET /permissions': get(query({ sessionId: fc.constantFrom(...pools.sessions, ''), status: fc.constantFrom('pending', 'allow', '') }).map((q) => `/permissions${q}`)),
     'GET /artifacts/:sessionId/:artifactId': get(
       fc.oneof(
         fc.constantFrom(...pools.artifacts).map(([session, artifact]) => `/artifacts/${encodeURIComponent(session)}/${encodeURIComponent(artifact)}`),
         fc.tuple(param(pools.sessions), param([])).map(([session, artifact]) => `/artifacts/${session}/${artifact}`),
       ),
-      fc.option(fc.oneof(fc.constantFrom('bytes=0-9', 'bytes=-5', 'bytes=5-', 'bytes=9-0', 'bytes=100000-', 'bytes=0-1,3-4', 'items=0-1'), printable), { freq: 2 }).map(
-        (range): Record<string, string> => (range === null ? {} : { range }),
-      ),
+      fc
+        .option(fc.oneof(fc.constantFrom('bytes=0-9', 'bytes=-5', 'bytes=5-', 'bytes=9-0', 'bytes=100000-', 'bytes=0-1,3-4', 'items=0-1'), printable), { freq: 2 })
+        .map((range): Record<string, string> => (range === null ? {} : { range })),
     ),
     // Last of the routes that use the pools: an accepted one deletes a pooled session.
-    'DELETE /sessions/:id': fc
-      .record({ path: sessionParam.map((id) => `/sessions/${id}`), headers: fc.constant({}) })
-      .map((r): FuzzRequest => ({ method: 'DELETE', ...r })),
+    'DELETE /sessions/:id': fc.record({ path: sessionParam.map((id) => `/sessions/${id}`), headers: fc.constant({}) }).map((r): FuzzRequest => ({ method: 'DELETE', ...r })),
     'GET /tools, /healthz, /openapi.json': get(fc.tuple(fc.constantFrom('/tools', '/healthz', '/openapi.json'), query({})).map(([p, q]) => p + q)),
     'any method, any path': fc
       .record({

@@ -88,7 +88,12 @@ async function callTool(name: string, args: Record<string, unknown>, signal: Abo
     case 'big':
       return bigText(Number(args['bytes']), Number(args['blocks'] ?? 1))
     case 'picture':
-      return { content: [{ type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' }, { type: 'text', text: 'a pixel' }] }
+      return {
+        content: [
+          { type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' },
+          { type: 'text', text: 'a pixel' },
+        ],
+      }
     case 'refuse':
       return { content: [{ type: 'text', text: 'no such record' }], isError: true }
     case 'echo.v2':

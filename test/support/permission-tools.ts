@@ -123,10 +123,7 @@ export interface AnsweringSink {
  * the earliest moment a client could: the ticket must already exist (R16).
  * `answer` undefined leaves the request pending.
  */
-export function answeringSink(
-  broker: InMemoryPermissionBroker,
-  answer: PermissionAnswer | undefined | ((event: EventOf<'PermissionRequested'>) => PermissionAnswer | undefined),
-): AnsweringSink {
+export function answeringSink(broker: InMemoryPermissionBroker, answer: PermissionAnswer | undefined | ((event: EventOf<'PermissionRequested'>) => PermissionAnswer | undefined)): AnsweringSink {
   const events: ExecutorEvent[] = []
   const outcomes: AnswerOutcome[] = []
   return {

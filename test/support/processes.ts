@@ -50,7 +50,10 @@ function environOf(pid: number): string[] {
 export function hostPidOf(innerPid: number, tag: string): number | undefined {
   for (const pid of processesTagged(tag)) {
     try {
-      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('NSpid:')) ?? ''
+      const line =
+        readFileSync(`/proc/${pid}/status`, 'utf8')
+          .split('\n')
+          .find((entry) => entry.startsWith('NSpid:')) ?? ''
       if (Number(line.trim().split(/\s+/).pop()) === innerPid) return pid
     } catch {
       // gone

@@ -178,10 +178,7 @@ export function delayedModel(delayMs: number): ModelClient & { readonly calls: M
 }
 
 /** An event sink that records every event and answers each PermissionRequested at once. */
-export function answeringSink(
-  broker: InMemoryPermissionBroker,
-  answer: PermissionAnswer,
-): { events: ExecutorEvent[]; emit: (event: ExecutorEvent) => void } {
+export function answeringSink(broker: InMemoryPermissionBroker, answer: PermissionAnswer): { events: ExecutorEvent[]; emit: (event: ExecutorEvent) => void } {
   const events: ExecutorEvent[] = []
   return {
     events,

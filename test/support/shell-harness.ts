@@ -60,10 +60,7 @@ export async function openShellHarness(name: string, tools: readonly ToolEntry[]
     call: (toolName, input, options = {}) => {
       callNumber++
       const { sessionId = 's1', mode = 'bypassPermissions', signal } = options
-      return executor.execute(
-        { id: `call-${callNumber}`, name: toolName, input },
-        { sessionId, workspace, permissionMode: mode, signal, emit: (event) => void events.push(event) },
-      )
+      return executor.execute({ id: `call-${callNumber}`, name: toolName, input }, { sessionId, workspace, permissionMode: mode, signal, emit: (event) => void events.push(event) })
     },
     close: async (sessionIds = ['s1']) => {
       for (const sessionId of sessionIds) backgroundTasks.cancelSession(sessionId)

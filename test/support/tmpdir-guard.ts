@@ -56,7 +56,9 @@ export default function setup(): () => Promise<void> {
 async function leftoversAfterGrace(dir: string): Promise<string[]> {
   const deadline = Date.now() + LEFTOVER_GRACE_MS
   for (;;) {
-    const left = readdirSync(dir).filter((name) => !TOOL_CACHE.test(name)).sort()
+    const left = readdirSync(dir)
+      .filter((name) => !TOOL_CACHE.test(name))
+      .sort()
     if (left.length === 0 || Date.now() >= deadline) return left
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }

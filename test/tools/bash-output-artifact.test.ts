@@ -56,13 +56,17 @@ async function publishedBytes(output: BashCommandOutput): Promise<Buffer> {
 }
 
 describe('R36 the artifact of a large output, hashed while it is written', () => {
-  it.each([1 * MB, 10 * MB, 100 * MB])('R32 keeps %i bytes exactly, with their sha256', async (bytes) => {
-    const content = inWorkspace('out.bin', bytes)
-    const output = outputOf(await h.call('Bash', { command: 'cat out.bin', timeout: 120_000 }))
-    expect(output.exitCode).toBe(0)
-    expect(output.totalBytes).toBe(bytes)
-    expect((await publishedBytes(output)).equals(content)).toBe(true)
-  }, 60_000)
+  it.each([1 * MB, 10 * MB, 100 * MB])(
+    'R32 keeps %i bytes exactly, with their sha256',
+    async (bytes) => {
+      const content = inWorkspace('out.bin', bytes)
+      const output = outputOf(await h.call('Bash', { command: 'cat out.bin', timeout: 120_000 }))
+      expect(output.exitCode).toBe(0)
+      expect(output.totalBytes).toBe(bytes)
+      expect((await publishedBytes(output)).equals(content)).toBe(true)
+    },
+    60_000,
+  )
 
   it('R32 keeps what the command writes after a pause in which the hash caught up', async () => {
     const first = inWorkspace('first.bin', 20 * MB)

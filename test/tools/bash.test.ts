@@ -57,7 +57,7 @@ function killGroup(pgid: number): void {
  * (setsid) and one whose parent exited at once (a double fork). Their pids and the command's
  * tag are written to files in the workspace; then it sleeps.
  */
-const ESCAPING_COMMAND = "setsid sleep 300 & echo $! > escaped.pid; (setsid bash -c 'sleep 300 & echo $! > daemon.pid' &); echo \"$TOOLEXEC_PROCESS_TAG\" > tag; sleep 30"
+const ESCAPING_COMMAND = 'setsid sleep 300 & echo $! > escaped.pid; (setsid bash -c \'sleep 300 & echo $! > daemon.pid\' &); echo "$TOOLEXEC_PROCESS_TAG" > tag; sleep 30'
 
 /** The escaped processes of ESCAPING_COMMAND run in `workspace`, once it has written them down. */
 async function escapedFrom(workspace: string): Promise<{ tag: string; pids: number[] }> {
@@ -81,7 +81,6 @@ async function expectNothingLeftOf({ tag, pids }: { tag: string; pids: number[] 
   await eventually(() => processesTagged(tag).length === 0, 1500)
   expect(processesTagged(tag)).toEqual([])
 }
-
 
 /** sha256 of a command's stdout, computed by `sha256sum` in its own processes (not in this one). */
 function sha256Of(command: string): Promise<string> {
@@ -121,7 +120,7 @@ describe('Bash: output, exit code and budget', () => {
     expect(result.modelContent).toBe(h.workspace)
   })
 
-  it('R32 keeps a medium output whole in memory and lets the executor save it, with Bash\'s own envelope', async () => {
+  it("R32 keeps a medium output whole in memory and lets the executor save it, with Bash's own envelope", async () => {
     const result = await runBash({ command: 'seq 1 20000' })
     const expected = spawnSync('seq', ['1', '20000'], { encoding: 'utf8' }).stdout
     expect(result.serialization).toMatchObject({ truncated: true, strategy: 'artifact' })
@@ -129,12 +128,7 @@ describe('Bash: output, exit code and budget', () => {
     const saved = `${expected.trimEnd()}\nExit code 0`
     expect(await readFile(path, 'utf8')).toBe(saved)
     const text = textOf(result.modelContent)
-    expect(text.split('\n').slice(0, 4)).toEqual([
-      '<persisted-output>',
-      `Output too large (${formatBytesBinary(Buffer.byteLength(saved))}). Full output saved to: ${path}`,
-      '',
-      'Preview (first 2KB):',
-    ])
+    expect(text.split('\n').slice(0, 4)).toEqual(['<persisted-output>', `Output too large (${formatBytesBinary(Buffer.byteLength(saved))}). Full output saved to: ${path}`, '', 'Preview (first 2KB):'])
     expect(text).toContain('\n...\nLast 8KB:\n')
     expect(text.endsWith('19999\n20000\nExit code 0\n</persisted-output>')).toBe(true)
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30_000)
@@ -184,7 +178,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
 
   it('R21 kills a grandchild that left the main process too, and it cannot hold the call', async () => {
     const started = performance.now()
-    const pending = runBash({ command: "echo \"$TOOLEXEC_PROCESS_TAG\" > tag; bash -c '(sleep 30 & echo $! > grandchild.pid) ; sleep 30'", timeout: 1000 })
+    const pending = runBash({ command: 'echo "$TOOLEXEC_PROCESS_TAG" > tag; bash -c \'(sleep 30 & echo $! > grandchild.pid) ; sleep 30\'', timeout: 1000 })
     const written = (name: string): boolean => existsSync(join(h.workspace, name)) && readFileSync(join(h.workspace, name), 'utf8').endsWith('\n')
     expect(await eventually(() => written('tag') && written('grandchild.pid'), 900)).toBe(true)
     const tag = readFileSync(join(h.workspace, 'tag'), 'utf8').trim()
@@ -328,33 +322,29 @@ describe('Bash: progress and flags', () => {
 })
 
 describe('Bash: a gigabyte of output', () => {
-  it(
-    'R32 streams 1 GiB with peak RSS growing less than 100 MB, and the artifact matches the output exactly',
-    async () => {
-      const command = `seq 1 ${SEQ_OVER_ONE_GIB}`
-      const reference = sha256Of(command)
-      const baseline = process.memoryUsage().rss
-      let peak = baseline
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().rss)
-      }, 20)
-      const result = await runBash({ command, timeout: 600_000 })
-      clearInterval(sampler)
+  it('R32 streams 1 GiB with peak RSS growing less than 100 MB, and the artifact matches the output exactly', async () => {
+    const command = `seq 1 ${SEQ_OVER_ONE_GIB}`
+    const reference = sha256Of(command)
+    const baseline = process.memoryUsage().rss
+    let peak = baseline
+    const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss)
-      const output = outputOf(result)
-      const path = output.persistedPath ?? ''
-      expect(seqBytes(SEQ_OVER_ONE_GIB)).toBeGreaterThan(GIB)
-      expect(output.totalBytes).toBe(seqBytes(SEQ_OVER_ONE_GIB))
-      expect(peak - baseline).toBeLessThan(100 * 1024 * 1024)
-      expect((await stat(path)).size).toBe(seqBytes(SEQ_OVER_ONE_GIB))
-      const [expected, saved] = await Promise.all([reference, sha256Of(`cat '${path}'`)])
-      expect(saved).toMatch(/^[0-9a-f]{64}$/)
-      expect(saved).toBe(expected)
-      expect(output.artifact).toMatchObject({ bytes: seqBytes(SEQ_OVER_ONE_GIB), sha256: expected })
-      expect(textOf(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
-    },
-    180_000,
-  )
+    }, 20)
+    const result = await runBash({ command, timeout: 600_000 })
+    clearInterval(sampler)
+    peak = Math.max(peak, process.memoryUsage().rss)
+    const output = outputOf(result)
+    const path = output.persistedPath ?? ''
+    expect(seqBytes(SEQ_OVER_ONE_GIB)).toBeGreaterThan(GIB)
+    expect(output.totalBytes).toBe(seqBytes(SEQ_OVER_ONE_GIB))
+    expect(peak - baseline).toBeLessThan(100 * 1024 * 1024)
+    expect((await stat(path)).size).toBe(seqBytes(SEQ_OVER_ONE_GIB))
+    const [expected, saved] = await Promise.all([reference, sha256Of(`cat '${path}'`)])
+    expect(saved).toMatch(/^[0-9a-f]{64}$/)
+    expect(saved).toBe(expected)
+    expect(output.artifact).toMatchObject({ bytes: seqBytes(SEQ_OVER_ONE_GIB), sha256: expected })
+    expect(textOf(result.modelContent)).toContain(`${SEQ_OVER_ONE_GIB - 1}\n${SEQ_OVER_ONE_GIB}\nExit code 0\n</persisted-output>`)
+  }, 180_000)
 })
 
 describe('Bash: the streaming artifact behind large output', () => {

@@ -20,8 +20,7 @@ async function harness(files: Readonly<Record<string, string>> = {}) {
     services: { fileState: new InMemoryFileStateStore() },
   })
   let next = 0
-  const glob = (input: unknown, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
-    executor.execute({ id: `g${++next}`, name: 'Glob', input }, { sessionId: 's1', workspace, ...turn })
+  const glob = (input: unknown, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> => executor.execute({ id: `g${++next}`, name: 'Glob', input }, { sessionId: 's1', workspace, ...turn })
   return { root, workspace, glob }
 }
 

@@ -97,16 +97,23 @@ describe('Grep with a prefilter', () => {
   const lines = ['color: red', 'colour: blue', 'colr', 'prefixtail', 'tail only', 'abbbcd', 'acd', 'foo1bar', 'foobar', 'xyz]', 'the word here', 'swordfish', 'xx]yz', '']
   // Each file holds the lines in another order, and some lines in none: chunks with and without the texts.
   const files: Record<string, string> = {}
-  for (let index = 0; index < 12; index++) files[`f${index}.txt`] = lines.filter((_, line) => (line * 7 + index) % 3 !== 0).map((line) => `${line}\n`).join('')
+  for (let index = 0; index < 12; index++)
+    files[`f${index}.txt`] = lines
+      .filter((_, line) => (line * 7 + index) % 3 !== 0)
+      .map((line) => `${line}\n`)
+      .join('')
 
   function oracle(pattern: string, flags: string): string[] {
     const regex = new RegExp(pattern, flags)
     const out: string[] = []
     for (const name of Object.keys(files).sort()) {
       const text = files[name] as string
-      text.split('\n').slice(0, -1).forEach((line, index) => {
-        if (regex.test(line)) out.push(`${name}:${index + 1}:${line}`)
-      })
+      text
+        .split('\n')
+        .slice(0, -1)
+        .forEach((line, index) => {
+          if (regex.test(line)) out.push(`${name}:${index + 1}:${line}`)
+        })
     }
     return out
   }

@@ -79,7 +79,10 @@ describe('Grep in worker threads', () => {
         const { workspace, grep } = await harness(files)
         const gnu = (args: readonly string[]): string[] => {
           try {
-            return execFileSync('grep', ['-rE', ...args, pattern, '.'], { cwd: workspace }).toString().split('\n').filter((line) => line !== '')
+            return execFileSync('grep', ['-rE', ...args, pattern, '.'], { cwd: workspace })
+              .toString()
+              .split('\n')
+              .filter((line) => line !== '')
           } catch {
             return []
           }
@@ -88,7 +91,9 @@ describe('Grep in worker threads', () => {
         const content = textOf((await grep({ pattern, output_mode: 'content' })).modelContent)
         const expected = clean(gnu(['-n']))
         expect(content === 'No matches found' ? [] : content.split('\n')).toEqual(expected)
-        const listed = textOf((await grep({ pattern })).modelContent).split('\n').slice(1)
+        const listed = textOf((await grep({ pattern })).modelContent)
+          .split('\n')
+          .slice(1)
         expect(listed).toEqual(clean(gnu(['-l'])))
         const counts = textOf((await grep({ pattern, output_mode: 'count' })).modelContent).split('\n\n')[0] as string
         expect(expected.length === 0 ? [] : counts.split('\n')).toEqual(clean(gnu(['-c'])).filter((line) => !line.endsWith(':0')))

@@ -19,7 +19,9 @@ async function harness(files: Readonly<Record<string, string | Buffer>> = {}) {
   /** GNU grep in the workspace, the oracle for line numbers and context. */
   const gnu = (args: readonly string[]): string => {
     try {
-      return execFileSync('grep', [...args], { cwd: workspace, maxBuffer: 1 << 26 }).toString().replace(/\n$/, '')
+      return execFileSync('grep', [...args], { cwd: workspace, maxBuffer: 1 << 26 })
+        .toString()
+        .replace(/\n$/, '')
     } catch (error) {
       return String((error as { stdout?: Buffer }).stdout ?? '').replace(/\n$/, '')
     }
@@ -123,9 +125,7 @@ describe('Grep', () => {
     expect(await text({ pattern: 'beta', head_limit: 2 })).toBe(
       'Found 2 files\na.txt\nb.txt\n\n[Stopped at head_limit: the first 2 files are shown and more exist. Raise head_limit or narrow the search with path, glob or type.]',
     )
-    expect(await text({ pattern: 'beta', output_mode: 'content', head_limit: 4 })).toBe(
-      'a.txt:1:beta one\na.txt:3:beta two\nb.txt:3:gamma beta\nsrc/c.ts:1:const beta = 1',
-    )
+    expect(await text({ pattern: 'beta', output_mode: 'content', head_limit: 4 })).toBe('a.txt:1:beta one\na.txt:3:beta two\nb.txt:3:gamma beta\nsrc/c.ts:1:const beta = 1')
   })
 
   it('R32 keeps at most 20000 content lines and says how many were left out', async () => {
@@ -160,17 +160,21 @@ describe('Grep with a pattern that backtracks catastrophically', () => {
     ['over a tree', { pattern: SLOW }],
     ['in one file', { pattern: SLOW, path: 'slow.txt' }],
     ['case-insensitively, in content mode', { pattern: SLOW, '-i': true, output_mode: 'content' }],
-  ])('is stopped %s within its bound, with an error the model can act on, and the server goes on', async (_case, input) => {
-    const { grep } = await harness({ 'ok.txt': 'fine\n', 'slow.txt': LINE })
-    const started = performance.now()
-    const result = await grep(input)
-    expect(performance.now() - started).toBeLessThan(MATCHING_LIMIT_MS + 1_500)
-    expect(result).toMatchObject({ status: 'failed', isError: true })
-    expect(textOf(result.modelContent)).toContain('backtracks catastrophically')
-    expect(textOf(result.modelContent)).toContain(JSON.stringify(SLOW))
-    // Afterwards the server goes on: the same harness answers a sane pattern at once.
-    expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
-  }, 15_000)
+  ])(
+    'is stopped %s within its bound, with an error the model can act on, and the server goes on',
+    async (_case, input) => {
+      const { grep } = await harness({ 'ok.txt': 'fine\n', 'slow.txt': LINE })
+      const started = performance.now()
+      const result = await grep(input)
+      expect(performance.now() - started).toBeLessThan(MATCHING_LIMIT_MS + 1_500)
+      expect(result).toMatchObject({ status: 'failed', isError: true })
+      expect(textOf(result.modelContent)).toContain('backtracks catastrophically')
+      expect(textOf(result.modelContent)).toContain(JSON.stringify(SLOW))
+      // Afterwards the server goes on: the same harness answers a sane pattern at once.
+      expect((await grep({ pattern: 'fine' })).modelContent).toBe('Found 1 file\nok.txt')
+    },
+    15_000,
+  )
 
   it('leaves a sane pattern on long text alone', async () => {
     const { text } = await harness({ 'big.txt': numberedLines(60_000) })
@@ -199,4 +203,3 @@ describe('Grep in one large file', () => {
     expect(Math.max(...gaps)).toBeLessThan(Math.max(150, took / 3))
   }, 30_000)
 })
-

@@ -28,8 +28,20 @@ function json(response: ServerResponse, status: number, value: unknown): void {
 /** Endpoints that answer each way an HTTP tool's endpoint can. */
 const ROUTES: Record<string, Route> = {
   '/echo': (body, request, response) => json(response, 200, { content: JSON.stringify({ body: JSON.parse(body) as unknown, key: request.headers['x-api-key'] ?? null }) }),
-  '/blocks': (_, __, response) => json(response, 200, { content: [{ type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' }, { type: 'text', text: 'a pixel' }] }),
-  '/text-blocks': (_, __, response) => json(response, 200, { content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }),
+  '/blocks': (_, __, response) =>
+    json(response, 200, {
+      content: [
+        { type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' },
+        { type: 'text', text: 'a pixel' },
+      ],
+    }),
+  '/text-blocks': (_, __, response) =>
+    json(response, 200, {
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'text', text: 'two' },
+      ],
+    }),
   '/is-error': (_, __, response) => json(response, 200, { content: 'no such record', isError: true }),
   '/empty': (_, __, response) => json(response, 200, { content: '' }),
   '/big': (_, __, response) => json(response, 200, { content: 'x'.repeat(150_000) }),
@@ -181,7 +193,11 @@ describe('HTTP tool flags and definitions', () => {
   })
 
   it('R4 R5 schedules declared read-only HTTP tools with other parallel calls and the rest alone', () => {
-    const registry = new InMemoryToolRegistry([readTool, createHttpTool(definition('pure', '/echo', { readOnly: true, sideEffectScope: 'none' })), createHttpTool(definition('write', '/echo', { destructive: true }))])
+    const registry = new InMemoryToolRegistry([
+      readTool,
+      createHttpTool(definition('pure', '/echo', { readOnly: true, sideEffectScope: 'none' })),
+      createHttpTool(definition('write', '/echo', { destructive: true })),
+    ])
     const plan = createTestExecutor({ registry }).plan([
       { id: 'a', name: 'Read', input: { file_path: 'f' } },
       { id: 'b', name: 'pure', input: {} },

@@ -22,7 +22,19 @@ describe('plain JSON Schema as a TypeBox input schema', () => {
     ['a type list refusing a number', object({ t: { type: ['string', 'null'] } }), { t: 1 }, false],
     ['anyOf', object({ u: { anyOf: [{ type: 'string' }, { type: 'boolean' }] } }), { u: true }, true],
     ['oneOf read as anyOf', object({ u: { oneOf: [{ type: 'string' }, { type: 'boolean' }] } }), { u: 1 }, false],
-    ['allOf', object({ i: { allOf: [{ type: 'number', minimum: 1 }, { type: 'number', maximum: 2 }] } }), { i: 3 }, false],
+    [
+      'allOf',
+      object({
+        i: {
+          allOf: [
+            { type: 'number', minimum: 1 },
+            { type: 'number', maximum: 2 },
+          ],
+        },
+      }),
+      { i: 3 },
+      false,
+    ],
     ['array items', object({ l: { type: 'array', items: { type: 'string' } } }), { l: ['a', 2] }, false],
     ['maxItems', object({ l: { type: 'array', maxItems: 1 } }), { l: [1, 2] }, false],
     ['additionalProperties false', object({}, [], { additionalProperties: false }), { x: 1 }, false],

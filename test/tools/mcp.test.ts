@@ -34,10 +34,7 @@ let callCount = 0
 
 beforeAll(async () => {
   dataDir = await tempDir('mcp')
-  manager = new McpManager(
-    [server('alpha', { timeoutMs: ALPHA_TIMEOUT_MS }), server('crashy'), server('frozen', { timeoutMs: FROZEN_TIMEOUT_MS })],
-    { livenessTimeoutMs: 500 },
-  )
+  manager = new McpManager([server('alpha', { timeoutMs: ALPHA_TIMEOUT_MS }), server('crashy'), server('frozen', { timeoutMs: FROZEN_TIMEOUT_MS })], { livenessTimeoutMs: 500 })
   statuses = await manager.start()
   executor = createTestExecutor({ registry: new InMemoryToolRegistry(manager.tools()), artifacts: new FsArtifactStore({ dataDir }) })
 }, START_HOOK_TIMEOUT_MS)
@@ -208,9 +205,7 @@ describe('MCP servers over stdio', () => {
     const [crashed, other] = await Promise.all([run('mcp__crashy__crash', {}), run('mcp__alpha__slow', { ms: 300 })])
     expect(crashed.status).toBe('failed')
     expect(crashed.error?.code).toBe('TOOL_ERR_MCP_CONNECTION_LOST')
-    expect(crashed.modelContent).toBe(
-      '<tool_use_error>MCP server "crashy" closed the connection during crash; it will be restarted on the next call (stderr: crashing on purpose)</tool_use_error>',
-    )
+    expect(crashed.modelContent).toBe('<tool_use_error>MCP server "crashy" closed the connection during crash; it will be restarted on the next call (stderr: crashing on purpose)</tool_use_error>')
     expect(other.modelContent).toBe('slept 300')
     const after = await lookup('crashy')
     expect(after.pid).not.toBe(before.pid)

@@ -51,23 +51,20 @@ const exit = (id = 'exit', plan = PLAN): ToolCall => ({ id, name: 'ExitPlanMode'
 const read = (id = 'read'): ToolCall => ({ id, name: 'Read', input: { file_path: 'f' } })
 
 describe('EnterPlanMode and ExitPlanMode', () => {
-  it.each<PermissionMode>(['default', 'acceptEdits'])(
-    'R12 enters plan mode from %s and an approved exit restores it, with the plan as preview',
-    async (startMode) => {
-      const { session, sink, turn } = await harness()
-      session.setPermissionMode('s1', startMode)
-      const entered = await turn([enter()])
-      expect(entered.results[0]?.modelContent).toBe(ENTERED_PLAN_MODE_TEXT)
-      expect(entered.results[0]?.output).toEqual({ previousMode: startMode, alreadyInPlanMode: false })
-      expect(session.getPermissionMode('s1')).toBe('plan')
-      const exited = await turn([exit()])
-      expect(exited.results[0]?.modelContent).toBe(approvedPlanText(startMode))
-      expect(exited.results[0]?.permission).toBe('approved')
-      expect(session.getPermissionMode('s1')).toBe(startMode)
-      const asked = ofType(sink.events, 'PermissionRequested').filter((event) => event.toolName === 'ExitPlanMode')
-      expect(asked.map((event) => event.preview)).toEqual([{ title: 'Plan', text: PLAN }])
-    },
-  )
+  it.each<PermissionMode>(['default', 'acceptEdits'])('R12 enters plan mode from %s and an approved exit restores it, with the plan as preview', async (startMode) => {
+    const { session, sink, turn } = await harness()
+    session.setPermissionMode('s1', startMode)
+    const entered = await turn([enter()])
+    expect(entered.results[0]?.modelContent).toBe(ENTERED_PLAN_MODE_TEXT)
+    expect(entered.results[0]?.output).toEqual({ previousMode: startMode, alreadyInPlanMode: false })
+    expect(session.getPermissionMode('s1')).toBe('plan')
+    const exited = await turn([exit()])
+    expect(exited.results[0]?.modelContent).toBe(approvedPlanText(startMode))
+    expect(exited.results[0]?.permission).toBe('approved')
+    expect(session.getPermissionMode('s1')).toBe(startMode)
+    const asked = ofType(sink.events, 'PermissionRequested').filter((event) => event.toolName === 'ExitPlanMode')
+    expect(asked.map((event) => event.preview)).toEqual([{ title: 'Plan', text: PLAN }])
+  })
 
   it('R14 asks for the plan even when permissions are bypassed (alwaysAsk)', async () => {
     const { session, sink, turn } = await harness()

@@ -10,7 +10,12 @@ const PROCESS_TAG_MODULE = fileURLToPath(new URL('../../src/tools/bash/process-t
 const started: ChildProcess[] = []
 
 afterEach(() => {
-  killAll(started.splice(0).map((child) => child.pid ?? 0).filter((pid) => pid > 0))
+  killAll(
+    started
+      .splice(0)
+      .map((child) => child.pid ?? 0)
+      .filter((pid) => pid > 0),
+  )
 })
 
 function sleeperWith(env: Record<string, string>): number {

@@ -48,7 +48,11 @@ describe('a command whose server dies', () => {
   it('takes with it what the command started outside its group, in a new session or by a double fork', async () => {
     const { owner } = await ownerRunning("setsid sleep 300 & echo $!; (setsid bash -c 'sleep 300 & echo $!' &); sleep 30")
     const out = path.join(dir ?? '', 'out')
-    const pidsWritten = (): number[] => readFileSync(out, 'utf8').split('\n').filter((line) => line !== '').map(Number)
+    const pidsWritten = (): number[] =>
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map(Number)
     expect(await eventually(() => pidsWritten().length === 2, 2000)).toBe(true)
     const pids = pidsWritten()
     escaped.push(...pids)
@@ -77,12 +81,12 @@ async function confinedShellExited(command: string): Promise<{ shell: ShellProce
   return { shell, pgid, output }
 }
 
-describe('a confined command\'s group', () => {
+describe("a confined command's group", () => {
   beforeAll(() => {
     expect(probeSandbox('auto').confined, 'bubblewrap must be able to start here (.ci/run installs it)').toBe(true)
   })
 
-  it('is running, known from its sandbox\'s init, while a process the command left runs inside, and not once it ends', async () => {
+  it("is running, known from its sandbox's init, while a process the command left runs inside, and not once it ends", async () => {
     const { shell, pgid } = await confinedShellExited('sleep 0.8 &')
     const init = await shell.sandboxInit
     expect(init).toBeGreaterThan(0)
@@ -94,7 +98,7 @@ describe('a confined command\'s group', () => {
     expect(groupMembers(pgid)).toEqual([])
   })
 
-  it('is over within moments for a command that left nothing, though its sandbox\'s init may linger unreaped', async () => {
+  it("is over within moments for a command that left nothing, though its sandbox's init may linger unreaped", async () => {
     const { shell, pgid } = await confinedShellExited('true')
     const init = await shell.sandboxInit
     // bwrap's monitor may exit a moment before its init has finished exiting.
@@ -102,7 +106,7 @@ describe('a confined command\'s group', () => {
     expect(groupIsRunning(pgid)).toBe(false)
   })
 
-  it('gives the command no descriptor of the pipe that reports the sandbox\'s init', async () => {
+  it("gives the command no descriptor of the pipe that reports the sandbox's init", async () => {
     const { output } = await confinedShellExited('echo forged >&6 && echo wrote; echo status $?')
     expect(readFileSync(output, 'utf8')).toMatch(/Bad file descriptor\nstatus 1\n$/)
   })

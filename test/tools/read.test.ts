@@ -28,8 +28,7 @@ async function harness() {
     services: { fileState },
   })
   let next = 0
-  const read = (input: unknown, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> =>
-    executor.execute({ id: `r${++next}`, name: 'Read', input }, { sessionId: 's1', workspace, ...turn })
+  const read = (input: unknown, turn: Partial<TurnContext> = {}): Promise<ToolExecutionResult> => executor.execute({ id: `r${++next}`, name: 'Read', input }, { sessionId: 's1', workspace, ...turn })
   const put = async (name: string, content: string | Buffer): Promise<string> => {
     const file = path.join(workspace, name)
     await mkdir(path.dirname(file), { recursive: true })
@@ -89,7 +88,10 @@ describe('Read', () => {
 
   it('R32 stops a window at its size limit with a note, inside the 262144-byte budget', async () => {
     const { read, put } = await harness()
-    await put('wide-lines.txt', lines(300, () => 'é'.repeat(2000)))
+    await put(
+      'wide-lines.txt',
+      lines(300, () => 'é'.repeat(2000)),
+    )
     const result = await read({ file_path: 'wide-lines.txt', limit: 300 })
     const content = result.modelContent as string
     expect(Buffer.byteLength(content)).toBeLessThanOrEqual(262_144)

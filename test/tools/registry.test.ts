@@ -36,7 +36,12 @@ describe('tool registry', () => {
   })
 
   it('R2 rejects duplicates given to the constructor', () => {
-    expect(hasCode(thrown(() => new InMemoryToolRegistry([read, read])), 'EXEC_ERR_DUPLICATE_TOOL')).toBe(true)
+    expect(
+      hasCode(
+        thrown(() => new InMemoryToolRegistry([read, read])),
+        'EXEC_ERR_DUPLICATE_TOOL',
+      ),
+    ).toBe(true)
   })
 
   const broken = (fields: Record<string, unknown>): ToolEntry => ({ ...read, ...fields })

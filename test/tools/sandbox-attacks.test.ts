@@ -45,7 +45,8 @@ beforeAll(async () => {
   root = tempDirSync('attack')
   workspace = path.join(root, 'ws')
   home = path.join(root, 'home')
-  for (const dir of [workspace, home, path.join(root, 'outside'), path.join(root, 'sec'), path.join(workspace, 'sub'), path.join(workspace, '.git', 'hooks'), path.join(workspace, '.toolexec')]) mkdirSync(dir, { recursive: true })
+  for (const dir of [workspace, home, path.join(root, 'outside'), path.join(root, 'sec'), path.join(workspace, 'sub'), path.join(workspace, '.git', 'hooks'), path.join(workspace, '.toolexec')])
+    mkdirSync(dir, { recursive: true })
   outsideFile = path.join(root, 'outside', 'secret.txt')
   writeFileSync(outsideFile, `${OUTSIDE}\n`)
   writeFileSync(path.join(root, 'sec', 'secret.txt'), `${SIBLING}\n`)
@@ -265,7 +266,7 @@ describe('confined, when the classifier is fooled into calling a write read-only
     expect(hits).toBe(before)
   })
 
-  it('keeps what a command writes to /tmp in its own /tmp, not the host\'s', async () => {
+  it("keeps what a command writes to /tmp in its own /tmp, not the host's", async () => {
     const leak = `/tmp/toolexec-leak-${MARK}`
     const ran = await run(server, 'fooled', `echo leaked > ${leak} && cat ${leak}`)
     expect(ran).toMatchObject({ status: 'succeeded', exitCode: 0 })
@@ -314,7 +315,7 @@ describe('confined, approved: the workspace is writable but the files that steer
     expectNoSecret(ran)
   })
 
-  it('reads and writes the extra paths of the session\'s sandbox settings, and reaches the network when allowed', async () => {
+  it("reads and writes the extra paths of the session's sandbox settings, and reaches the network when allowed", async () => {
     const extra = path.join(root, 'outside')
     const body = { id: 'extra', workspace, permissionMode: 'bypassPermissions', sandbox: { writablePaths: [extra], network: true } }
     expect((await server.json('POST', '/sessions', body)).status).toBe(201)

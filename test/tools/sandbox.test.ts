@@ -63,7 +63,7 @@ describe('the bwrap command line', () => {
     expect(args).not.toContain('missing')
   })
 
-  it('puts $HOME at the server\'s home path unless that holds what the command sees or is a system or /tmp path', () => {
+  it("puts $HOME at the server's home path unless that holds what the command sees or is a system or /tmp path", () => {
     expect(sandboxHome(['/srv/ws'], '/home/dev')).toBe('/home/dev')
     expect(sandboxHome(['/home/dev/project'], '/home/dev')).toBe('/home/dev')
     expect(sandboxHome(['/home'], '/home/dev')).toBe('/tmp/home')
@@ -91,16 +91,40 @@ describe('the strict read-only subset', () => {
   })
 
   it.each([
-    'cat {a,b}', 'cat *.txt', 'cat l?k', 'cat [a]b', 'cat ~/x', 'cat $HOME', "cat $'x'", 'cat "x"', 'cd sub', 'cd && ls', 'ls; ls', 'ls | wc',
-    'cat /etc/passwd', 'cat ../x', 'cat a/../../x', 'grep -r x .', 'grep -R x .', 'ls -R', 'sed -n 1p x', 'find .', 'head -n +5 x', 'cat > x',
-    'git status', 'FOO=1 cat x', 'cat x # y', 'echo `id`', 'tail -f x',
+    'cat {a,b}',
+    'cat *.txt',
+    'cat l?k',
+    'cat [a]b',
+    'cat ~/x',
+    'cat $HOME',
+    "cat $'x'",
+    'cat "x"',
+    'cd sub',
+    'cd && ls',
+    'ls; ls',
+    'ls | wc',
+    'cat /etc/passwd',
+    'cat ../x',
+    'cat a/../../x',
+    'grep -r x .',
+    'grep -R x .',
+    'ls -R',
+    'sed -n 1p x',
+    'find .',
+    'head -n +5 x',
+    'cat > x',
+    'git status',
+    'FOO=1 cat x',
+    'cat x # y',
+    'echo `id`',
+    'tail -f x',
   ])('refuses %j', (command) => {
     expect(isStrictlyReadOnly(command)).toBe(false)
   })
 })
 
 describe('sandbox settings', () => {
-  it('adds a session\'s paths to the file\'s, and its network wins', () => {
+  it("adds a session's paths to the file's, and its network wins", () => {
     const file = parseSandboxConfig({ sandbox: { readOnlyPaths: ['/a'], network: true } }, 'config.json')
     expect(withSession(file, { readOnlyPaths: ['/b'], writablePaths: ['/c'], network: false })).toEqual({ readOnlyPaths: ['/a', '/b'], writablePaths: ['/c'], network: false })
     expect(withSession(file, undefined)).toEqual({ readOnlyPaths: ['/a'], writablePaths: [], network: true })

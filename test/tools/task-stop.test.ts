@@ -25,7 +25,6 @@ async function startInBackground(command: string): Promise<string> {
   return textOf(result.modelContent).replace('Command running in background with ID: ', '')
 }
 
-
 describe('TaskStop', () => {
   it('R1 kills a background command with its whole process tree', async () => {
     const command = '(sleep 30 &) ; sleep 30'
@@ -66,7 +65,10 @@ describe('TaskStop', () => {
     expect(result.modelContent).toBe(`<tool_use_error>Task ${taskId} is not running (status: completed)</tool_use_error>`)
   })
 
-  it.each([['bash_00000000', 's1'], ['', 's2']])('R26 refuses an id %j this session does not have', async (id, sessionId) => {
+  it.each([
+    ['bash_00000000', 's1'],
+    ['', 's2'],
+  ])('R26 refuses an id %j this session does not have', async (id, sessionId) => {
     const taskId = id === '' ? await startInBackground('sleep 5') : id
     const result = await call('TaskStop', { task_id: taskId }, sessionId)
     expect(result.modelContent).toBe(`<tool_use_error>No task found with ID: ${taskId}</tool_use_error>`)

@@ -17,8 +17,7 @@ async function harness(withStore = true) {
     services: withStore ? { todos } : {},
   })
   let next = 0
-  const write = (input: unknown, sessionId = 's1'): Promise<ToolExecutionResult> =>
-    executor.execute({ id: `t${++next}`, name: 'TodoWrite', input }, { sessionId, permissionMode: 'bypassPermissions' })
+  const write = (input: unknown, sessionId = 's1'): Promise<ToolExecutionResult> => executor.execute({ id: `t${++next}`, name: 'TodoWrite', input }, { sessionId, permissionMode: 'bypassPermissions' })
   return { executor, todos, write }
 }
 
@@ -34,8 +33,7 @@ describe('TodoWrite', () => {
     const result = await write({ todos: LIST })
     expect(result.status).toBe('succeeded')
     expect(result.modelContent).toBe(
-      'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).\n' +
-        '1. [completed] Read the spec\n2. [in_progress] Write the tool\n3. [pending] Write the tests',
+      'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).\n' + '1. [completed] Read the spec\n2. [in_progress] Write the tool\n3. [pending] Write the tests',
     )
     expect(todos.get('s1')).toEqual(LIST)
     expect(todos.get('s2')).toEqual([])
@@ -66,9 +64,7 @@ describe('TodoWrite', () => {
     })
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('TOOL_ERR_TODO_SEVERAL_IN_PROGRESS')
-    expect(result.modelContent).toBe(
-      '<tool_use_error>At most one todo may be in_progress, but 2 are: "a", "b". Mark the others pending or completed.</tool_use_error>',
-    )
+    expect(result.modelContent).toBe('<tool_use_error>At most one todo may be in_progress, but 2 are: "a", "b". Mark the others pending or completed.</tool_use_error>')
     expect(todos.get('s1')).toEqual(LIST)
   })
 

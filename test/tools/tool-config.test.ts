@@ -23,7 +23,13 @@ function errorOf(fileConfig: Record<string, unknown>): Error & { context?: unkno
 
 describe('the tools and mcpServers sections of the config file', () => {
   it('reads HTTP tool definitions and MCP servers, with each server named by its key', () => {
-    const parsed = parseToolConfig({ tools: [tool, { ...tool, name: 'second', readOnly: true, sideEffectScope: 'none', headers: { 'x-key': 'v' } }], mcpServers: { files: mcp, 'git-tools': { type: 'stdio', command: 'git-mcp' } } }, FILE)
+    const parsed = parseToolConfig(
+      {
+        tools: [tool, { ...tool, name: 'second', readOnly: true, sideEffectScope: 'none', headers: { 'x-key': 'v' } }],
+        mcpServers: { files: mcp, 'git-tools': { type: 'stdio', command: 'git-mcp' } },
+      },
+      FILE,
+    )
     expect(parsed.httpTools.map((definition) => definition.name)).toEqual(['pick_color', 'second'])
     expect(parsed.mcpServers).toEqual([
       { ...mcp, name: 'files' },

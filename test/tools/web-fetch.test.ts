@@ -157,10 +157,7 @@ async function harness(options: HarnessOptions = {}) {
   const { events, emit } = collectEvents()
   let next = 0
   const fetch = (input: Record<string, unknown>, extra: { signal?: AbortSignal; mode?: PermissionMode } = {}): Promise<ToolExecutionResult> =>
-    executor.execute(
-      { id: `c${++next}`, name: 'WebFetch', input },
-      { sessionId: 's1', emit, permissionMode: extra.mode ?? 'bypassPermissions', signal: extra.signal },
-    )
+    executor.execute({ id: `c${++next}`, name: 'WebFetch', input }, { sessionId: 's1', emit, permissionMode: extra.mode ?? 'bypassPermissions', signal: extra.signal })
   return { executor, events, fetch, dataDir }
 }
 
@@ -261,9 +258,7 @@ describe('WebFetch', () => {
     const { fetch } = await harness({ allowPrivateNetwork: false })
     const result = await fetch({ url: url() })
     expect(result.error?.code).toBe('TOOL_ERR_WEBFETCH_BLOCKED_ADDRESS')
-    expect(result.modelContent).toBe(
-      `<tool_use_error>Refused to connect to ${target}: private, loopback and link-local addresses are not allowed</tool_use_error>`,
-    )
+    expect(result.modelContent).toBe(`<tool_use_error>Refused to connect to ${target}: private, loopback and link-local addresses are not allowed</tool_use_error>`)
   })
 
   it.each([
@@ -279,9 +274,7 @@ describe('WebFetch', () => {
     expect(outputOf(await fetch({ url: `${trusted}/page.html` })).text).toContain('# Fetch me')
     const result = await fetch({ url: redirect })
     expect(result.error?.code).toBe('TOOL_ERR_WEBFETCH_BLOCKED_ADDRESS')
-    const match = /^<tool_use_error>Refused to connect to (.+): private, loopback and link-local addresses are not allowed<\/tool_use_error>$/.exec(
-      result.modelContent as string,
-    )
+    const match = /^<tool_use_error>Refused to connect to (.+): private, loopback and link-local addresses are not allowed<\/tool_use_error>$/.exec(result.modelContent as string)
     expect(match?.[1]).toMatch(refused)
   })
 

@@ -15,14 +15,7 @@ import { createReadTool } from '../../src/tools/read/index.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { InMemoryFileStateStore } from '../../src/tools/services.js'
 import { createWriteTool } from '../../src/tools/write/index.js'
-import {
-  displayPath,
-  findOutsidePath,
-  realPathOfDescriptor,
-  resolveToolPath,
-  withAbsoluteFilePath,
-  type PathGuard,
-} from '../../src/tools/workspace.js'
+import { displayPath, findOutsidePath, realPathOfDescriptor, resolveToolPath, withAbsoluteFilePath, type PathGuard } from '../../src/tools/workspace.js'
 import { tempDir } from '../support/permission-tools.js'
 import { eventually, groupMembers } from '../support/processes.js'
 import { createTestExecutor } from '../support/executor.js'

@@ -102,9 +102,7 @@ describe('Write', () => {
     expect((await call('Write', { file_path: 'a.txt', content: 'v2\n' })).status).toBe('succeeded')
     await writeFile(file, 'changed by someone else\n')
     const refused = await call('Write', { file_path: 'a.txt', content: 'v3\n' })
-    expect(refused.modelContent).toBe(
-      `<tool_use_error>${file} has changed on disk since it was last read (3 bytes then, 24 now). Read it again before writing to it.</tool_use_error>`,
-    )
+    expect(refused.modelContent).toBe(`<tool_use_error>${file} has changed on disk since it was last read (3 bytes then, 24 now). Read it again before writing to it.</tool_use_error>`)
     expect(await readFile(file, 'utf8')).toBe('changed by someone else\n')
   })
 
@@ -145,7 +143,10 @@ describe('Write', () => {
     const old = Array.from({ length: 400 }, (_, n) => `line ${n}`).join('\n')
     await put('many.txt', old)
     await call('Read', { file_path: 'many.txt' })
-    const changed = old.split('\n').map((line, n) => (n % 20 === 0 ? `${line} changed` : line)).join('\n')
+    const changed = old
+      .split('\n')
+      .map((line, n) => (n % 20 === 0 ? `${line} changed` : line))
+      .join('\n')
     const result = await call('Write', { file_path: 'many.txt', content: changed })
     const display = result.display as FileDiffDisplay
     expect(display.truncated).toBe(true)

@@ -6,12 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk'
 import type OpenAI from 'openai'
-import type {
-  AnthropicScheduleReply,
-  CreateScheduleBody,
-  OpenAIChatScheduleReply,
-  OpenAIResponsesScheduleReply,
-} from '../../src/contracts/api.js'
+import type { AnthropicScheduleReply, CreateScheduleBody, OpenAIChatScheduleReply, OpenAIResponsesScheduleReply } from '../../src/contracts/api.js'
 import type {
   AnthropicTool,
   AnthropicToolResult,
@@ -70,11 +65,7 @@ export function responsesRequestFromGenerated(tools: Schemas['OpenAIResponsesToo
 
 // ---- the SDKs' replies, taken by our request body
 
-export function schedulesFromSdkReplies(
-  message: Anthropic.Message,
-  completion: OpenAI.Chat.ChatCompletion,
-  response: OpenAI.Responses.Response,
-): CreateScheduleBody[] {
+export function schedulesFromSdkReplies(message: Anthropic.Message, completion: OpenAI.Chat.ChatCompletion, response: OpenAI.Responses.Response): CreateScheduleBody[] {
   const anthropic: CreateScheduleBody['anthropic'] = message.content
   const toolCalls: OpenAI.Chat.ChatCompletionMessageToolCall[] = completion.choices[0]?.message.tool_calls ?? []
   const openaiChat: CreateScheduleBody['openaiChat'] = toolCalls
@@ -87,7 +78,11 @@ export function schedulesFromSdkReplies(
   ]
 }
 
-export function generatedBodiesFromSdkReplies(message: Anthropic.Message, toolCalls: OpenAI.Chat.ChatCompletionMessageToolCall[], output: OpenAI.Responses.ResponseOutputItem[]): Schemas['CreateScheduleBody'][] {
+export function generatedBodiesFromSdkReplies(
+  message: Anthropic.Message,
+  toolCalls: OpenAI.Chat.ChatCompletionMessageToolCall[],
+  output: OpenAI.Responses.ResponseOutputItem[],
+): Schemas['CreateScheduleBody'][] {
   return [
     { sessionId: 's', anthropic: message.content },
     { sessionId: 's', openaiChat: toolCalls },

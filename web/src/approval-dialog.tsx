@@ -79,8 +79,7 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome }: ApprovalP
       </pre>
       <PreviewView preview={asked.preview} />
       <p>
-        Suggested rule:{' '}
-        <code data-testid="approval-rule">{asked.suggestedRule ?? 'none'}</code>
+        Suggested rule: <code data-testid="approval-rule">{asked.suggestedRule ?? 'none'}</code>
       </p>
       {outcome === undefined ? (
         <>

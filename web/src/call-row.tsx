@@ -26,10 +26,7 @@ function Progress({ progress }: { readonly progress: Record<string, unknown> }) 
   const tail = typeof progress.outputTail === 'string' ? progress.outputTail : undefined
   return (
     <div class="progress" data-testid="call-progress" aria-live="polite">
-      <span>
-        {[elapsed === undefined ? undefined : `running ${elapsed}`, bytes === undefined ? undefined : `${bytes} output`].filter(Boolean).join(' · ') ||
-          JSON.stringify(progress)}
-      </span>
+      <span>{[elapsed === undefined ? undefined : `running ${elapsed}`, bytes === undefined ? undefined : `${bytes} output`].filter(Boolean).join(' · ') || JSON.stringify(progress)}</span>
       {tail === undefined || tail === '' ? null : <pre class="terminal tail">{tail}</pre>}
     </div>
   )

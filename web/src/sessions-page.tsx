@@ -161,11 +161,7 @@ export function SessionsPage() {
           {error}
         </p>
       )}
-      {sessions === undefined ? (
-        <p>Loading…</p>
-      ) : sessions.length === 0 ? (
-        <p class="empty">No sessions yet.</p>
-      ) : null}
+      {sessions === undefined ? <p>Loading…</p> : sessions.length === 0 ? <p class="empty">No sessions yet.</p> : null}
       <ul class="list" data-testid="session-list">
         {(sessions ?? []).map((session) => (
           <SessionRow key={session.id} session={session} onDeleted={reload} />

@@ -12,7 +12,7 @@ import { errorBody } from '../error-status.js'
 const EVENT_LIST = SessionEventSchema.anyOf.map((event) => `- \`${event.properties.type.const}\`: ${event.description ?? ''}`)
 
 const EVENT_STREAM_DESCRIPTION = [
-  "Server-Sent Events. Every event is stored before it is sent, and each is one frame:",
+  'Server-Sent Events. Every event is stored before it is sent, and each is one frame:',
   '',
   '```',
   'id: 7',
@@ -31,7 +31,7 @@ const EVENT_STREAM_DESCRIPTION = [
   'Resuming: the stored events after the resume point are sent first, then live ones follow, none lost or doubled at the seam.',
   'The resume point is the last id the client has: the `Last-Event-ID` header (an EventSource sends it when it reconnects), else `?after=N`,',
   'else 0 (the whole history). `Last-Event-ID` wins over `after`. A resume point past the last stored event of the session is a 400',
-  '`API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session\'s last id is',
+  "`API_ERR_VALIDATION` (no such id was sent by this session: it was deleted and created again, say); the session's last id is",
   '`lastEventId` in GET /sessions/{id}.',
   '',
   `The stream opens with \`retry: ${RECONNECT_DELAY_MS}\`: an EventSource waits ${RECONNECT_DELAY_MS / 1000} s before it reconnects.`,

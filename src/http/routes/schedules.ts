@@ -78,10 +78,10 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
         summary: "A schedule's status and every call's record; ?wait=N holds the reply up to N seconds until it ends; ?format= gives the results in a model API's shape",
         description: [
           'With `format`, the reply is `{scheduleId, sessionId, turnId, status, done, stopTurn, turnControl?}` and, once `done` (every call ended),',
-          'the results as that API\'s next request carries them, the text of each byte for byte its `modelContent`:',
+          "the results as that API's next request carries them, the text of each byte for byte its `modelContent`:",
           '`anthropic`: `message`, the `user` message with one `tool_result` per call (images as base64 image blocks);',
           '`openai-chat`: `messages`, one `tool` message per call, then, when calls returned images, one `user` message carrying them as data URLs',
-          '(a tool message cannot carry an image), each call\'s introduced by the text `Images returned by tool call <id>:`;',
+          "(a tool message cannot carry an image), each call's introduced by the text `Images returned by tool call <id>:`;",
           '`openai-responses`: `input`, one `function_call_output` per call (images as `input_image` data URLs).',
           'An image saved as an artifact is read back from it. `stopTurn` is true when a result asks to end the turn (R30): send the results, do not call the model again.',
         ].join(' '),
@@ -97,12 +97,7 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Union([
-            inline(ScheduleReplySchema),
-            inline(AnthropicScheduleReplySchema),
-            inline(OpenAIChatScheduleReplySchema),
-            inline(OpenAIResponsesScheduleReplySchema),
-          ]),
+          200: Type.Union([inline(ScheduleReplySchema), inline(AnthropicScheduleReplySchema), inline(OpenAIChatScheduleReplySchema), inline(OpenAIResponsesScheduleReplySchema)]),
           ...errors(400, 404),
         },
       },

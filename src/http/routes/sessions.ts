@@ -28,7 +28,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
     {
       schema: {
         operationId: 'listSessions',
-        summary: 'Sessions, newest first, a page at a time: pass a reply\'s `next` as `before` for the next page',
+        summary: "Sessions, newest first, a page at a time: pass a reply's `next` as `before` for the next page",
         tags: ['sessions'],
         querystring: inline(SessionListQuerySchema),
         response: { 200: inline(SessionListSchema), ...errors(400, 404) },
@@ -39,7 +39,15 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
 
   app.get(
     '/sessions/:id',
-    { schema: { operationId: 'getSession', summary: 'Read a session with its status and counts', tags: ['sessions'], params: SessionIdParams, response: { 200: inline(SessionSchema), ...errors(404) } } },
+    {
+      schema: {
+        operationId: 'getSession',
+        summary: 'Read a session with its status and counts',
+        tags: ['sessions'],
+        params: SessionIdParams,
+        response: { 200: inline(SessionSchema), ...errors(404) },
+      },
+    },
     (request) => {
       const view = runtime.sessions.view(request.params.id)
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])

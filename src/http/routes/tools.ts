@@ -97,7 +97,8 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
     {
       schema: {
         operationId: 'health',
-        summary: 'Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage, API_ERR_STORAGE_UNAVAILABLE while PostgreSQL does not answer',
+        summary:
+          'Liveness, whether Bash commands are confined, and whether the database answers: 503 API_ERR_STORAGE_CORRUPT once it showed damage, API_ERR_STORAGE_UNAVAILABLE while PostgreSQL does not answer',
         tags: ['health'],
         security: [],
         response: { 200: HealthSchema, 503: ERROR },

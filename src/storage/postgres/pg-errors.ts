@@ -30,7 +30,8 @@ export function storeError(failure: BatchFailure): Error {
     case DATABASE_IN_USE:
       return unavailable(failure.message, new DatabaseInUseError(failure.message))
     default:
-      if (UNSTORABLE_TEXT.has(failure.code)) return new ToolexecError('API_ERR_VALIDATION', [`Text holding a NUL character (U+0000) cannot be stored in this server's PostgreSQL database (${failure.message}); send it without one`])
+      if (UNSTORABLE_TEXT.has(failure.code))
+        return new ToolexecError('API_ERR_VALIDATION', [`Text holding a NUL character (U+0000) cannot be stored in this server's PostgreSQL database (${failure.message}); send it without one`])
       return new PostgresError(failure.message, failure.code)
   }
 }

@@ -6,18 +6,7 @@
 import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
 import type { ToolFlags } from '../../contracts/flags.js'
 import type { ToolExecutionResult } from '../../contracts/result.js'
-import type {
-  ArtifactRecord,
-  CallRow,
-  NewCall,
-  PermissionDecisionRecord,
-  PermissionRow,
-  ProjectRuleRecord,
-  ScheduleRecord,
-  SessionRecord,
-  Store,
-  StoredEvent,
-} from '../../contracts/store.js'
+import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, PermissionRow, ProjectRuleRecord, ScheduleRecord, SessionRecord, Store, StoredEvent } from '../../contracts/store.js'
 import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import { statement, type StatementKey } from './statements.js'
 import type { UnitOfWork } from './unit-of-work.js'

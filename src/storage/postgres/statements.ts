@@ -2,8 +2,7 @@
 import type { Statement } from './protocol.js'
 
 const SQL = {
-  insertSession:
-    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+  insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES ($1, $2)',
   getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
   sessionIds: 'SELECT id FROM sessions',
@@ -26,8 +25,7 @@ const SQL = {
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   runningCalls: `SELECT session_id AS "sessionId", id FROM tool_calls WHERE status = 'running'
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
-  insertCall:
-    "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')",
+  insertCall: "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')",
   markCallRunning:
     // A resolved input that is the input is not stored twice; toCallRow reads it back.
     "UPDATE tool_calls SET resolved_input_json = NULLIF($1, input_json), flags_json = $2, started_at = $3, status = 'running' WHERE session_id = $4 AND id = $5",
@@ -39,8 +37,7 @@ const SQL = {
       WHERE c.session_id = $1 AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
       suggested_rule, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
-  decidePermission:
-    "UPDATE permission_requests SET status = $1, decided_by = $2, message = $3, scope = $4, decided_at = $5 WHERE id = $6 AND status = 'pending'",
+  decidePermission: "UPDATE permission_requests SET status = $1, decided_by = $2, message = $3, scope = $4, decided_at = $5 WHERE id = $6 AND status = 'pending'",
   getPermission: 'SELECT * FROM permission_requests WHERE id = $1',
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = $1 ORDER BY created_at, id",

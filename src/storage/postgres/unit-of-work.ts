@@ -126,7 +126,10 @@ export class UnitOfWork {
     if (batch.length === 0) return { rows: [], rowCount: 0 }
     const mayReconnect = this.#depth === 0 || !this.#begun
     if (this.#depth > 0) this.#begun = true
-    const reply = this.#run(batch.map((pending) => pending.statement), mayReconnect)
+    const reply = this.#run(
+      batch.map((pending) => pending.statement),
+      mayReconnect,
+    )
     if (reply.failure === undefined) {
       this.#lost = undefined
       return reply.results[reply.results.length - 1] ?? { rows: [], rowCount: 0 }

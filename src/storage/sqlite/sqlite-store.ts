@@ -6,18 +6,7 @@
 import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
 import type { ToolFlags } from '../../contracts/flags.js'
 import type { ToolExecutionResult } from '../../contracts/result.js'
-import type {
-  ArtifactRecord,
-  CallRow,
-  NewCall,
-  PermissionDecisionRecord,
-  PermissionRow,
-  ProjectRuleRecord,
-  ScheduleRecord,
-  SessionRecord,
-  Store,
-  StoredEvent,
-} from '../../contracts/store.js'
+import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, PermissionRow, ProjectRuleRecord, ScheduleRecord, SessionRecord, Store, StoredEvent } from '../../contracts/store.js'
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
 import { prepareStatements, type Statements } from './statements.js'
@@ -372,7 +361,20 @@ export class SqliteStore implements Store {
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of ['sessions', 'schedules', 'tool_calls', 'permission_requests', 'session_grants', 'artifacts', 'events', 'todos', 'project_rules', 'client_http_tools', 'schedule_aborts', 'session_sandbox']) {
+    for (const table of [
+      'sessions',
+      'schedules',
+      'tool_calls',
+      'permission_requests',
+      'session_grants',
+      'artifacts',
+      'events',
+      'todos',
+      'project_rules',
+      'client_http_tools',
+      'schedule_aborts',
+      'session_sandbox',
+    ]) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts

@@ -3,8 +3,7 @@ import type Database from 'better-sqlite3'
 import type { Db } from './database.js'
 
 const SQL = {
-  insertSession:
-    'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES (?, ?)',
   getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
   sessionIds: 'SELECT id FROM sessions',
@@ -27,8 +26,7 @@ const SQL = {
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   runningCalls: `SELECT session_id AS sessionId, id FROM tool_calls WHERE status = 'running'
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
-  insertCall:
-    "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
+  insertCall: "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
   markCallRunning:
     // A resolved input that is the input is not stored twice; toCallRow reads it back.
     "UPDATE tool_calls SET resolved_input_json = NULLIF(?, input_json), flags_json = ?, started_at = ?, status = 'running' WHERE session_id = ? AND id = ?",
@@ -40,8 +38,7 @@ const SQL = {
       WHERE c.session_id = ? AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
       suggested_rule, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
-  decidePermission:
-    "UPDATE permission_requests SET status = ?, decided_by = ?, message = ?, scope = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+  decidePermission: "UPDATE permission_requests SET status = ?, decided_by = ?, message = ?, scope = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
   getPermission: 'SELECT * FROM permission_requests WHERE id = ?',
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = ? ORDER BY created_at, id",

@@ -114,7 +114,16 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
   })
   let exit: CommandExit
   try {
-    const running = startCommand({ command: input.command, cwd, output, env: commandEnv(input.command, ctx), confinement, timeoutMs, signal: ctx.signal, onProgress: (progress) => ctx.progress({ ...progress, confined }) })
+    const running = startCommand({
+      command: input.command,
+      cwd,
+      output,
+      env: commandEnv(input.command, ctx),
+      confinement,
+      timeoutMs,
+      signal: ctx.signal,
+      onProgress: (progress) => ctx.progress({ ...progress, confined }),
+    })
     exit = await running.exited
   } catch (error) {
     await output.discard()
@@ -154,9 +163,7 @@ async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: st
 function bashDisplay(input: BashInput, output: BashOutput, serialization: Serialization): Display | undefined {
   if (isBackgroundOutput(output)) return { kind: 'background_task', taskId: output.backgroundTaskId, command: output.command, status: 'running', confined: output.confined }
   const streamed = output.omitted !== undefined
-  const effective: Serialization = streamed
-    ? { ...serialization, truncated: true, persistedPath: output.persistedPath ?? serialization.persistedPath }
-    : serialization
+  const effective: Serialization = streamed ? { ...serialization, truncated: true, persistedPath: output.persistedPath ?? serialization.persistedPath } : serialization
   const display = buildBashOutputDisplay({ command: input.command, output: output.output, exitCode: output.exitCode, serialization: effective, confined: output.confined })
   if (display === undefined || !streamed) return display
   return { ...display, truncated: true, originalBytes: output.totalBytes }

@@ -53,8 +53,7 @@ export function tailPreview(text: string, maxBytes: number = TAIL_PREVIEW_BYTES)
 /** R33's envelope with Bash's binary sizes, and the tail as well as the head. */
 export function formatBashEnvelope(args: BashEnvelopeArgs): string {
   const { preview } = previewFirstChars(args.head, PREVIEW_CHARS)
-  const saved =
-    args.whereSaved ?? (args.persistedPath === undefined ? 'The full output was not saved.' : `Full output saved to: ${args.persistedPath}`)
+  const saved = args.whereSaved ?? (args.persistedPath === undefined ? 'The full output was not saved.' : `Full output saved to: ${args.persistedPath}`)
   return [
     '<persisted-output>',
     `Output too large (${formatBytesBinary(args.originalBytes)}). ${saved}`,

@@ -57,9 +57,7 @@ export function createEditTool(): ToolEntry<EditInput, FileChangeOutput> {
     ...FILE_CHANGE_TOOL,
     resolveInput: withAbsoluteFilePath,
     prepareApproval: (input, ctx) =>
-      previewChange(input.file_path, ctx, (decoded) =>
-        decoded === undefined ? editOfMissingFile(input.file_path, input).text : applyEdit(input.file_path, decoded, input).text,
-      ),
+      previewChange(input.file_path, ctx, (decoded) => (decoded === undefined ? editOfMissingFile(input.file_path, input).text : applyEdit(input.file_path, decoded, input).text)),
     handler: (input, ctx) => asToolFailure(() => editFile(input, ctx)),
     formatModelContent: formatFileChange,
     recordedOutput: recordFileChange,

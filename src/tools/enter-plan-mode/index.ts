@@ -18,9 +18,7 @@ export interface EnterPlanModeOutput {
   readonly alreadyInPlanMode: boolean
 }
 
-const DESCRIPTION =
-  'Switches this session to plan mode: explore and design before changing anything. ' +
-  'When the plan is ready, present it with ExitPlanMode for the user to approve.'
+const DESCRIPTION = 'Switches this session to plan mode: explore and design before changing anything. ' + 'When the plan is ready, present it with ExitPlanMode for the user to approve.'
 
 export const ENTERED_PLAN_MODE_TEXT =
   'Entered plan mode. Explore the code and design an approach; do not edit files or run commands that change anything. ' +

@@ -24,15 +24,12 @@ export interface ExitPlanModeOutput {
   readonly restoredMode: PermissionMode
 }
 
-const DESCRIPTION =
-  'Presents the plan for approval and, once the user approves, leaves plan mode so that the work can start. ' +
-  'Use it only in plan mode, after exploring, with the complete plan.'
+const DESCRIPTION = 'Presents the plan for approval and, once the user approves, leaves plan mode so that the work can start. ' + 'Use it only in plan mode, after exploring, with the complete plan.'
 
 /** A5: what the model reads when the person rejected the plan and said why. */
 export const PLAN_NOT_APPROVED_TEXT = 'The plan was not approved by the user.'
 
-export const NOT_IN_PLAN_MODE_TEXT =
-  'You are not in plan mode, so there is nothing to exit. If your plan was already approved, carry it out.'
+export const NOT_IN_PLAN_MODE_TEXT = 'You are not in plan mode, so there is nothing to exit. If your plan was already approved, carry it out.'
 
 export function approvedPlanText(restoredMode: PermissionMode): string {
   return `The user approved the plan. Plan mode is over (permission mode: ${restoredMode}); carry out the plan now.`

@@ -26,10 +26,7 @@ export interface GlobMatches {
 export function checkPattern(pattern: string): string {
   const normalized = pattern.startsWith('./') ? pattern.slice(2) : pattern
   if (normalized.startsWith('/') || normalized.split('/').includes('..')) {
-    throw new FileToolError(
-      'TOOL_ERR_BAD_PATTERN',
-      `The pattern ${JSON.stringify(pattern)} leaves the search directory. Give the directory as \`path\` and a pattern relative to it, without "..".`,
-    )
+    throw new FileToolError('TOOL_ERR_BAD_PATTERN', `The pattern ${JSON.stringify(pattern)} leaves the search directory. Give the directory as \`path\` and a pattern relative to it, without "..".`)
   }
   return normalized
 }

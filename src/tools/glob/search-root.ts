@@ -25,4 +25,3 @@ export async function searchRoot(ctx: ToolCallContext, named: string | undefined
   const ignoreBase = workspace !== undefined && isWithin(workspace, absolute) ? workspace : absolute
   return { root: absolute, guard, ignoreBase }
 }
-

@@ -123,9 +123,7 @@ function globFilter(glob: string): FileFilter {
 
 /** The files to search under a directory; undefined when every file is. */
 export function fileFilter(glob: string | undefined, type: string | undefined): FileFilter | undefined {
-  const filters = [glob === undefined ? undefined : globFilter(glob), type === undefined ? undefined : typeFilter(type)].filter(
-    (filter): filter is FileFilter => filter !== undefined,
-  )
+  const filters = [glob === undefined ? undefined : globFilter(glob), type === undefined ? undefined : typeFilter(type)].filter((filter): filter is FileFilter => filter !== undefined)
   if (filters.length === 0) return undefined
   return (relative) => filters.every((filter) => filter(relative))
 }

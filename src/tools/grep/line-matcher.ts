@@ -54,7 +54,7 @@ export function countMatchingLines(text: string, pattern: CompiledPattern): numb
 /** The same for a literal in raw bytes: a line matches when it contains the literal (which holds no newline). */
 export function forEachLiteralLine(bytes: Buffer, literal: LiteralSearch, visit: (lineStart: number, lineEnd: number) => boolean): void {
   const length = bytes.length
-  for (let from = 0; from < length; ) {
+  for (let from = 0; from < length;) {
     const hit = literal.find(bytes, from)
     if (hit === -1) return
     // Buffer.lastIndexOf counts a negative offset from the end, so a hit at 0 is handled here.

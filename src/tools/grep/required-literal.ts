@@ -30,7 +30,7 @@ function skipClass(source: string, start: number): number {
 /** Index after the group starting at `start` ('('), classes and escapes inside skipped; -1 if unbalanced. */
 function skipGroup(source: string, start: number): number {
   let depth = 0
-  for (let index = start; index < source.length; ) {
+  for (let index = start; index < source.length;) {
     const char = source[index]
     if (char === BACKSLASH) index += 2
     else if (char === '[') index = skipClass(source, index)
@@ -77,7 +77,7 @@ export function requiredLiteral(source: string): string | undefined {
     if (run !== '') runs.push(run)
     run = ''
   }
-  for (let index = 0; index < source.length; ) {
+  for (let index = 0; index < source.length;) {
     const char = source[index] as string
     let literal: string | undefined
     let next: number

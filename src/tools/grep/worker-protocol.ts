@@ -47,9 +47,7 @@ export interface BatchDirectory {
 }
 
 export type WorkerReply =
-  | { readonly kind: 'ready' }
-  | { readonly kind: 'done'; readonly id: number; readonly batch: RecordedBatch }
-  | { readonly kind: 'failed'; readonly id: number; readonly message: string }
+  { readonly kind: 'ready' } | { readonly kind: 'done'; readonly id: number; readonly batch: RecordedBatch } | { readonly kind: 'failed'; readonly id: number; readonly message: string }
 
 export interface WorkerData {
   /**

@@ -97,7 +97,13 @@ export class McpConnection {
     this.#current = undefined
     const starting = this.#starting
     // A start still under way sees #stopped when it settles and closes what it started.
-    if (starting !== undefined) this.#track(starting.then(() => undefined, () => undefined))
+    if (starting !== undefined)
+      this.#track(
+        starting.then(
+          () => undefined,
+          () => undefined,
+        ),
+      )
     while (this.#closing.size > 0) await Promise.all([...this.#closing])
   }
 

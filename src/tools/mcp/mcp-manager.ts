@@ -57,7 +57,10 @@ export class McpManager {
    */
   async start(): Promise<McpServerStatus[]> {
     const results = await Promise.all(this.#connections.map((connection) => this.#startOne(connection)))
-    this.#tools = uniqueByName(results.flatMap((result) => result.tools), this.#logger)
+    this.#tools = uniqueByName(
+      results.flatMap((result) => result.tools),
+      this.#logger,
+    )
     return results.map((result) => result.status)
   }
 

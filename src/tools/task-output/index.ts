@@ -9,14 +9,7 @@ import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type PersistedContentArgs, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { cutTailToBytes, formatBytesBinary } from '../../output/bytes.js'
 import { PREVIEW_CHARS, previewFirstChars } from '../../output/persisted-output.js'
-import {
-  externalTaskReport,
-  formatTaskReport,
-  retrievalOf,
-  shellTaskReport,
-  watchExternal,
-  type TaskOutputReport,
-} from './task-report.js'
+import { externalTaskReport, formatTaskReport, retrievalOf, shellTaskReport, watchExternal, type TaskOutputReport } from './task-report.js'
 import { waitForTask } from './wait-for-task.js'
 
 export const TASK_OUTPUT_TOOL_NAME = 'TaskOutput'

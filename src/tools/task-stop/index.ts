@@ -14,10 +14,7 @@ export const TASK_STOP_TOOL_NAME = 'TaskStop'
 // Within TaskStop's 10000 ms: the tree gets SIGKILL 300 ms after SIGTERM.
 const STOP_WAIT_MS = 5_000
 
-const TaskStopInputSchema = Type.Object(
-  { task_id: Type.String({ minLength: 1, description: 'The id of the background task to stop' }) },
-  { additionalProperties: false },
-)
+const TaskStopInputSchema = Type.Object({ task_id: Type.String({ minLength: 1, description: 'The id of the background task to stop' }) }, { additionalProperties: false })
 export type TaskStopInput = Static<typeof TaskStopInputSchema>
 
 export interface TaskStopOutput {

@@ -19,10 +19,7 @@ const TodoItemSchema = Type.Object(
   { additionalProperties: false },
 )
 
-const TodoWriteInputSchema = Type.Object(
-  { todos: Type.Array(TodoItemSchema, { description: 'The whole updated list, in order' }) },
-  { additionalProperties: false },
-)
+const TodoWriteInputSchema = Type.Object({ todos: Type.Array(TodoItemSchema, { description: 'The whole updated list, in order' }) }, { additionalProperties: false })
 export type TodoWriteInput = Static<typeof TodoWriteInputSchema>
 
 export interface TodoWriteOutput {

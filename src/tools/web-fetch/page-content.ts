@@ -91,12 +91,7 @@ function parseMediaType(header: string | undefined): MediaType | undefined {
 }
 
 function isTextual(essence: string): boolean {
-  return (
-    essence.startsWith('text/') ||
-    essence.endsWith('+json') ||
-    essence.endsWith('+xml') ||
-    TEXTUAL_APPLICATION_TYPES.has(essence)
-  )
+  return essence.startsWith('text/') || essence.endsWith('+json') || essence.endsWith('+xml') || TEXTUAL_APPLICATION_TYPES.has(essence)
 }
 
 /** An unknown charset label falls back to UTF-8 rather than failing the fetch. */

@@ -42,13 +42,7 @@ export async function loadStartingPoint(ctx: ToolCallContext, filePath: string):
 }
 
 /** Writes `text` in `format` atomically and records the result as read. */
-export async function commitText(
-  ctx: ToolCallContext,
-  start: StartingPoint,
-  filePath: string,
-  text: string,
-  format: TextFormat,
-): Promise<FileChangeOutput> {
+export async function commitText(ctx: ToolCallContext, start: StartingPoint, filePath: string, text: string, format: TextFormat): Promise<FileChangeOutput> {
   refuseLoneSurrogates(text)
   const bytes = encodeText(text, format)
   const written = await writeFileAtomically({ guard: start.guard, filePath, bytes, mode: start.current?.mode })
@@ -86,11 +80,7 @@ export function formatFileChange(output: FileChangeOutput): string {
  * The approval preview: the diff the call would make, for a path inside the workspace only
  * (nothing outside is read before a person approved it). Undefined when it cannot be built.
  */
-export async function previewChange(
-  filePath: string,
-  ctx: InputContext,
-  change: (decoded: DecodedText | undefined) => string,
-): Promise<ApprovalPreparation> {
+export async function previewChange(filePath: string, ctx: InputContext, change: (decoded: DecodedText | undefined) => string): Promise<ApprovalPreparation> {
   if (ctx.workspace === undefined) return {}
   try {
     const guard: PathGuard = { roots: [await realLocation(path.resolve(ctx.workspace))], workspace: ctx.workspace }

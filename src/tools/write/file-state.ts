@@ -54,10 +54,7 @@ export async function readCurrentFile(guard: PathGuard, absolute: string): Promi
     if (stat.isDirectory()) throw new FileToolError('TOOL_ERR_IS_DIRECTORY', `${absolute} is a directory, not a file.`)
     if (!stat.isFile()) throw new FileToolError('TOOL_ERR_NOT_A_FILE', `${absolute} is not a regular file.`)
     if (stat.size > MAX_EDITABLE_BYTES) {
-      throw new FileToolError(
-        'TOOL_ERR_FILE_TOO_LARGE',
-        `${absolute} has ${stat.size} bytes, more than the ${MAX_EDITABLE_BYTES} bytes Write and Edit handle; change it with Bash instead.`,
-      )
+      throw new FileToolError('TOOL_ERR_FILE_TOO_LARGE', `${absolute} has ${stat.size} bytes, more than the ${MAX_EDITABLE_BYTES} bytes Write and Edit handle; change it with Bash instead.`)
     }
     const bytes = await handle.readFile()
     return { realPath, bytes, size: bytes.length, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777, sha256: sha256Of(bytes) }
@@ -73,15 +70,9 @@ export async function readCurrentFile(guard: PathGuard, absolute: string): Promi
 export function requireFreshRead(ctx: ToolCallContext, filePath: string, current: CurrentFile): void {
   const record = fileStateOf(ctx).lastRead(ctx.sessionId, current.realPath)
   if (record === undefined) {
-    throw new FileToolError(
-      'TOOL_ERR_FILE_NOT_READ',
-      `${filePath} exists and has not been read in this session. Read it first, then write or edit it.`,
-    )
+    throw new FileToolError('TOOL_ERR_FILE_NOT_READ', `${filePath} exists and has not been read in this session. Read it first, then write or edit it.`)
   }
   if (record.size !== current.size || record.sha256 !== current.sha256) {
-    throw new FileToolError(
-      'TOOL_ERR_FILE_CHANGED',
-      `${filePath} has changed on disk since it was last read (${record.size} bytes then, ${current.size} now). Read it again before writing to it.`,
-    )
+    throw new FileToolError('TOOL_ERR_FILE_CHANGED', `${filePath} has changed on disk since it was last read (${record.size} bytes then, ${current.size} now). Read it again before writing to it.`)
   }
 }

@@ -21,7 +21,7 @@ it('makes a dir in a test, with a read-only directory in it', async () => {
   expect(existsSync(ofModule) && existsSync(ofBeforeAll)).toBe(true)
 })
 
-it('finds the first test\'s dir removed and the file\'s dirs kept', () => {
+it("finds the first test's dir removed and the file's dirs kept", () => {
   expect(existsSync(ofFirstTest)).toBe(false)
   expect(existsSync(ofModule) && existsSync(ofBeforeAll)).toBe(true)
 })
