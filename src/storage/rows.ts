@@ -4,7 +4,7 @@ import type { ToolFlags } from '../contracts/flags.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { SandboxSettingsBody } from '../contracts/sandbox.js'
-import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
+import type { ArtifactRecord, CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
 
@@ -81,5 +81,36 @@ export function toPermissionRow(row: RawRow): PermissionRow {
     scope: text(row.scope),
     createdAt: String(row.created_at),
     decidedAt: text(row.decided_at),
+  }
+}
+
+/** Every table of the store, as rowCounts tells them. */
+export const STORE_TABLES = [
+  'sessions',
+  'schedules',
+  'tool_calls',
+  'permission_requests',
+  'session_grants',
+  'artifacts',
+  'events',
+  'todos',
+  'project_rules',
+  'client_http_tools',
+  'schedule_aborts',
+  'session_sandbox',
+] as const
+
+export function toArtifactRecord(row: RawRow): ArtifactRecord & { createdAt: string } {
+  return {
+    id: String(row.id),
+    sessionId: String(row.session_id),
+    callId: String(row.call_id),
+    path: String(row.path),
+    uri: String(row.uri),
+    bytes: Number(row.bytes),
+    mediaType: String(row.media_type),
+    retention: row.retention as ArtifactRecord['retention'],
+    sha256: String(row.sha256),
+    createdAt: String(row.created_at),
   }
 }

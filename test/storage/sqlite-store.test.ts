@@ -1,13 +1,12 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ArtifactRef } from '../../src/contracts/ports.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
-import { StoreConflictError, type SessionRecord } from '../../src/contracts/store.js'
+import { StoreConflictError } from '../../src/contracts/store.js'
 import { openDatabase } from '../../src/storage/sqlite/database.js'
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
 import { tempDir } from '../support/temp-dirs.js'
+import { sessionRecord, STORE_TEST_AT, succeededResult, toolFlags } from '../support/store-records.js'
 
 let dir: string
 let store: SqliteStore
@@ -22,38 +21,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const AT = '2026-01-02T03:04:05.000Z'
+const AT = STORE_TEST_AT
 
-function session(id: string, extra: Partial<SessionRecord> = {}): SessionRecord {
-  return { id, workspace: `/work/${id}`, permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: AT, ...extra }
-}
+const session = sessionRecord
 
-const FLAGS: ToolFlags = {
-  readOnly: false,
-  destructive: false,
-  concurrentSafe: false,
-  sideEffectScope: 'workspace',
-  alwaysAsk: false,
-  requiresUserInteraction: false,
-  dependencies: [],
-}
+const FLAGS = toolFlags()
 
-function result(callId: string, text: string, extra: Partial<ToolExecutionResult> = {}): ToolExecutionResult {
-  return {
-    callId,
-    toolName: 'Edit',
-    success: true,
-    status: 'succeeded',
-    isError: false,
-    modelContent: text,
-    output: text,
-    serialization: { truncated: false, originalBytes: Buffer.byteLength(text), actualBytes: Buffer.byteLength(text), strategy: 'inline' },
-    perf: { totalMs: 1.5, permissionWaitMs: 0.25, queuedMs: 0 },
-    permission: 'approved',
-    hookContext: [],
-    ...extra,
-  }
-}
+const result = succeededResult
 
 /** A session with one schedule of `calls` (ids), all pending. */
 function scheduleWith(sessionId: string, scheduleId: string, calls: string[], turnId = `turn-${scheduleId}`): void {

@@ -5,14 +5,13 @@
  */
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ToolFlags } from '../../src/contracts/flags.js'
-import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import { StoreConflictError, type ArtifactRecord, type OpenedStore, type PermissionRow, type SessionRecord, type Store } from '../../src/contracts/store.js'
 import { openStore } from '../../src/storage/open-store.js'
 import { readPostgresMigrations } from '../../src/storage/postgres/migrations.js'
 import { readMigrations } from '../../src/storage/sqlite/database.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { dropDatabase, freshDatabaseUrl, testBackend } from '../support/test-database.js'
+import { sessionRecord, STORE_TEST_AT, succeededResult, toolFlags } from '../support/store-records.js'
 
 const logger = pino({ level: 'silent' })
 
@@ -29,7 +28,7 @@ function reopen(): Store {
   return store
 }
 
-const AT = '2026-01-02T03:04:05.000Z'
+const AT = STORE_TEST_AT
 const at = (second: number): string => `2026-01-02T03:04:${String(second).padStart(2, '0')}.000Z`
 
 /** Byte-wise order of the texts' UTF-8, which both backends keep (JavaScript's own sort is by UTF-16 units). */
@@ -38,36 +37,11 @@ const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a
 // Ids whose UTF-16 order differs from their UTF-8 order (the astral one), with upper and lower case, and accents.
 const TRICKY_IDS = ['a', 'B', 'b', '_', 'é', 'Z', '\u{1D7D8}', '\uFF5E', '0']
 
-function session(id: string, extra: Partial<SessionRecord> = {}): SessionRecord {
-  return { id, workspace: `/work/${id}`, permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: AT, ...extra }
-}
+const session = sessionRecord
 
-const FLAGS: ToolFlags = {
-  readOnly: false,
-  destructive: true,
-  concurrentSafe: false,
-  sideEffectScope: 'workspace',
-  alwaysAsk: false,
-  requiresUserInteraction: false,
-  dependencies: [],
-}
+const FLAGS = toolFlags({ destructive: true })
 
-function result(callId: string, text: string, extra: Partial<ToolExecutionResult> = {}): ToolExecutionResult {
-  return {
-    callId,
-    toolName: 'Edit',
-    success: true,
-    status: 'succeeded',
-    isError: false,
-    modelContent: text,
-    output: text,
-    serialization: { truncated: false, originalBytes: Buffer.byteLength(text), actualBytes: Buffer.byteLength(text), strategy: 'inline' },
-    perf: { totalMs: 1.5, permissionWaitMs: 0.25, queuedMs: 0 },
-    permission: 'approved',
-    hookContext: [],
-    ...extra,
-  }
-}
+const result = succeededResult
 
 /** A session (made when missing) with one queued schedule of `calls` (ids), all pending. */
 function scheduleWith(sessionId: string, scheduleId: string, calls: string[], createdAt = AT): void {

@@ -7,7 +7,7 @@ import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
 import type { ToolFlags } from '../../contracts/flags.js'
 import type { ToolExecutionResult } from '../../contracts/result.js'
 import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, PermissionRow, ProjectRuleRecord, ScheduleRecord, SessionRecord, Store, StoredEvent } from '../../contracts/store.js'
-import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import { statement, type StatementKey } from './statements.js'
 import type { UnitOfWork } from './unit-of-work.js'
 
@@ -272,18 +272,7 @@ export class PostgresStore implements Store {
   getArtifact(sessionId: string, id: string): (ArtifactRecord & { createdAt: string }) | undefined {
     const row = this.#row('getArtifact', sessionId, id)
     if (row === undefined) return undefined
-    return {
-      id: String(row.id),
-      sessionId: String(row.session_id),
-      callId: String(row.call_id),
-      path: String(row.path),
-      uri: String(row.uri),
-      bytes: Number(row.bytes),
-      mediaType: String(row.media_type),
-      retention: row.retention as ArtifactRecord['retention'],
-      sha256: String(row.sha256),
-      createdAt: String(row.created_at),
-    }
+    return toArtifactRecord(row)
   }
 
   artifactBytesOfCall(sessionId: string, callId: string): number {

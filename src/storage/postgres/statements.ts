@@ -1,5 +1,6 @@
 /** @module Every SQL statement of the PostgreSQL store; each is prepared once per connection, under its key. */
 import type { Statement } from './protocol.js'
+import { STORE_TABLES } from '../rows.js'
 
 const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -85,22 +86,7 @@ const SQL = {
   deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = $1',
   deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = $1',
   deleteSessionRow: 'DELETE FROM sessions WHERE id = $1',
-  rowCounts: `SELECT ${[
-    'sessions',
-    'schedules',
-    'tool_calls',
-    'permission_requests',
-    'session_grants',
-    'artifacts',
-    'events',
-    'todos',
-    'project_rules',
-    'client_http_tools',
-    'schedule_aborts',
-    'session_sandbox',
-  ]
-    .map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`)
-    .join(', ')}`,
+  rowCounts: `SELECT ${STORE_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`).join(', ')}`,
 } as const
 
 export type StatementKey = keyof typeof SQL

@@ -10,7 +10,7 @@ import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, Permis
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
 import { prepareStatements, type Statements } from './statements.js'
-import { toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { STORE_TABLES, toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
@@ -234,18 +234,7 @@ export class SqliteStore implements Store {
   getArtifact(sessionId: string, id: string): (ArtifactRecord & { createdAt: string }) | undefined {
     const row = this.#s.getArtifact.get(sessionId, id) as RawRow | undefined
     if (row === undefined) return undefined
-    return {
-      id: String(row.id),
-      sessionId: String(row.session_id),
-      callId: String(row.call_id),
-      path: String(row.path),
-      uri: String(row.uri),
-      bytes: Number(row.bytes),
-      mediaType: String(row.media_type),
-      retention: row.retention as ArtifactRecord['retention'],
-      sha256: String(row.sha256),
-      createdAt: String(row.created_at),
-    }
+    return toArtifactRecord(row)
   }
 
   insertEvent(event: StoredEvent, at: string): void {
@@ -361,20 +350,7 @@ export class SqliteStore implements Store {
   /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
   rowCounts(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const table of [
-      'sessions',
-      'schedules',
-      'tool_calls',
-      'permission_requests',
-      'session_grants',
-      'artifacts',
-      'events',
-      'todos',
-      'project_rules',
-      'client_http_tools',
-      'schedule_aborts',
-      'session_sandbox',
-    ]) {
+    for (const table of STORE_TABLES) {
       counts[table] = this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
     }
     return counts
