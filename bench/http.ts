@@ -266,7 +266,9 @@ async function main(): Promise<void> {
   console.log(`(c) floor: least persisted call -> SSE: ${formatRate(rate(floor.tally)).padStart(7)} calls/s  (${cpuPerCall(floor.tally)}; ${floor.stored})`)
   printPostgres(measured.postgres, ours.tally, skipped)
   console.log(`ratio (a)/(b): ${ratio.toFixed(3)}  (target >= 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`)
-  console.log(`ratio (c)/(b): ${floorRatio.toFixed(3)}  (the floor's own ratio; (a)/(c): ${(ratio / floorRatio).toFixed(2)})`)
+  console.log(`ratio (c)/(b): ${floorRatio.toFixed(3)}  (the floor's own ratio)`)
+  const ofFloor = ratio / floorRatio
+  console.log(`ratio (a)/(c): ${ofFloor.toFixed(2)}  (ours against the floor; target >= 0.8: ${ofFloor >= 0.8 ? 'PASS' : 'MISS'})`)
   console.log(`(a) latency, 50 clients: ${latency(ours.tally, 2)}`)
   console.log(
     `(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls, ${formatRate(rate(single))} calls/s  (target p99 < 5 ms: ${p99 < 5 ? 'PASS' : 'MISS'}; ${singleStored})`,
