@@ -114,3 +114,20 @@ export function toArtifactRecord(row: RawRow): ArtifactRecord & { createdAt: str
     createdAt: String(row.created_at),
   }
 }
+
+/** A JSON column that may be absent: null for undefined. */
+export const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
+
+/** The statements that delete a session, each backend's under the same key; rows that refer to others go first (foreign keys). */
+export const SESSION_DELETIONS = [
+  'deleteSessionCalls',
+  'deleteSessionPermissions',
+  'deleteSessionGrants',
+  'deleteSessionTodos',
+  'deleteSessionSandbox',
+  'deleteSessionArtifacts',
+  'deleteSessionEvents',
+  'deleteSessionScheduleAborts',
+  'deleteSessionSchedules',
+  'deleteSessionRow',
+] as const

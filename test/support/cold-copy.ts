@@ -4,7 +4,6 @@
  * PostgreSQL a new database, the directory's own, filled from a snapshot by pg_dump and psql.
  */
 import { execFile } from 'node:child_process'
-import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
@@ -28,10 +27,8 @@ export async function coldCopyOf(server: TestServer): Promise<string> {
 }
 
 async function copyDatabase(from: string, to: string): Promise<void> {
-  const found = postgresBinDir()
-  if (found === undefined) throw new Error('PostgreSQL is not installed: pg_dump was not found')
-  // PATH may hold links to initdb and pg_ctl only; pg_dump and psql sit beside what they point to.
-  const bin = path.dirname(realpathSync(path.join(found, 'initdb')))
+  const bin = postgresBinDir()
+  if (bin === undefined) throw new Error('PostgreSQL is not installed: pg_dump was not found')
   const dump = path.join(await tempDir('dump'), 'copy.sql')
   await run(path.join(bin, 'pg_dump'), ['--no-owner', '--file', dump, from])
   await run(path.join(bin, 'psql'), ['--quiet', '--no-psqlrc', '--set', 'ON_ERROR_STOP=1', '--file', dump, to])

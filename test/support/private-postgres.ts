@@ -7,7 +7,7 @@
  * package made.
  */
 import { execFile } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -38,10 +38,14 @@ export interface PrivatePostgres {
   stop(): Promise<void>
 }
 
-/** Where initdb and pg_ctl are: PATH, else the newest of Debian's versioned directories; undefined when PostgreSQL is not installed. */
+/**
+ * The directory of PostgreSQL's programs (initdb, pg_ctl, pg_dump, psql): where the initdb on
+ * PATH really lives (PATH may hold links to a few of them only), else the newest of Debian's
+ * versioned directories; undefined when PostgreSQL is not installed.
+ */
 export function postgresBinDir(): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir !== '' && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir
+    if (dir !== '' && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return path.dirname(realpathSync(path.join(dir, 'initdb')))
   }
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
@@ -49,6 +53,38 @@ export function postgresBinDir(): string | undefined {
     .filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a))
   return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin')
+}
+
+/**
+ * The URL of `database` on the server whose socket is in `dir` (user `postgres`, trusted on the
+ * socket). The user goes in the query, not before an empty host: a WHATWG URL (what the
+ * server's --database-url check parses) refuses `postgres@/`.
+ */
+export function postgresUrl(dir: string, database: string): string {
+  return `postgresql:///${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&user=postgres`
+}
+
+async function administer(dir: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl(dir, 'postgres') })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`
+
+/** Makes an empty database on the server whose socket is in `dir`, and gives its URL. */
+export async function createDatabaseIn(dir: string, name: string): Promise<string> {
+  await administer(dir, `CREATE DATABASE ${quoted(name)}`)
+  return postgresUrl(dir, name)
+}
+
+/** Drops a database there, its connections ended by force. */
+export async function dropDatabaseIn(dir: string, name: string): Promise<void> {
+  await administer(dir, `DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`)
 }
 
 function clusterParent(): string {
@@ -78,27 +114,11 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  // The user goes in the query, not before an empty host: a WHATWG URL (what the server's --database-url check parses) refuses `postgres@/`.
-  const urlOf = (database: string): string => `postgresql:///${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&user=postgres`
-  const admin = async (sql: string): Promise<void> => {
-    const client = new pg.Client({ connectionString: urlOf('postgres') })
-    await client.connect()
-    try {
-      await client.query(sql)
-    } finally {
-      await client.end()
-    }
-  }
   return {
     dir,
-    urlOf,
-    async createDatabase(name) {
-      await admin(`CREATE DATABASE "${name.replaceAll('"', '""')}"`)
-      return urlOf(name)
-    },
-    async dropDatabase(name) {
-      await admin(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`)
-    },
+    urlOf: (database) => postgresUrl(dir, database),
+    createDatabase: (name) => createDatabaseIn(dir, name),
+    dropDatabase: (name) => dropDatabaseIn(dir, name),
     halt,
     resume: start,
     async stop() {

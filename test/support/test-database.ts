@@ -4,8 +4,8 @@
  * `sqlite` project, none (the SQLite file in the data directory).
  */
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { inject } from 'vitest'
+import { createDatabaseIn, dropDatabaseIn } from './private-postgres.js'
 
 export type TestBackend = 'sqlite' | 'postgres'
 
@@ -18,21 +18,6 @@ function postgresDir(): string | undefined {
   return inject('postgresDir')
 }
 
-// A host is named so the URL parses as one (the server's config checks it); ?host= points pg at the socket.
-function urlOf(dir: string, database: string): string {
-  return `postgresql:///${database}?host=${encodeURIComponent(dir)}&user=postgres`
-}
-
-async function administer(dir: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: urlOf(dir, 'postgres') })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
-
 // Every database this test file made, dropped after the file (test/support/drop-test-databases.ts).
 const made: string[] = []
 // A data directory's database: a server restarted on that directory finds what it stored.
@@ -42,9 +27,7 @@ const ofDataDir = new Map<string, Promise<string | undefined>>()
 export async function freshDatabaseUrl(): Promise<string | undefined> {
   const dir = postgresDir()
   if (dir === undefined) return undefined
-  const name = `t_${process.pid}_${randomBytes(6).toString('hex')}`
-  await administer(dir, `CREATE DATABASE ${name}`)
-  const url = urlOf(dir, name)
+  const url = await createDatabaseIn(dir, `t_${process.pid}_${randomBytes(6).toString('hex')}`)
   made.push(url)
   return url
 }
@@ -72,6 +55,5 @@ export async function dropDatabasesOfFile(): Promise<void> {
 export async function dropDatabase(url: string): Promise<void> {
   const dir = postgresDir()
   if (dir === undefined) return
-  const name = new URL(url).pathname.slice(1)
-  await administer(dir, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await dropDatabaseIn(dir, decodeURIComponent(new URL(url).pathname.slice(1)))
 }

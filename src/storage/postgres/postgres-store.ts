@@ -7,25 +7,9 @@ import type { CallRecordStatus, ScheduleStatus } from '../../contracts/api.js'
 import type { ToolFlags } from '../../contracts/flags.js'
 import type { ToolExecutionResult } from '../../contracts/result.js'
 import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, PermissionRow, ProjectRuleRecord, ScheduleRecord, SessionRecord, Store, StoredEvent } from '../../contracts/store.js'
-import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { json, SESSION_DELETIONS, toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import { statement, type StatementKey } from './statements.js'
 import type { UnitOfWork } from './unit-of-work.js'
-
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
-
-// Rows that refer to others go first (foreign keys).
-const SESSION_DELETIONS = [
-  'deleteSessionCalls',
-  'deleteSessionPermissions',
-  'deleteSessionGrants',
-  'deleteSessionTodos',
-  'deleteSessionSandbox',
-  'deleteSessionArtifacts',
-  'deleteSessionEvents',
-  'deleteSessionScheduleAborts',
-  'deleteSessionSchedules',
-  'deleteSessionRow',
-] as const satisfies readonly StatementKey[]
 
 export class PostgresStore implements Store {
   readonly #work: UnitOfWork

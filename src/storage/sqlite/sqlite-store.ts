@@ -10,23 +10,7 @@ import type { ArtifactRecord, CallRow, NewCall, PermissionDecisionRecord, Permis
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
 import { prepareStatements, type Statements } from './statements.js'
-import { STORE_TABLES, toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
-
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
-
-// Rows that refer to others go first (foreign keys).
-const SESSION_DELETIONS = [
-  'deleteSessionCalls',
-  'deleteSessionPermissions',
-  'deleteSessionGrants',
-  'deleteSessionTodos',
-  'deleteSessionSandbox',
-  'deleteSessionArtifacts',
-  'deleteSessionEvents',
-  'deleteSessionScheduleAborts',
-  'deleteSessionSchedules',
-  'deleteSessionRow',
-] as const
+import { json, SESSION_DELETIONS, STORE_TABLES, toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 
 export class SqliteStore implements Store {
   readonly db: Db
