@@ -1,5 +1,4 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
-import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { ServerConfig } from './config.js'
@@ -20,6 +19,7 @@ import { parseToolConfig } from './tools/tool-config.js'
 import type { StorageSpaceOptions } from './storage/storage-space.js'
 import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
 import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
+import { serverPaths } from './tools/bash/server-paths.js'
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -58,7 +58,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const hiddenPaths = [config.dataDir, ...(config.configFile === undefined ? [] : [path.resolve(config.configFile)])]
+    const hiddenPaths = serverPaths({ dataDir: config.dataDir, configFile: config.configFile, env: process.env })
     const runtime = createRuntime({
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,

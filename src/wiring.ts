@@ -41,6 +41,7 @@ import { StorageSpace, type StorageSpaceOptions } from './storage/storage-space.
 import type { SandboxServices } from './tools/bash/confinement.js'
 import { withSession } from './tools/bash/sandbox-config.js'
 import { probeSandbox, type SandboxStatus } from './tools/bash/sandbox-probe.js'
+import { serverPaths } from './tools/bash/server-paths.js'
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './tools/bash/sandbox.js'
 import type { CommandEnvironment } from './processes/command-environment.js'
 import { InMemoryToolRegistry } from './tools/registry.js'
@@ -120,7 +121,7 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
   const sandboxSettings = options.sandbox?.settings ?? DEFAULT_SANDBOX_SETTINGS
   const sandbox: SandboxServices = {
     settingsOf: (sessionId) => withSession(sandboxSettings, store.getSession(sessionId)?.sandbox),
-    hiddenPaths: options.sandbox?.hiddenPaths ?? [options.dataDir],
+    hiddenPaths: options.sandbox?.hiddenPaths ?? serverPaths({ dataDir: options.dataDir }),
   }
   const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
   const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { groupIsRunning, signalGroup, spawnShell, type ShellProcess } from '../../src/tools/bash/process-tree.js'
-import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/bash/sandbox.js'
+import { confinementFor, DEFAULT_SANDBOX_SETTINGS } from '../../src/tools/bash/sandbox.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { eventually, groupMembers, isRunning, killAll } from '../support/processes.js'
 import { tempDirSync } from '../support/temp-dirs.js'
@@ -73,7 +73,7 @@ describe('a command whose server dies', () => {
 async function confinedShellExited(command: string): Promise<{ shell: ShellProcess; pgid: number; output: string }> {
   dir = tempDirSync('tree')
   const output = path.join(dir, 'out')
-  const confinement = bwrapArguments({ workspace: dir, cwd: dir, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS })
+  const confinement = confinementFor({ workspace: dir, cwd: dir, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS })
   const shell = spawnShell(command, dir, { PATH: process.env.PATH ?? '' }, openSync(output, 'w'), confinement)
   await new Promise((resolve) => shell.child.once('exit', resolve))
   const pgid = (await shell.groupId) ?? 0

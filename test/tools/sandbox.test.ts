@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { writeGrantOf } from '../../src/executor/permission-flow.js'
@@ -6,6 +6,7 @@ import { isStrictlyReadOnly } from '../../src/permissions/strict-read-only.js'
 import { ToolexecError } from '../../src/contracts/errors.js'
 import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, sandboxHome, type ConfinementPlan } from '../../src/tools/bash/sandbox.js'
 import { parseSandboxConfig, withSession } from '../../src/tools/bash/sandbox-config.js'
+import { installRoot, serverPaths } from '../../src/tools/bash/server-paths.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 
 const workspace = tempDirSync('sandbox-args')
@@ -31,10 +32,26 @@ describe('the bwrap command line', () => {
   })
 
   it('binds the steering files read-only over a writable workspace unless their write was approved', () => {
+    const repo = tempDirSync('sandbox-steering')
+    for (const dir of ['.git/hooks', '.toolexec']) mkdirSync(path.join(repo, dir), { recursive: true })
+    for (const file of ['.git/config', 'AGENTS.md', 'CLAUDE.md']) writeFileSync(path.join(repo, file), '')
+    const args = (writes: 'workspace' | 'steering'): string[] => plan({ workspace: repo, cwd: repo, writes })
     for (const relative of ['.git/config', '.git/hooks', 'AGENTS.md', 'CLAUDE.md', '.toolexec']) {
-      expect(bindsOf(plan({ writes: 'workspace' }), path.join(workspace, relative))).toEqual(['--ro-bind-try'])
-      expect(bindsOf(plan({ writes: 'steering' }), path.join(workspace, relative))).toEqual([])
+      expect(bindsOf(args('workspace'), path.join(repo, relative))).toEqual(['--ro-bind-try'])
+      expect(bindsOf(args('steering'), path.join(repo, relative))).toEqual([])
     }
+  })
+
+  it('puts an empty read-only directory where .toolexec or .git/hooks does not exist yet, and no file for AGENTS.md', () => {
+    const repo = tempDirSync('sandbox-missing')
+    mkdirSync(path.join(repo, '.git'))
+    const args = plan({ workspace: repo, cwd: repo }).join(' ')
+    for (const dir of ['.toolexec', '.git/hooks']) expect(args).toContain(`--tmpfs ${path.join(repo, dir)} --remount-ro ${path.join(repo, dir)}`)
+    expect(args).toContain(`--ro-bind /dev/null ${path.join(repo, '.git/config')}`)
+    expect(args).not.toContain('AGENTS.md')
+    expect(args).not.toContain('CLAUDE.md')
+    // Outside a repository, git's paths are left alone: `git init` still works.
+    expect(plan({ writes: 'workspace' }).join(' ')).not.toContain('.git/hooks')
   })
 
   it('has no network unless allowed, its own pid namespace and /proc, no capabilities as root, and ends with --', () => {
@@ -42,7 +59,6 @@ describe('the bwrap command line', () => {
     expect(args).toContain('--unshare-net')
     expect(plan({ settings: { ...DEFAULT_SANDBOX_SETTINGS, network: true } })).not.toContain('--unshare-net')
     expect(args.join(' ')).toContain('--unshare-pid --proc /proc')
-    if (process.getuid?.() === 0) expect(args.join(' ')).toContain('--cap-drop ALL')
     expect(args.at(-1)).toBe('--')
     expect(args.join(' ')).toContain(`--remount-ro / --setenv HOME `)
   })
@@ -54,13 +70,45 @@ describe('the bwrap command line', () => {
     expect(bindsOf(plan({ settings }), '/srv/ref')).toEqual(['--ro-bind-try'])
   })
 
-  it('hides server files under a visible path, but not one that holds the workspace', () => {
+  it('hides server files under a visible path, but not one that is the workspace', () => {
     const data = path.join(workspace, 'data')
     mkdirSync(data)
     const args = plan({ hiddenPaths: [data, workspace, path.join(workspace, 'missing')] }).join(' ')
     expect(args).toContain(`--tmpfs ${data} --remount-ro ${data}`)
     expect(args).not.toContain(`--tmpfs ${workspace} `)
     expect(args).not.toContain('missing')
+  })
+
+  it('hides what else a server directory holds when it holds the workspace', () => {
+    const shared = tempDirSync('sandbox-shared')
+    const data = path.join(shared, 'data')
+    const inside = path.join(data, 'ws')
+    mkdirSync(inside, { recursive: true })
+    mkdirSync(path.join(data, 'artifacts'))
+    writeFileSync(path.join(data, 'toolexec.db'), 'SQLite format 3')
+    // The data directory lies in a directory the session may read, and holds its workspace.
+    const settings = { ...DEFAULT_SANDBOX_SETTINGS, readOnlyPaths: [shared] }
+    const args = plan({ workspace: inside, cwd: inside, hiddenPaths: [data], settings }).join(' ')
+    expect(args).toContain(`--ro-bind /dev/null ${path.join(data, 'toolexec.db')}`)
+    expect(args).toContain(`--tmpfs ${path.join(data, 'artifacts')} --remount-ro`)
+    expect(args).not.toContain(`--tmpfs ${inside} `)
+  })
+
+  it("counts the server's install, the config file's directory and files named by TOOLEXEC_* variables among its paths", () => {
+    const config = tempDirSync('sandbox-config')
+    const envFile = path.join(tempDirSync('sandbox-env'), 'token')
+    writeFileSync(envFile, 'x')
+    const paths = serverPaths({ dataDir: '/srv/data', configFile: path.join(config, 'config.json'), env: { TOOLEXEC_TOKEN_FILE: envFile, TOOLEXEC_WORKSPACE: config, OTHER: envFile } })
+    expect(paths).toEqual(['/srv/data', config, installRoot(), envFile])
+    expect(JSON.parse(readFileSync(path.join(installRoot(), 'package.json'), 'utf8'))).toMatchObject({ name: 'toolexec' })
+  })
+
+  it('makes the kernel settings in /proc read-only, always starts a user namespace, and drops every capability', () => {
+    const args = plan().join(' ')
+    expect(args).toContain('--unshare-user --disable-userns --unshare-pid --proc /proc --ro-bind /proc/sys /proc/sys')
+    expect(args).toContain('--cap-drop ALL')
+    expect(args).toContain('--seccomp 7')
+    expect(args).not.toMatch(/ \/sys( |$)/)
   })
 
   it("puts $HOME at the server's home path unless that holds what the command sees or is a system or /tmp path", () => {

@@ -7,6 +7,7 @@
 import { PROGRESS_TAIL_BYTES } from './captured-output.js'
 import { defaultCommandEnvironment } from '../../processes/command-environment.js'
 import type { CommandOutput } from './command-output.js'
+import type { Confinement } from './sandbox.js'
 import { exitCodeOf, groupIsRunning, killProcessTree, spawnShell, type ShellProcess } from './process-tree.js'
 
 export const KILL_GRACE_MS = 300
@@ -39,8 +40,8 @@ export interface RunCommandOptions {
   readonly cwd: string
   readonly output: CommandOutput
   readonly env?: NodeJS.ProcessEnv | undefined
-  /** bwrap and its options up to `--` (sandbox.ts); undefined runs the command unconfined. */
-  readonly confinement?: readonly string[] | undefined
+  /** The sandbox (sandbox.ts); undefined runs the command unconfined. */
+  readonly confinement?: Confinement | undefined
   /** Undefined: no time limit (a background task). */
   readonly timeoutMs?: number | undefined
   readonly signal?: AbortSignal | undefined

@@ -4,8 +4,9 @@
  * command line it runs under, or none when nothing can confine it.
  */
 import type { ToolCallContext } from '../../contracts/ports.js'
-import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox.js'
+import { confinementFor, DEFAULT_SANDBOX_SETTINGS, type Confinement, type SandboxSettings } from './sandbox.js'
 import type { SandboxStatus } from './sandbox-probe.js'
+import { commandUser } from './sandbox-user.js'
 
 /** What the server knows of sandboxes besides the probe. */
 export interface SandboxServices {
@@ -22,16 +23,17 @@ declare module '../../contracts/tool-context.js' {
   }
 }
 
-/** bwrap and its options up to `--` for this call, or undefined when it runs unconfined. */
-export function confinementOf(status: SandboxStatus, ctx: ToolCallContext, workspace: string): readonly string[] | undefined {
+/** How this call is confined (bwrap's options, its uid, its seccomp filter), or undefined when it runs unconfined. */
+export function confinementOf(status: SandboxStatus, ctx: ToolCallContext, workspace: string): Confinement | undefined {
   if (!status.confined) return undefined
   const services = ctx.services.sandbox
-  return bwrapArguments({
+  return confinementFor({
     workspace,
     cwd: workspace,
     writes: ctx.writes ?? 'none',
     settings: services?.settingsOf(ctx.sessionId) ?? DEFAULT_SANDBOX_SETTINGS,
     memoryDir: ctx.services.memoryDir,
     hiddenPaths: services?.hiddenPaths,
+    user: commandUser(status.runsAs, workspace),
   })
 }

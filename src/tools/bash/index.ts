@@ -23,6 +23,7 @@ import type { CapturedOutput } from './captured-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
 import { confinementOf } from './confinement.js'
+import type { Confinement } from './sandbox.js'
 import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent, tailPreview } from './model-text.js'
 import { probeSandbox, type SandboxStatus } from './sandbox-probe.js'
 
@@ -105,7 +106,7 @@ function outputLostFailure(exit: CommandExit, captured: CapturedOutput, reason: 
   }
 }
 
-async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashCommandOutput | ToolBusinessFailure> {
+async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: Confinement | undefined): Promise<BashCommandOutput | ToolBusinessFailure> {
   const timeoutMs = commandTimeoutMs(input.timeout)
   const confined = confinement !== undefined
   const output = await CommandOutput.create({
@@ -140,7 +141,7 @@ async function runInForeground(input: BashInput, ctx: ToolCallContext, cwd: stri
   return commandOutput(input.command, exit, captured, timeoutMs, confined)
 }
 
-async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: readonly string[] | undefined): Promise<BashOutput | ToolBusinessFailure> {
+async function startInBackground(input: BashInput, ctx: ToolCallContext, cwd: string, confinement: Confinement | undefined): Promise<BashOutput | ToolBusinessFailure> {
   const { shellTasks, backgroundTasks } = ctx.services
   if (shellTasks === undefined || backgroundTasks === undefined) {
     return { result: false, errorCode: 'TOOL_ERR_NO_BACKGROUND_TASKS', message: 'Background commands are not available here: run the command without run_in_background.' }

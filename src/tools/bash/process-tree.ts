@@ -34,9 +34,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { constants } from 'node:os'
-import type { Readable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 import { createProcessTag, PROCESS_TAG_VARIABLE, signalTagged } from './process-tag.js'
-import { INSIDE_PREFIX } from './sandbox.js'
+import { INSIDE_PREFIX, SECCOMP_FD, type Confinement } from './sandbox.js'
 
 /**
  * The lifeline's half of process-tag.ts, in bash since the server is gone by then: SIGKILL to
@@ -60,8 +60,9 @@ const KILL_TAGGED = [
 // command (the arguments from $3 on), started with SIGTERM ignored: a SIGTERM to the group
 // then reaches the command inside and leaves its sandbox standing until the command ends, so
 // a command's SIGTERM handler runs as it would unconfined (sandbox.ts restores the signal).
-// Only bwrap gets fd 6, where it reports its sandbox's init (--info-fd); the wrapper closes it.
-const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- &`
+// Only bwrap gets fd 6, where it reports its sandbox's init (--info-fd), and fd 7, where it
+// reads its seccomp filter (sandbox.ts); the wrapper closes both, bwrap closes them inside.
+const UNCONFINED_JOB = `${PROCESS_TAG_VARIABLE}="$2" bash -c "$1" 2>&4 3>&- 4>&- 5<&- 6>&- 7<&- &`
 const CONFINED_JOB = `(trap "" TERM; ${PROCESS_TAG_VARIABLE}="$2" exec "\${@:3}") 2>&4 3>&- 4>&- 5<&- &`
 
 function wrapperScript(job: string): string {
@@ -72,7 +73,7 @@ function wrapperScript(job: string): string {
     job,
     'job=$!',
     'printf "%d\\n" "$job" >&3',
-    'exec 3>&- 4>&- 6>&-',
+    'exec 3>&- 4>&- 6>&- 7<&-',
     // The lifeline: fd 5 reads end of file only when the server is gone, however it ended.
     // Once the group is killed the wrapper ends the watcher below, so it ignores that first.
     '(read -r _ <&5; trap "" TERM; kill -KILL -- "-$job"; kill_tagged "$2") &',
@@ -128,21 +129,33 @@ async function readSandboxInit(info: Readable): Promise<number | undefined> {
   return positiveInteger(/"child-pid"\s*:\s*(\d+)/.exec(await readAll(info))?.[1])
 }
 
+/** The filter, written whole; bwrap reads it to its end before the command starts. */
+function sendSeccomp(child: ChildProcess, program: Buffer | undefined): void {
+  if (program === undefined) return
+  const stream = (child.stdio as readonly unknown[])[SECCOMP_FD] as Writable | null | undefined
+  stream?.on('error', () => {})
+  stream?.end(program)
+}
+
 /**
  * Starts `bash -c command` in `cwd` in a process group of its own; stdin reads nothing, stdout
  * and stderr both write to `outputFd`. The child has its own copy of `outputFd` on return.
- * With `confinement` (bwrap and its options up to `--`, see sandbox.ts) the command runs in
- * that sandbox; its process group is then bwrap's, and holds every process of the sandbox.
+ * With `confinement` (see sandbox.ts) the command runs in that sandbox, started as its uid
+ * (the wrapper too, so that it may signal it); its process group is then bwrap's, and holds
+ * every process of the sandbox.
  */
-export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number, confinement?: readonly string[]): ShellProcess {
+export function spawnShell(command: string, cwd: string, env: NodeJS.ProcessEnv, outputFd: number, confinement?: Confinement): ShellProcess {
   const tag = createProcessTag()
-  const [bwrap, ...options] = confinement ?? []
+  const [bwrap, ...options] = confinement?.argv ?? []
   const args =
     bwrap === undefined
       ? ['-c', UNCONFINED_WRAPPER, 'toolexec-bash', command, tag]
       : ['-c', CONFINED_WRAPPER, 'toolexec-bash', command, tag, bwrap, '--info-fd', String(INFO_FD), ...options, ...INSIDE_PREFIX, command]
   const info = bwrap === undefined ? 'ignore' : 'pipe'
-  const child = spawn('bash', args, { cwd, env, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe', info] })
+  const seccomp = confinement?.seccomp === undefined ? 'ignore' : 'pipe'
+  const user = confinement?.user ?? {}
+  const child = spawn('bash', args, { cwd, env, ...user, stdio: ['ignore', outputFd, outputFd, 'pipe', 'ignore', 'pipe', info, seccomp] })
+  sendSeccomp(child, confinement?.seccomp)
   // Never written; while this process lives the wrapper's watcher waits on it.
   const lifeline = pipeOf(child, 5)
   lifeline.on('error', () => {})

@@ -1,16 +1,19 @@
 /**
  * @module Whether Bash commands can be confined here, found once by starting the sandbox for
- * real (bwrap running `true` with the very options a command gets). bwrap may be missing, the
- * kernel or container may refuse user namespaces, the system may not be Linux: then nothing
- * is confined, and the Bash tool lets only what its strict classifier proves read-only run
- * unasked (strict-read-only.ts).
+ * real (bwrap running `true` with the very options, uid and seccomp filter a command gets).
+ * bwrap may be missing, the kernel or container may refuse user namespaces, the system may not
+ * be Linux: then nothing is confined, and the Bash tool lets only what its strict classifier
+ * proves read-only run unasked (strict-read-only.ts). A root server also tries the sandbox as
+ * an unprivileged uid (nobody's): where that cannot start, every command runs as root without
+ * capabilities in a user namespace of its own, and the status says so.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ToolexecError } from '../../contracts/errors.js'
-import { bwrapArguments, DEFAULT_SANDBOX_SETTINGS, INSIDE_PREFIX } from './sandbox.js'
+import { confinementFor, DEFAULT_SANDBOX_SETTINGS, INSIDE_PREFIX, SECCOMP_FD } from './sandbox.js'
+import { identityOfServer, type SandboxIdentity, type SandboxUser } from './sandbox-user.js'
 
 /** `off`: never confine; `auto`: confine where possible; `required`: refuse to start without. */
 export type SandboxMode = 'off' | 'auto' | 'required'
@@ -20,13 +23,23 @@ export interface SandboxStatus {
   readonly mode: SandboxMode
   /** Every Bash command runs in the sandbox. */
   readonly confined: boolean
-  /** Why not, when not. */
+  /** Why not, when not; when confined, why commands run as root (runsAs `root`). */
   readonly reason?: string | undefined
+  /** Who confined commands run as (sandbox-user.ts). */
+  readonly runsAs?: SandboxIdentity | undefined
 }
 
-/** One line for logs and /healthz: `confined`, or `off: <why>`. */
+const IDENTITY_TEXT: Readonly<Record<SandboxIdentity, string>> = {
+  server: "as the server's own uid in a user namespace",
+  'workspace-owner': "as the workspace owner's uid in a user namespace (a workspace root owns: root without capabilities)",
+  root: 'as root without capabilities in a user namespace',
+}
+
+/** One line for logs: `confined as …`, or `off: <why>`. */
 export function sandboxSummary(status: SandboxStatus): string {
-  return status.confined ? 'confined' : `off: ${status.reason ?? 'unavailable'}`
+  if (!status.confined) return `off: ${status.reason ?? 'unavailable'}`
+  const identity = `confined ${IDENTITY_TEXT[status.runsAs ?? identityOfServer()]}`
+  return status.reason === undefined ? identity : `${identity}: ${status.reason}`
 }
 
 const PROBE_TIMEOUT_MS = 10_000
@@ -37,21 +50,44 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? ''
 }
 
-function tryBwrap(): SandboxStatus {
-  if (process.platform !== 'linux') return { mode: 'auto', confined: false, reason: `no sandbox on ${process.platform} (bubblewrap is Linux only)` }
+/** The uid a root server tries: nobody's, which owns nothing. */
+const PROBE_USER: SandboxUser = { uid: 65534, gid: 65534 }
+
+/** Starts a sandbox running `true` in a fresh workspace owned by `user` (the server's own when undefined); undefined when it ran. */
+function startOnce(user: SandboxUser | undefined): string | undefined {
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'toolexec-sandbox-probe-'))
+  const filter = path.join(os.tmpdir(), `${path.basename(workspace)}.bpf`)
+  let filterFd: number | 'ignore' = 'ignore'
   try {
-    const [command, ...args] = bwrapArguments({ workspace, cwd: workspace, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS })
-    const run = spawnSync(command ?? 'bwrap', [...args, ...INSIDE_PREFIX, 'true'], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] })
+    if (user !== undefined) chownSync(workspace, user.uid, user.gid)
+    const confinement = confinementFor({ workspace, cwd: workspace, writes: 'workspace', settings: DEFAULT_SANDBOX_SETTINGS, user })
+    if (confinement.seccomp !== undefined) {
+      writeFileSync(filter, confinement.seccomp, { mode: 0o600 })
+      filterFd = openSync(filter, 'r')
+    }
+    const [command, ...args] = confinement.argv
+    const stdio = Array.from({ length: SECCOMP_FD + 1 }, (_, fd) => (fd === SECCOMP_FD ? filterFd : fd === 1 || fd === 2 ? 'pipe' : 'ignore'))
+    const run = spawnSync(command ?? 'bwrap', [...args, ...INSIDE_PREFIX, 'true'], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio, ...user })
     if (run.error !== undefined) {
       const code = (run.error as NodeJS.ErrnoException).code
-      return { mode: 'auto', confined: false, reason: code === 'ENOENT' ? 'bwrap (bubblewrap) is not installed' : `bwrap failed to start: ${run.error.message}` }
+      return code === 'ENOENT' ? 'bwrap (bubblewrap) is not installed' : `bwrap failed to start: ${run.error.message}`
     }
-    if (run.status === 0) return { mode: 'auto', confined: true }
-    return { mode: 'auto', confined: false, reason: `bwrap cannot start a sandbox here: ${firstLine(run.stderr) || `exit ${run.status ?? run.signal}`}` }
+    return run.status === 0 ? undefined : `bwrap cannot start a sandbox here: ${firstLine(run.stderr) || `exit ${run.status ?? run.signal}`}`
   } finally {
+    if (filterFd !== 'ignore') closeSync(filterFd)
+    rmSync(filter, { force: true })
     rmSync(workspace, { recursive: true, force: true })
   }
+}
+
+function tryBwrap(): SandboxStatus {
+  if (process.platform !== 'linux') return { mode: 'auto', confined: false, reason: `no sandbox on ${process.platform} (bubblewrap is Linux only)` }
+  const failed = startOnce(undefined)
+  if (failed !== undefined) return { mode: 'auto', confined: false, reason: failed }
+  if (identityOfServer() === 'server') return { mode: 'auto', confined: true, runsAs: 'server' }
+  const asOwner = startOnce(PROBE_USER)
+  if (asOwner === undefined) return { mode: 'auto', confined: true, runsAs: 'workspace-owner' }
+  return { mode: 'auto', confined: true, runsAs: 'root', reason: `an unprivileged uid cannot start one (${asOwner})` }
 }
 
 /**

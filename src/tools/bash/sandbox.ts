@@ -4,17 +4,24 @@
  * read-only (/usr, /bin, /lib*, /etc without its secrets, /opt); the workspace and the memory
  * directory at their real paths, the only user files a command can see; an empty private
  * `$HOME` and `/tmp`; `/proc` of a pid namespace of its own; a minimal `/dev`; no network
- * unless allowed; no capabilities, even for root.
+ * unless allowed; a user namespace of its own and no capabilities, as an unprivileged uid where
+ * there is one (sandbox-user.ts); the kernel's settings in /proc read-only (kernel-knobs.ts);
+ * a seccomp filter (seccomp-filter.ts). The server's own files are masked wherever they lie
+ * within what is shown (server-paths.ts).
  *
  * What may be written follows how the call was allowed (WriteGrant): nothing for a command
  * run unasked because it is read-only; the workspace for one a person or a rule allowed, with
  * the files that steer the agent and git (`.git/config`, `.git/hooks`, AGENTS.md, CLAUDE.md,
- * `.toolexec/`) bound read-only again over it unless that write itself was approved.
+ * `.toolexec/`) bound read-only again over it unless that write itself was approved; those of
+ * them that are directories get an empty read-only one where they do not exist yet.
  */
 import { existsSync, lstatSync, readdirSync, readlinkSync, readFileSync, realpathSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { WriteGrant } from '../../contracts/ports.js'
+import { kernelKnobArgs } from './kernel-knobs.js'
+import { seccompProgram } from './seccomp-filter.js'
+import { mayReach, type SandboxUser } from './sandbox-user.js'
 
 export interface SandboxSettings {
   /** More paths a command may read (absolute; missing ones are skipped). */
@@ -33,9 +40,23 @@ export interface ConfinementPlan {
   readonly writes: WriteGrant
   readonly settings: SandboxSettings
   readonly memoryDir?: string | undefined
-  /** Server files never shown even when under a visible path (its data directory, config file). */
+  /** Server files never shown even when under a visible path (server-paths.ts). */
   readonly hiddenPaths?: readonly string[] | undefined
+  /** The unprivileged uid bwrap is started as; undefined: the server's own (sandbox-user.ts). */
+  readonly user?: SandboxUser | undefined
 }
+
+/** How one command is confined: bwrap's command line, who starts it, and its seccomp filter. */
+export interface Confinement {
+  /** bwrap and its options up to and including `--`. */
+  readonly argv: readonly string[]
+  readonly user: SandboxUser | undefined
+  /** What to write on SECCOMP_FD, when argv names it. */
+  readonly seccomp: Buffer | undefined
+}
+
+/** The descriptor on which bwrap reads the seccomp filter (--seccomp). */
+export const SECCOMP_FD = 7
 
 /** The files and directories in the workspace that steer the agent or run programs through git. */
 export const PROTECTED_WORKSPACE_PATHS: readonly string[] = ['.git/config', '.git/hooks', 'AGENTS.md', 'CLAUDE.md', '.toolexec']
@@ -136,15 +157,62 @@ function bindBoth(option: string, given: string, args: string[]): void {
   if (real !== path.resolve(given)) args.push(option, real, path.resolve(given))
 }
 
-/** A hidden path that holds the workspace (tests often use one directory for both) stays. */
-function hideArgs(hidden: readonly string[], visible: readonly string[], workspace: string): string[] {
+function maskArgs(file: string, user: SandboxUser | undefined): string[] {
+  // A path the command's uid cannot reach needs no mask, and bwrap could not place one.
+  if (user !== undefined && !mayReach(user, file)) return []
+  const kind = kindOf(file)
+  if (kind === 'dir') return ['--tmpfs', file, '--remount-ro', file]
+  return kind === 'file' ? ['--ro-bind', '/dev/null', file] : []
+}
+
+interface Shown {
+  /** What the command is given on purpose: the workspace, the memory directory, extra paths. */
+  readonly given: readonly string[]
+  /** Everything it sees: those and the system directories. */
+  readonly visible: readonly string[]
+  readonly user: SandboxUser | undefined
+}
+
+/**
+ * Masks for a server path: whole where it is visible; where it holds (or is) something given
+ * on purpose, its other entries one by one, so the deeper of the two always wins. A server path
+ * that is itself the workspace stays: the workspace is what the session asked for.
+ */
+function hideArgs(file: string, shown: Shown, args: string[]): void {
+  const inner = shown.given.filter((given) => isWithinOrSame(file, given))
+  if (inner.length === 0) {
+    if (shown.visible.some((dir) => isWithinOrSame(dir, file))) args.push(...maskArgs(file, shown.user))
+    return
+  }
+  if (inner.includes(file) || kindOf(file) !== 'dir') return
+  let names: string[]
+  try {
+    names = readdirSync(file)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const entry = path.join(file, name)
+    if (kindOf(entry) === 'link' || inner.some((given) => isWithinOrSame(given, entry))) continue
+    hideArgs(entry, shown, args)
+  }
+}
+
+/**
+ * The steering files and git's, read-only over a writable workspace. One that does not exist
+ * yet cannot be bound, so `.toolexec` and (in a repository) `.git/hooks` get an empty read-only
+ * directory, and `.git/config` an empty read-only file (git reads it as none): bwrap leaves the
+ * empty mount point in the workspace. AGENTS.md and CLAUDE.md get none, which would leave an
+ * empty file in the user's repository: the server never reads them.
+ */
+function steeringArgs(workspace: string): string[] {
   const args: string[] = []
-  for (const file of hidden) {
-    const real = realOrSelf(file)
-    if (isWithinOrSame(real, workspace) || !visible.some((dir) => isWithinOrSame(dir, real))) continue
-    const kind = kindOf(real)
-    if (kind === 'dir') args.push('--tmpfs', real, '--remount-ro', real)
-    else if (kind === 'file') args.push('--ro-bind', '/dev/null', real)
+  const inRepository = kindOf(path.join(workspace, '.git')) === 'dir'
+  for (const relative of PROTECTED_WORKSPACE_PATHS) {
+    const full = path.join(workspace, relative)
+    if (kindOf(full) !== undefined) args.push('--ro-bind-try', full, full)
+    else if (relative === '.toolexec' || (relative === '.git/hooks' && inRepository)) args.push('--tmpfs', full, '--remount-ro', full)
+    else if (relative === '.git/config' && inRepository) args.push('--ro-bind', '/dev/null', full)
   }
   return args
 }
@@ -157,38 +225,44 @@ export function bwrapArguments(plan: ConfinementPlan): string[] {
   systemArgs ??= buildSystemArgs()
   const workspace = realOrSelf(plan.workspace)
   const writable = plan.writes !== 'none'
-  const extraRead = plan.settings.readOnlyPaths.filter((p) => path.isAbsolute(p))
-  const extraWrite = plan.settings.writablePaths.filter((p) => path.isAbsolute(p))
-  const visible = [workspace, ...(plan.memoryDir === undefined ? [] : [realOrSelf(plan.memoryDir)]), ...extraRead, ...extraWrite]
-  const home = sandboxHome(visible)
+  const { user } = plan
+  const reachable = (dir: string): boolean => user === undefined || mayReach(user, dir)
+  const extraRead = plan.settings.readOnlyPaths.filter((p) => path.isAbsolute(p) && reachable(p))
+  const extraWrite = plan.settings.writablePaths.filter((p) => path.isAbsolute(p) && reachable(p))
+  const memoryDir = plan.memoryDir !== undefined && existsSync(plan.memoryDir) && reachable(plan.memoryDir) ? plan.memoryDir : undefined
+  const given = [workspace, ...(memoryDir === undefined ? [] : [realOrSelf(memoryDir)]), ...extraRead, ...extraWrite]
+  const home = sandboxHome(given)
   const args = ['bwrap', ...systemArgs]
   if (plan.settings.network) args.push(...resolverArgs())
   args.push('--tmpfs', '/tmp')
   if (home !== FALLBACK_HOME) args.push('--tmpfs', home)
   else args.push('--dir', home)
-  args.push('--dev', '/dev', '--unshare-pid', '--proc', '/proc', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try')
+  args.push('--dev', '/dev', '--unshare-user', '--disable-userns', '--unshare-pid', '--proc', '/proc', ...kernelKnobArgs())
+  args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try')
   if (!plan.settings.network) args.push('--unshare-net')
   // No --die-with-parent: bwrap's monitor exits as soon as the command does, and with that
   // option would take down what the command left running (R21, R32). The wrapper's lifeline
   // (process-tree.ts) kills the sandbox's init when the server is gone, however it ended, and
   // the kernel then ends every process of its pid namespace.
-  if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL')
+  args.push('--cap-drop', 'ALL')
+  if (seccompProgram() !== undefined) args.push('--seccomp', String(SECCOMP_FD))
   // A new session would take the command out of its process group (no SIGTERM first, see
   // process-tree.ts): only when there is a terminal to protect.
   if (hasControllingTerminal()) args.push('--new-session')
   for (const dir of extraRead) args.push('--ro-bind-try', dir, dir)
   for (const dir of extraWrite) args.push(writable ? '--bind-try' : '--ro-bind-try', dir, dir)
   bindBoth(writable ? '--bind' : '--ro-bind', plan.workspace, args)
-  if (plan.memoryDir !== undefined && existsSync(plan.memoryDir)) bindBoth(writable ? '--bind' : '--ro-bind', plan.memoryDir, args)
-  if (writable && plan.writes !== 'steering') {
-    for (const relative of PROTECTED_WORKSPACE_PATHS) {
-      const full = path.join(workspace, relative)
-      args.push('--ro-bind-try', full, full)
-    }
-  }
-  args.push(...hideArgs(plan.hiddenPaths ?? [], visible, workspace))
+  if (memoryDir !== undefined) bindBoth(writable ? '--bind' : '--ro-bind', memoryDir, args)
+  if (writable && plan.writes !== 'steering') args.push(...steeringArgs(workspace))
+  const shown: Shown = { given, visible: [...SYSTEM_PATHS, ...given], user }
+  for (const file of plan.hiddenPaths ?? []) hideArgs(realOrSelf(file), shown, args)
   args.push('--remount-ro', '/', '--setenv', 'HOME', home, '--chdir', plan.cwd, '--')
   return args
+}
+
+/** The whole confinement of one command: see bwrapArguments. */
+export function confinementFor(plan: ConfinementPlan): Confinement {
+  return { argv: bwrapArguments(plan), user: plan.user, seccomp: seccompProgram() }
 }
 
 /**

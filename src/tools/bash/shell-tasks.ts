@@ -9,6 +9,7 @@ import type { ArtifactStore, BackgroundTask } from '../../contracts/ports.js'
 import type { CapturedOutput } from './captured-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit, type RunningCommand } from './command-runner.js'
+import type { Confinement } from './sandbox.js'
 
 export type ShellTaskStatus = 'running' | 'completed' | 'failed' | 'killed'
 
@@ -34,7 +35,7 @@ export interface ShellTaskOptions {
   readonly artifacts?: ArtifactStore | undefined
   readonly env?: NodeJS.ProcessEnv | undefined
   /** The sandbox it runs in (command-runner.ts); undefined: none. */
-  readonly confinement?: readonly string[] | undefined
+  readonly confinement?: Confinement | undefined
 }
 
 declare module '../../contracts/tool-context.js' {
