@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.js'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
+import { parsedDatabaseUrl } from './storage/database-url.js'
 import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
 
 export interface ServerConfig {
@@ -202,8 +203,11 @@ function expandHome(value: string): string {
 /** A PostgreSQL URL, checked; an error never shows the password it may hold. */
 function parseDatabaseUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  if (!URL.canParse(value)) throw new ConfigError('TOOLEXEC_DATABASE_URL is not a URL: write postgres://user:password@host:port/database')
-  const { protocol } = new URL(value)
+  const parsed = parsedDatabaseUrl(value)
+  if (parsed === undefined) {
+    throw new ConfigError('TOOLEXEC_DATABASE_URL is not a URL: write postgres://user:password@host:port/database, or postgres://user@/database?host=/socket/dir')
+  }
+  const { protocol } = parsed
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new ConfigError(`TOOLEXEC_DATABASE_URL must be a postgres:// or postgresql:// URL, got one of scheme "${protocol.slice(0, -1)}"`)
   }
