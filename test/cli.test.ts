@@ -65,6 +65,7 @@ describe('the start line', () => {
     const { line, output } = await startLine(dataDir, { TOOLEXEC_TOKEN: token, TOOLEXEC_WORKSPACE: workspace, TOOLEXEC_CORS_ORIGINS: 'http://localhost:5173,https://app.example' })
     expect(line).toMatchObject({ msg: 'toolexec listening', tokenRequired: true, corsOrigins: ['http://localhost:5173', 'https://app.example'], workspace, dataDir })
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(line.console).toBe(`${String(line.url)}/`)
     expect(output).not.toContain(token)
     expect(output).not.toContain('warning')
   }, 30_000)
