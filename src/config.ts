@@ -75,7 +75,10 @@ export const SETTINGS = {
     help: 'postgres://user:password@host:port/database to store in PostgreSQL instead of the SQLite file',
   },
   workspace: { env: 'TOOLEXEC_WORKSPACE', fallback: '.', shown: 'current directory', help: 'default workspace of new sessions; an existing directory' },
-  token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz, /openapi.json and /docs requires (${MIN_TOKEN_LENGTH} characters or more)` },
+  token: {
+    env: 'TOOLEXEC_TOKEN',
+    help: `bearer token every route requires but /healthz, /openapi.json, /docs and the web console's page and assets (/, /console/) (${MIN_TOKEN_LENGTH} characters or more)`,
+  },
   config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS', help: 'comma-separated origins (http(s)://host[:port]) allowed to call from a browser' },
   'log-level': { env: 'LOG_LEVEL', fallback: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` },

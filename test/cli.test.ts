@@ -34,6 +34,20 @@ describe('--help and --version', () => {
   })
 })
 
+describe('--help answers before the server loads', () => {
+  it('src/main.ts imports only the configuration statically; the server is imported once a configuration is read', () => {
+    const source = readFileSync(path.join(ROOT, 'src', 'main.ts'), 'utf8')
+    const staticImports = [...source.matchAll(/^import .* from '([^']+)'$/gm)].map((match) => match[1])
+    expect(staticImports).toEqual(['node:fs', 'node:os', './config.js'])
+    expect(source).toContain("import('./server.js')")
+  })
+
+  it('names the web console among the routes that need no token', async () => {
+    const run = await runRefusedMain(path.join(tempDirSync('cli'), 'never-created'), {}, 15_000, { args: ['--help'] })
+    expect(run.stdout).toContain("every route requires but /healthz, /openapi.json, /docs and the web console's page and assets (/, /console/)")
+  })
+})
+
 describe("the README's configuration table", () => {
   it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
