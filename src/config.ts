@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.js'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
+import { parsedDatabaseUrl } from './storage/database-url.js'
 import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
 
 export interface ServerConfig {
@@ -74,7 +75,10 @@ export const SETTINGS = {
     help: 'postgres://user:password@host:port/database to store in PostgreSQL instead of the SQLite file',
   },
   workspace: { env: 'TOOLEXEC_WORKSPACE', fallback: '.', shown: 'current directory', help: 'default workspace of new sessions; an existing directory' },
-  token: { env: 'TOOLEXEC_TOKEN', help: `bearer token every route but /healthz, /openapi.json and /docs requires (${MIN_TOKEN_LENGTH} characters or more)` },
+  token: {
+    env: 'TOOLEXEC_TOKEN',
+    help: `bearer token every route requires but /healthz, /openapi.json, /docs and the web console's page and assets (/, /console/) (${MIN_TOKEN_LENGTH} characters or more)`,
+  },
   config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS', help: 'comma-separated origins (http(s)://host[:port]) allowed to call from a browser' },
   'log-level': { env: 'LOG_LEVEL', fallback: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` },
@@ -202,8 +206,11 @@ function expandHome(value: string): string {
 /** A PostgreSQL URL, checked; an error never shows the password it may hold. */
 function parseDatabaseUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  if (!URL.canParse(value)) throw new ConfigError('TOOLEXEC_DATABASE_URL is not a URL: write postgres://user:password@host:port/database')
-  const { protocol } = new URL(value)
+  const parsed = parsedDatabaseUrl(value)
+  if (parsed === undefined) {
+    throw new ConfigError('TOOLEXEC_DATABASE_URL is not a URL: write postgres://user:password@host:port/database, or postgres://user@/database?host=/socket/dir')
+  }
+  const { protocol } = parsed
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new ConfigError(`TOOLEXEC_DATABASE_URL must be a postgres:// or postgresql:// URL, got one of scheme "${protocol.slice(0, -1)}"`)
   }

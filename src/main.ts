@@ -3,13 +3,6 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type ServerConfig } from './config.js'
-import { StartupError } from './contracts/errors.js'
-import { PolicyError } from './permissions/policy.js'
-import { startServer } from './server.js'
-import { checkStartPaths } from './start-paths.js'
-import { isStorageFull } from './contracts/store.js'
-import { probeSandbox } from './tools/bash/sandbox-probe.js'
-import { builtinTools } from './tools/builtin.js'
 
 /**
  * A signal sent to a process group (systemd's default KillMode, `kill -- -PGID`) reaches the
@@ -21,6 +14,17 @@ const SAME_SIGNAL_MS = 100
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2))
   for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
+  // Loaded only now, so that --help and --version answer without loading (or, under tsx, compiling) the server.
+  const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { probeSandbox }, { builtinTools }] = await Promise.all([
+    import('./contracts/errors.js'),
+    import('./permissions/policy.js'),
+    import('./server.js'),
+    import('./start-paths.js'),
+    import('./contracts/store.js'),
+    import('./tools/bash/sandbox-probe.js'),
+    import('./tools/builtin.js'),
+  ])
+  const isRefusal = (error: unknown): error is Error => hasConfigCode(error) || error instanceof StartupError || error instanceof PolicyError
   let server
   try {
     checkStartPaths(config)
@@ -28,7 +32,7 @@ async function main(): Promise<void> {
     const sandbox = probeSandbox(config.sandboxMode)
     server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox })
   } catch (error) {
-    if (error instanceof StartupError || error instanceof PolicyError || isConfigCode(error)) refuse(error.message)
+    if (isRefusal(error)) refuse(error.message)
     if (isStorageFull(error)) {
       refuse(`no space left in the data directory ${config.dataDir} (${(error as { code: string }).code}): free space there and start again`)
     }
@@ -76,7 +80,7 @@ function packageVersion(): string {
   return manifest.version
 }
 
-function isConfigCode(error: unknown): error is Error {
+function hasConfigCode(error: unknown): error is Error {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined
   return typeof code === 'string' && (code.startsWith('CONF_ERR_') || ['EXEC_ERR_DUPLICATE_TOOL', 'EXEC_ERR_INVALID_TOOL', 'EADDRINUSE', 'EACCES'].includes(code))
 }

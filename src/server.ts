@@ -89,7 +89,15 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const address = await app.listen({ host: config.host, port: config.port })
     // What an operator checks first; the token itself, and the database's password, never reach a log.
     const database = config.databaseUrl === undefined ? runtime.database.backend : redactedDatabaseUrl(config.databaseUrl)
-    const listening = { url: address, tokenRequired: config.token !== undefined, corsOrigins: config.corsOrigins, workspace: config.workspace, dataDir: config.dataDir, database }
+    const listening = {
+      url: address,
+      console: `${address}/`,
+      tokenRequired: config.token !== undefined,
+      corsOrigins: config.corsOrigins,
+      workspace: config.workspace,
+      dataDir: config.dataDir,
+      database,
+    }
     logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined
@@ -103,6 +111,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
         closing ??= app
           .close()
           .then(() => runtime.close(options))
+          .then((report) => logger.info({ ...report, graceMs: options?.graceMs ?? 0 }, 'toolexec stopped'))
           .finally(() => Promise.all([mcp.stop(), closeGrepPool()]))
         return closing
       },

@@ -29,7 +29,7 @@ import { ScheduleService } from './sessions/schedule-service.js'
 import { SessionPermissionBroker } from './sessions/session-broker.js'
 import { deleteSession } from './sessions/session-deletion.js'
 import { SessionService } from './sessions/session-service.js'
-import { drainRunningCalls, stopRunningWork } from './sessions/shutdown.js'
+import { drainRunningCalls, runningReport, stopRunningWork } from './sessions/shutdown.js'
 import { serverToolServices, withLiveMode } from './sessions/tool-services.js'
 import { Turns } from './sessions/turns.js'
 import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps } from './storage/capped-artifact-store.js'
@@ -183,7 +183,9 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
     stopStartingCalls: () => journal.holdStarts(),
     close: async (closeOptions = {}) => {
       journal.holdStarts()
-      if ((closeOptions.graceMs ?? 0) > 0) await drainRunningCalls(journal, store, closeOptions.graceMs ?? 0)
+      // Without a grace nothing is awaited before the directory is released (see below).
+      const graceMs = closeOptions.graceMs ?? 0
+      const report = graceMs > 0 ? await drainRunningCalls(journal, store, graceMs) : runningReport(journal, store)
       // The reserve's space lets what a full disk kept in memory be written before the database closes.
       if (journal.keptCount > 0 && storage.reserve.release()) journal.flush()
       storage.reserve.close()
@@ -195,6 +197,7 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
       // Released with the database closed, not after the kills below: close() need not be awaited to reopen the directory.
       lock.release()
       await stopRunningWork(live, backgroundTasks)
+      return report
     },
   }
 }

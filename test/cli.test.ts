@@ -34,6 +34,20 @@ describe('--help and --version', () => {
   })
 })
 
+describe('--help answers before the server loads', () => {
+  it('src/main.ts imports only the configuration statically; the server is imported once a configuration is read', () => {
+    const source = readFileSync(path.join(ROOT, 'src', 'main.ts'), 'utf8')
+    const staticImports = [...source.matchAll(/^import .* from '([^']+)'$/gm)].map((match) => match[1])
+    expect(staticImports).toEqual(['node:fs', 'node:os', './config.js'])
+    expect(source).toContain("import('./server.js')")
+  })
+
+  it('names the web console among the routes that need no token', async () => {
+    const run = await runRefusedMain(path.join(tempDirSync('cli'), 'never-created'), {}, 15_000, { args: ['--help'] })
+    expect(run.stdout).toContain("every route requires but /healthz, /openapi.json, /docs and the web console's page and assets (/, /console/)")
+  })
+})
+
 describe("the README's configuration table", () => {
   it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
@@ -65,6 +79,7 @@ describe('the start line', () => {
     const { line, output } = await startLine(dataDir, { TOOLEXEC_TOKEN: token, TOOLEXEC_WORKSPACE: workspace, TOOLEXEC_CORS_ORIGINS: 'http://localhost:5173,https://app.example' })
     expect(line).toMatchObject({ msg: 'toolexec listening', tokenRequired: true, corsOrigins: ['http://localhost:5173', 'https://app.example'], workspace, dataDir })
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(line.console).toBe(`${String(line.url)}/`)
     expect(output).not.toContain(token)
     expect(output).not.toContain('warning')
   }, 30_000)

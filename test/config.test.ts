@@ -221,7 +221,13 @@ describe('TOOLEXEC_DATABASE_URL', () => {
     expect(loadConfig([], {}, CWD).databaseUrl).toBeUndefined()
   })
 
-  it.each(['postgres://toolexec:secret@db.internal:5432/toolexec', 'postgresql://localhost/toolexec', 'postgres:///toolexec?host=/run/postgresql'])('takes %s', (url) => {
+  it.each([
+    'postgres://toolexec:secret@db.internal:5432/toolexec',
+    'postgresql://localhost/toolexec',
+    'postgres:///toolexec?host=/run/postgresql',
+    'postgres://toolexec@/toolexec?host=/run/postgresql',
+    'postgresql://toolexec:secret@/toolexec?host=/var/run/postgresql&port=5433',
+  ])('takes %s, the libpq socket forms included', (url) => {
     expect(loadConfig([], { TOOLEXEC_DATABASE_URL: url }, CWD).databaseUrl).toBe(url)
     expect(loadConfig(['--database-url', url], {}, CWD).databaseUrl).toBe(url)
   })
@@ -238,6 +244,20 @@ describe('TOOLEXEC_DATABASE_URL', () => {
   it('is logged with its password replaced by ***', () => {
     expect(redactedDatabaseUrl('postgres://toolexec:hunter2@db.internal:5432/toolexec')).toBe('postgres://toolexec:***@db.internal:5432/toolexec')
     expect(redactedDatabaseUrl('postgresql://localhost/toolexec')).toBe('postgresql://localhost/toolexec')
+  })
+
+  it.each([
+    ['postgresql:///toolexec?host=/run/pg&password=hunter2', 'postgresql:///toolexec?host=/run/pg&password=***'],
+    ['postgres://u@/db?host=/dir&PASSWORD=hunter2&application_name=x', 'postgres://u@/db?host=/dir&PASSWORD=***&application_name=x'],
+    ['postgres://u:hunter2@/db?host=/dir', 'postgres://u:***@/db?host=/dir'],
+    ['postgres://db/x?sslmode=verify-full&sslpassword=hunter2&sslkey=/k/hunter2.key&passfile=/p/hunter2', 'postgres://db/x?sslmode=verify-full&sslpassword=***&sslkey=***&passfile=***'],
+  ])('masks every secret of %s', (url, shown) => {
+    expect(redactedDatabaseUrl(url)).toBe(shown)
+    expect(redactedDatabaseUrl(url)).not.toMatch(/hunter2/)
+  })
+
+  it('masks the secrets of a text that does not parse as a URL too', () => {
+    expect(redactedDatabaseUrl('postgres://u:hunter2@[bad/db?password=hunter2 x')).not.toMatch(/hunter2/)
   })
 })
 

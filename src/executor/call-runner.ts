@@ -11,7 +11,7 @@ import type { AskedDenial, ToolEntry } from '../contracts/tool-entry.js'
 import { runHandlerStage } from './call-handler.js'
 import { CallState } from './call-state.js'
 import type { ExecutorDeps } from './deps.js'
-import { createErrorResult, formatValidationError, meaningfulReason, projectErrorMessage, toolUseError } from './errors.js'
+import { createErrorResult, formatValidationError, meaningfulReason, projectedValidationError, projectErrorMessage, projectMessage, toolUseError } from './errors.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, NO_PRE_TOOL_USE, runPreToolUse, type PreToolUseOutcome } from './hook-flow.js'
 import { decidePermission } from './permission-flow.js'
@@ -54,16 +54,21 @@ function cancelledBeforeStart(state: CallState): Promise<ToolExecutionResult> {
   return state.fail({ status: 'cancelled', stage: 'handler', errorClass: 'cancelled', message })
 }
 
-/** A4 and R27: an empty name and an unknown name have their own texts. */
+/** A4 and R27: an empty name and an unknown name have their own texts; R26 projects the latter. */
 function notFound(state: CallState): Promise<ToolExecutionResult> {
   const name = state.call.name
-  const modelContent = name.length === 0 ? toolUseError(`Error: No such tool available: ${name}`) : `Tool not found: ${name}`
+  const modelContent = name.length === 0 ? toolUseError(`Error: No such tool available: ${name}`) : projectMessage(`Tool not found: ${name}`)
   return state.fail({ status: 'failed', stage: 'lookup', errorClass: 'not_found', message: modelContent, modelContent, code: 'EXEC_ERR_TOOL_NOT_FOUND' })
 }
 
-/** Validation then resolveInput (R13); sets state.input and state.flags, or returns the failure. */
-async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): Promise<ToolExecutionResult | undefined> {
-  const invalid = formatValidationError(state.call.name, entry.inputSchema, raw)
+/**
+ * Validation then resolveInput (R13); sets state.input and state.flags, or returns the failure.
+ * R26: only the model's own input gets the texts written for the model; a hook's rewrite that
+ * fails gets the projected message.
+ */
+async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown, from: 'model' | 'hook' = 'model'): Promise<ToolExecutionResult | undefined> {
+  const validate = from === 'model' ? formatValidationError : projectedValidationError
+  const invalid = validate(state.call.name, entry.inputSchema, raw)
   if (invalid !== undefined) {
     return state.fail({ status: 'failed', stage: 'validation', errorClass: 'validation', message: invalid, modelContent: invalid, code: 'EXEC_ERR_INVALID_INPUT' })
   }
@@ -71,7 +76,7 @@ async function prepareInput(state: CallState, entry: ToolEntry, raw: unknown): P
     state.input = entry.resolveInput === undefined ? raw : await entry.resolveInput(raw, { sessionId: state.turn.sessionId, callId: state.call.id, workspace: state.turn.workspace })
   } catch (error) {
     const message = projectErrorMessage(error)
-    return state.fail({ status: 'failed', stage: 'resolve_input', errorClass: 'validation', message, modelContent: toolUseError(message) })
+    return state.fail({ status: 'failed', stage: 'resolve_input', errorClass: 'validation', message, modelContent: from === 'model' ? toolUseError(message) : message })
   }
   state.flags = flagsFor(entry, state.input)
   return undefined
@@ -95,7 +100,7 @@ async function applyPreToolUse(state: CallState, entry: ToolEntry, pre: PreToolU
     return state.fail({ status: 'denied', stage: 'pre_tool_use', errorClass: 'hook_blocked', message: reason, code: 'EXEC_ERR_HOOK_BLOCKED' })
   }
   if (!pre.hasUpdatedInput) return undefined
-  return prepareInput(state, entry, pre.updatedInput)
+  return prepareInput(state, entry, pre.updatedInput, 'hook')
 }
 
 async function askPermission(state: CallState, entry: ToolEntry, pre: PreToolUseOutcome): Promise<ToolExecutionResult | undefined> {

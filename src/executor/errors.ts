@@ -197,12 +197,26 @@ function compiled(schema: TSchema): TypeCheck<TSchema> {
 
 /** A4: the model-facing text for an input that fails its schema; undefined when valid. */
 export function formatValidationError(toolName: string, schema: TSchema, input: unknown): string | undefined {
+  const failure = describeValidationFailure(toolName, schema, input)
+  return failure === undefined ? undefined : toolUseError(failure)
+}
+
+/**
+ * R13 and R26: a PreToolUse hook's updatedInput that fails the schema is not the model's first
+ * validation failure, so the model gets the projected message, not the A4 text.
+ */
+export function projectedValidationError(toolName: string, schema: TSchema, input: unknown): string | undefined {
+  const failure = describeValidationFailure(toolName, schema, input)
+  return failure === undefined ? undefined : projectMessage(`The PreToolUse hook's updatedInput is invalid: ${failure}`)
+}
+
+function describeValidationFailure(toolName: string, schema: TSchema, input: unknown): string | undefined {
   if (compiled(schema).Check(input)) return undefined
   const issues = collectIssues(Value.Errors(schema, input))
   if (issues.length === 0) return undefined
   const noun = issues.length === 1 ? 'issue' : 'issues'
   const lines = issues.map((issue) => issue.line).join('\n')
-  return `<tool_use_error>InputValidationError: ${toolName} failed due to the following ${noun}:\n${lines}</tool_use_error>`
+  return `InputValidationError: ${toolName} failed due to the following ${noun}:\n${lines}`
 }
 
 function collectIssues(errors: Iterable<ValueError>): Issue[] {

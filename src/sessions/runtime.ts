@@ -13,7 +13,7 @@ import type { ProjectRuleService } from './project-rule-service.js'
 import type { RecoveryReport } from './recovery.js'
 import type { ScheduleService } from './schedule-service.js'
 import type { SessionService } from './session-service.js'
-import type { CloseOptions } from './shutdown.js'
+import type { CloseOptions, ShutdownReport } from './shutdown.js'
 
 export interface Runtime {
   /** Every row the server keeps, behind the storage port (tests read it to check what was written). */
@@ -41,5 +41,5 @@ export interface Runtime {
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
   /** Stops starting calls, lets running ones finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */
-  close(options?: CloseOptions): Promise<void>
+  close(options?: CloseOptions): Promise<ShutdownReport>
 }

@@ -29,21 +29,43 @@ const DRAIN_POLL_MS = 25
  * `interrupted`. A call awaiting approval is not waited for: it stays pending, answerable
  * after the restart.
  */
-export async function drainRunningCalls(journal: EventJournal, store: Store, graceMs: number): Promise<void> {
+export async function drainRunningCalls(journal: EventJournal, store: Store, graceMs: number): Promise<ShutdownReport> {
+  const running = stillRunning(journal, store)
   const deadline = performance.now() + graceMs
-  while (performance.now() < deadline && stillRunning(journal, store)) {
+  let left = running
+  while (left > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
+    left = stillRunning(journal, store)
   }
   // The last result may still be queued for the next commit.
   journal.flush()
+  return { running, finished: running - left, stopped: left }
 }
 
-/** A call whose result a full disk keeps in memory has finished: it is not waited for. */
-function stillRunning(journal: EventJournal, store: Store): boolean {
-  const running = store.runningCalls()
-  if (running.length === 0) return false
+/** The report of a stop without a grace: every call still running is stopped. */
+export function runningReport(journal: EventJournal, store: Store): ShutdownReport {
+  const running = stillRunning(journal, store)
+  return { running, finished: 0, stopped: running }
+}
+
+/** What the shutdown line says: calls running when it began, those that finished within the grace, those stopped. */
+export interface ShutdownReport {
+  readonly running: number
+  readonly finished: number
+  readonly stopped: number
+}
+
+/** How many calls run, not counting one whose result a full disk keeps in memory (it has finished); 0 when the database does not answer. */
+function stillRunning(journal: EventJournal, store: Store): number {
+  let running
+  try {
+    running = store.runningCalls()
+  } catch {
+    return 0
+  }
+  if (running.length === 0) return 0
   const kept = journal.keptResults()
-  return running.some((call) => !kept.has(`${call.sessionId} ${call.id}`))
+  return running.filter((call) => !kept.has(`${call.sessionId} ${call.id}`)).length
 }
 
 export async function stopRunningWork(live: LiveSessions, backgroundTasks: BackgroundTaskRegistry): Promise<void> {

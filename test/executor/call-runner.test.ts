@@ -119,6 +119,8 @@ describe('R25-R27 failures', () => {
 
   it.each<[string, ToolEntry[], ToolCall, string, string]>([
     ['an unknown tool', [], { id: 'c', name: 'Nope', input: {} }, 'Tool not found: Nope', 'lookup'],
+    ['an unknown tool whose name has newlines and tabs (projected)', [], { id: 'c', name: 'No\n\tpe\r\n  x ', input: {} }, 'Tool not found: No pe x', 'lookup'],
+    ['an unknown tool with a very long name (projected)', [], { id: 'c', name: 'n'.repeat(600), input: {} }, `Tool not found: ${'n'.repeat(481)}...`, 'lookup'],
     ['an empty tool name', [], { id: 'c', name: '', input: {} }, '<tool_use_error>Error: No such tool available: </tool_use_error>', 'lookup'],
     [
       'a missing parameter',

@@ -71,14 +71,16 @@ describe('R13 what was approved is what runs', () => {
     expect(started?.input).toEqual(resolved)
   })
 
-  it('R13 fails an updatedInput that breaks the schema with the A4 validation text, before asking', async () => {
+  it('R13 R26 fails an updatedInput that breaks the schema with the projected message (not the first-validation text), before asking', async () => {
     const write = writeTool()
     const { executor, broker } = build({ tools: [write.entry], hooks: [preToolUse({ updatedInput: { file_path: 7 } })] })
     const sink = answeringSink(broker, CLIENT_ALLOW)
     const result = await executor.execute({ id: 'w3', name: 'Write', input: { file_path: 'x.txt' } }, { sessionId: 's', workspace, broker, emit: sink.emit })
     expect(result.modelContent).toBe(
-      '<tool_use_error>InputValidationError: Write failed due to the following issue:\n' + 'The parameter `file_path` type is expected as `string` but provided as `number`</tool_use_error>',
+      "The PreToolUse hook's updatedInput is invalid: InputValidationError: Write failed due to the following issue: " +
+        'The parameter `file_path` type is expected as `string` but provided as `number`',
     )
+    expect(result.modelContent).not.toContain('<tool_use_error>')
     expect(result.error?.stage).toBe('validation')
     expect(ofType(sink.events, 'PermissionRequested')).toEqual([])
     expect(write.inputs).toEqual([])

@@ -129,6 +129,11 @@ describe('npm start on SIGTERM', () => {
     await expect.poll(() => status(first.url), { timeout: 5_000 }).toBe('running')
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
+    const stopped = first
+      .output()
+      .stdout.split('\n')
+      .find((line) => line.includes('"msg":"toolexec stopped"'))
+    expect(JSON.parse(stopped ?? '{}')).toMatchObject({ running: 1, finished: 1, stopped: 0, graceMs: 5_000 })
 
     const second = await startMain(dataDir, 5_000)
     try {

@@ -57,8 +57,8 @@ export function postgresBinDir(): string | undefined {
 
 /**
  * The URL of `database` on the server whose socket is in `dir` (user `postgres`, trusted on the
- * socket). The user goes in the query, not before an empty host: a WHATWG URL (what the
- * server's --database-url check parses) refuses `postgres@/`.
+ * socket), in the form with the user in the query; the server takes `postgres://postgres@/db?host=`
+ * too (test/http/postgres-database-url.test.ts).
  */
 export function postgresUrl(dir: string, database: string): string {
   return `postgresql:///${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}&user=postgres`
