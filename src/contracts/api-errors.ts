@@ -15,6 +15,8 @@ export const API_ERROR_CODES = {
   EXEC_ERR_INVALID_TOOL: 'A tool definition is not valid (POST /tools)',
   API_ERR_UNAUTHORIZED: 'The server runs with a token and the request has none, or a wrong one',
   API_ERR_HOST_NOT_LOOPBACK: 'The server runs without a token and the Host is not a loopback name (DNS rebinding)',
+  API_ERR_ORIGIN_NOT_ALLOWED:
+    'The server runs without a token and the request comes from a web page on another site: an Origin that is neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site',
   API_ERR_NOT_FOUND: 'No route has this method and path',
   API_ERR_SESSION_NOT_FOUND: 'No session has this id',
   API_ERR_SCHEDULE_NOT_FOUND: 'No schedule has this id',

@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_NOT_ACCEPTABLE: 'This route answers only text/event-stream, which the Accept header (%s) refuses',
   API_ERR_UNAUTHORIZED: 'Missing or invalid bearer token',
   API_ERR_HOST_NOT_LOOPBACK: 'Host %s is not a loopback name: without a token the server answers only localhost, 127.0.0.1 and [::1]',
+  API_ERR_ORIGIN_NOT_ALLOWED: '%s may not call this server: without a token it answers pages from loopback origins and TOOLEXEC_CORS_ORIGINS only; set TOOLEXEC_TOKEN to call it from elsewhere',
   API_ERR_NOT_FOUND: 'Route %s %s not found',
   API_ERR_SESSION_NOT_FOUND: 'Session %s not found',
   API_ERR_SESSION_EXISTS: 'Session %s already exists',

@@ -13,6 +13,7 @@ import type { Runtime } from '../sessions/runtime.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { registerConsole } from './console.js'
 import { corsHeadersFor, registerCors } from './cors.js'
+import { registerCrossSiteCheck } from './cross-site.js'
 import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before authentication: a 401 or a 403 carries the CORS headers too.
   await registerCors(app, options.corsOrigins)
   registerAuth(app, options.token)
+  registerCrossSiteCheck(app, options.token, options.corsOrigins)
   await app.register(swagger, swaggerOptions())
   await app.register(swaggerUi, { routePrefix: '/docs' })
   await registerConsole(app)

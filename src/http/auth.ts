@@ -43,8 +43,13 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
  */
 function registerLoopbackHostCheck(app: FastifyInstance): void {
   app.addHook('onRequest', function loopbackHostOnly(request, _reply, done) {
-    done(LOOPBACK_NAME.test(request.hostname) ? undefined : new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname]))
+    done(isLoopbackName(request.hostname) ? undefined : new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname]))
   })
+}
+
+/** `localhost`, `127.x.x.x` or `[::1]`, without a port. */
+export function isLoopbackName(name: string): boolean {
+  return LOOPBACK_NAME.test(name)
 }
 
 function isOpenRoute(route: string | undefined): boolean {

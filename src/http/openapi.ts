@@ -67,7 +67,8 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'dele
 const ERROR_REPLY = 'ErrorReply'
 const BODY_LIMIT_TEXT = `${BODY_LIMIT_BYTES / (1024 * 1024)} MiB`
 const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
-const HOST_NOT_LOOPBACK = 'The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN)'
+const NOT_LOCAL =
+  'Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
 const CONTRACT_MODULES: readonly object[] = [api, apiErrors, display, events, flags, modelContent, modelFormats, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
 
@@ -180,8 +181,8 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
       if (Array.isArray(security) && security.length > 0 && responses['401'] === undefined) {
         responses['401'] = { description: UNAUTHORIZED, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
       }
-      // Without a token every route answers only loopback Host names (DNS rebinding).
-      responses['403'] ??= { description: HOST_NOT_LOOPBACK, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+      // Without a token every route answers only loopback Host names (DNS rebinding) and pages of loopback or listed origins.
+      responses['403'] ??= { description: NOT_LOCAL, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
     }
   }
 }

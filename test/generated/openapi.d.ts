@@ -672,7 +672,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1325,7 +1325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1385,7 +1385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1471,7 +1471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1528,7 +1528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1617,7 +1617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1697,7 +1697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1758,7 +1758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1857,7 +1857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1952,7 +1952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,7 +2049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2112,7 +2112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2211,7 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2251,7 +2251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2299,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2388,7 +2388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +2467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2540,7 +2540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2591,7 +2591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2675,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2750,7 +2750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The Host is not a loopback name: localhost, 127.x.x.x or [::1] (only when the server runs without TOOLEXEC_TOKEN) */
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -212,11 +212,14 @@ describe('CORS (TOOLEXEC_CORS_ORIGINS)', () => {
     expect(simple.headers.get('access-control-allow-origin')).toBe(ALLOWED)
   })
 
-  it('allows no origin at all by default, and needs no token when none is set', async () => {
+  it('allows no origin at all by default; without a token a foreign origin is refused, a loopback one needs no token', async () => {
     const response = await preflight(open, ALLOWED)
     expect(response.headers.get('access-control-allow-origin')).toBeNull()
-    const simple = await fetch(`${open.url}/tools`, { headers: { origin: ALLOWED } })
-    expect(simple.status).toBe(200)
-    expect(simple.headers.get('access-control-allow-origin')).toBeNull()
+    const foreign = await fetch(`${open.url}/tools`, { headers: { origin: ALLOWED } })
+    expect(foreign.status).toBe(403)
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
+    const loopback = await fetch(`${open.url}/tools`, { headers: { origin: new URL(open.url).origin } })
+    expect(loopback.status).toBe(200)
+    expect(loopback.headers.get('access-control-allow-origin')).toBeNull()
   })
 })

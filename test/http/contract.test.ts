@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FormattedScheduleReply, PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
+import type { ErrorReply, FormattedScheduleReply, PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
 import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-formats.js'
 import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
 import { builtinTools } from '../../src/tools/builtin.js'
@@ -42,6 +42,7 @@ function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
 const api = apiOf(() => secured, { authorization: `Bearer ${TOKEN}` })
 const anonymous = apiOf(() => secured, {})
 const rebound = apiOf(() => loopbackOnly, { host: `${REBOUND_HOST}:80` })
+const crossSite = apiOf(() => loopbackOnly, { origin: 'http://attacker.example' })
 const full = apiOf(() => noSpace, {})
 
 function sqliteErrorOfGarbageFile(dir: string): unknown {
@@ -386,6 +387,9 @@ describe('every operation of openapi.yaml against a running server', () => {
       expect(tooLarge.status, `${operation.method} ${operation.route}`).toBe(413)
       const form = await api(operation.method, someUrlOf(operation.route), { rawBody: 'id=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
       expect(form.status, `${operation.method} ${operation.route}`).toBe(415)
+      // What a page on another origin sends without a preflight: fetch's default for a string body.
+      const text = await api(operation.method, someUrlOf(operation.route), { rawBody: '{}', headers: { 'content-type': 'text/plain;charset=UTF-8' } })
+      expect(text.status, `${operation.method} ${operation.route}`).toBe(415)
     }
   })
 
@@ -400,6 +404,13 @@ describe('every operation of openapi.yaml against a running server', () => {
     for (const operation of contract.operations) {
       const reply = await rebound(operation.method, someUrlOf(operation.route))
       expect(reply.status, `${operation.method} ${operation.route}`).toBe(403)
+    }
+  })
+
+  it('every operation answers 403 to a page on another origin when the server runs without a token', async () => {
+    for (const operation of contract.operations) {
+      const reply = await crossSite(operation.method, someUrlOf(operation.route))
+      expect([reply.status, (reply.body as ErrorReply | undefined)?.error.code], `${operation.method} ${operation.route}`).toEqual([403, 'API_ERR_ORIGIN_NOT_ALLOWED'])
     }
   })
 

@@ -36,9 +36,10 @@ export interface Browser {
   close(): Promise<void>
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs` are more Chromium switches, e.g. `--host-resolver-rules` to give a local page a name of another site. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const userDataDir = tempDirSync('chromium')
-  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), headless: true, args: ARGS })
+  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), headless: true, args: [...ARGS, ...extraArgs] })
   const page = context.pages()[0] ?? (await context.newPage())
   const problems: string[] = []
   const provoked: string[] = []
