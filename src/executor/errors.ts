@@ -9,6 +9,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import type { CallStatus, ErrorClass, ErrorStage, Perf, PermissionOutcome, ResultError, ToolExecutionResult } from '../contracts/result.js'
 import type { ToolBusinessFailure } from '../contracts/tool-entry.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../contracts/json-depth.js'
 
 export interface ErrorResultInput {
   readonly callId: string
@@ -271,6 +272,9 @@ function classify(error: ValueError): Issue {
  * are not JSON (a model cut short or writing by hand), so the model is told what the parser saw.
  */
 function stringForObjectLine(text: string): string {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return `The input is expected as a JSON object but provided as JSON text that nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels: send the arguments again nested less deeply`
+  }
   try {
     JSON.parse(text)
     return 'The input is expected as a JSON object but provided as a string holding JSON text: give the object itself, not a string'

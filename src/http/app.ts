@@ -4,7 +4,6 @@
  */
 import { fastifySSE } from '@fastify/sse'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
@@ -20,6 +19,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
 import { registerRequestValidation } from './request-validation.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-timeout.js'
 import { swaggerOptions } from './openapi.js'
+import { registerDocs } from './docs.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
@@ -93,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuth(app, options.token)
   registerCrossSiteCheck(app, options.token, options.corsOrigins)
   await app.register(swagger, swaggerOptions())
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await registerDocs(app)
   await registerConsole(app)
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
   const runtime = options.runtime

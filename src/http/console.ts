@@ -28,6 +28,8 @@ export const CONSOLE_CSP = [
 
 const PAGE_HEADERS = {
   'content-security-policy': CONSOLE_CSP,
+  // For browsers that predate frame-ancestors.
+  'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   // The page names its assets by content hash: a fresh copy of the page is all a new build needs.

@@ -1,17 +1,19 @@
 /**
  * @module The permission policy from config files: rules and hooks from the server's file
  * (checked at start: a malformed rule is refused with the file, the rule and the reason),
- * rules from a workspace's `.toolexec/config.json` (read when it changes; a workspace may add
- * rules but cannot loosen the server's deny rules, which are checked first), and the
- * project grants kept in the database.
+ * rules from a workspace's `.toolexec/config.json` (read when it changes, as a steering file
+ * that may be hostile; a workspace may add rules but cannot loosen the server's deny rules,
+ * which are checked first), and the project grants kept in the database.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { lstat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ValueError } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
 import { HooksConfigSchema, type HooksConfig } from '../contracts/hook-config.js'
 import { PermissionsConfigSchema, type PermissionsConfig } from '../contracts/permission-config.js'
+import { readSteeringFile } from '../paths/steering-file.js'
 import { environmentSettingsProblem } from '../processes/command-environment.js'
+import { jsonErrorOffset, lineAndColumn } from './json-error-place.js'
 import { compileRule, type CommandSplitter, type CompiledRule, type RuleKind } from './rule-matcher.js'
 import { EMPTY_RULES, type RuleSet, type RuleSource } from './rule-permission-service.js'
 
@@ -92,48 +94,70 @@ export function loadPolicy(fileConfig: Record<string, unknown>, file: string, sp
   return { permissions, rules: compileRules(permissions, file, split), hooks }
 }
 
+// A rules file is a few KB; one larger than this is refused, not read.
+export const MAX_WORKSPACE_CONFIG_BYTES = 1024 * 1024
+
 interface CachedRules {
-  readonly mtimeMs: number
+  /** What the file was when read: device, inode, size and mtime. */
+  readonly identity: string
   readonly rules: RuleSet
 }
 
-/** Rules of each workspace's own config file, re-read when the file changes. */
-export function workspaceRules(split: CommandSplitter): (workspace: string) => RuleSet {
+/**
+ * Rules of each workspace's own config file, re-read when the file changes. The file is a
+ * steering file the workspace's commands can replace (steering-file.ts): a FIFO, a symlink
+ * or a huge file there is refused without waiting and without reading what it points to.
+ */
+export function workspaceRules(split: CommandSplitter): (workspace: string) => Promise<RuleSet> {
   const cache = new Map<string, CachedRules>()
-  return function rulesOfWorkspace(workspace) {
+  return async function rulesOfWorkspace(workspace) {
     const file = path.join(workspace, WORKSPACE_CONFIG)
-    let mtimeMs: number
-    try {
-      // Most workspaces have no such file: without the throw, that answer costs a plain stat.
-      const stat = statSync(file, { throwIfNoEntry: false })
-      if (stat === undefined) return EMPTY_RULES
-      mtimeMs = stat.mtimeMs
-    } catch {
-      return EMPTY_RULES
-    }
+    // Most workspaces have no such file: that answer costs one lstat, which never waits on what the file is.
+    const stat = await lstat(file).catch(() => undefined)
+    if (stat === undefined) return EMPTY_RULES
+    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`
     const cached = cache.get(file)
-    if (cached !== undefined && cached.mtimeMs === mtimeMs) return cached.rules
-    const rules = readWorkspaceRules(file, split)
-    cache.set(file, { mtimeMs, rules })
+    if (cached !== undefined && cached.identity === identity) return cached.rules
+    const rules = await readWorkspaceRules(workspace, file, split)
+    cache.set(file, { identity, rules })
     return rules
   }
 }
 
 /** A broken workspace file denies everything it could have loosened: it asks for every call. */
-function readWorkspaceRules(file: string, split: CommandSplitter): RuleSet {
+async function readWorkspaceRules(workspace: string, file: string, split: CommandSplitter): Promise<RuleSet> {
+  const read = await readSteeringFile(workspace, WORKSPACE_CONFIG, MAX_WORKSPACE_CONFIG_BYTES)
+  if (read.kind === 'missing') return EMPTY_RULES
+  if (read.kind === 'refused') return askForEveryCall(file, read.problem)
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
-    const config = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+    const config = parsedConfig(read.text)
     const permissions = checked<PermissionsConfig>(PermissionsConfigSchema, config.permissions ?? {}, `${file}: permissions`)
     return compileRules({ allow: permissions.allow, ask: permissions.ask, deny: permissions.deny }, file, split)
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    const askAll: CompiledRule = { source: `invalid ${file}: ${reason}`, kind: 'ask', matches: () => true }
-    return { deny: [], ask: [askAll], allow: [] }
+    return askForEveryCall(file, error instanceof Error ? error.message : String(error))
   }
 }
 
+/** The file's object; V8's message for a syntax error quotes the text, so only the place is told. */
+function parsedConfig(text: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    const offset = jsonErrorOffset(text)
+    throw new PolicyError(offset < 0 ? 'it is not valid JSON' : `it is not valid JSON (${lineAndColumn(text, offset)})`)
+  }
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+}
+
+function askForEveryCall(file: string, reason: string): RuleSet {
+  const askAll: CompiledRule = { source: `invalid ${file}: ${reason}`, kind: 'ask', matches: () => true }
+  return { deny: [], ask: [askAll], allow: [] }
+}
+
 /** Server rules first, then the workspace's, then the project grants of the database. */
-export function ruleSource(server: RuleSet, workspace: (ws: string) => RuleSet, grants: (ws: string) => RuleSet): RuleSource {
-  return (ws) => [server, workspace(ws), grants(ws)]
+export function ruleSource(server: RuleSet, workspace: (ws: string) => RuleSet | Promise<RuleSet>, grants: (ws: string) => RuleSet): RuleSource {
+  return async function rulesInForce(ws) {
+    return [server, await workspace(ws), grants(ws)]
+  }
 }

@@ -29,14 +29,14 @@ export interface RuleSet {
 export const EMPTY_RULES: RuleSet = { deny: [], ask: [], allow: [] }
 
 /** The rules in force for a workspace: the server's, the workspace's own and its grants. */
-export type RuleSource = (workspace: string) => readonly RuleSet[]
+export type RuleSource = (workspace: string) => readonly RuleSet[] | Promise<readonly RuleSet[]>
 
 export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {
     evaluate: async function evaluateWithRules(query: PermissionQuery): Promise<PermissionVerdict> {
       const workspace = query.workspace ?? process.cwd()
       const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace, target: accessTargetOf(query.entry, query.input) }
-      const sets = rules(workspace)
+      const sets = await rules(workspace)
       const suggestedRule = narrowestRule(request)
       const first = (kind: keyof RuleSet): CompiledRule | undefined => {
         for (const set of sets) {

@@ -3,8 +3,9 @@
  * one line and exit 2 (no stack trace), an embedder's startServer with a StartupError that
  * gives the data directory back, and damage met while running answers with its own code.
  */
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -62,6 +63,29 @@ describe('npm start on a database it must not open', () => {
     },
     30_000,
   )
+})
+
+describe('npm start where the database file is no file', () => {
+  it.each([
+    ['a directory', (file: string) => mkdirSync(file), 'a directory'],
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file]), 'a FIFO'],
+  ])(
+    '%s named toolexec.db: exits 2 with one line naming it, and leaves it there',
+    async (_what, make, kind) => {
+      const { dataDir, file } = dataDirWith(make)
+      const run = await runRefusedMain(dataDir)
+      expect(run).toMatchObject({ code: 2, stderr: `toolexec: Database ${file} is not a toolexec database: it is ${kind}, not a regular file; start with another --data-dir\n` })
+      expect(run.stdout).not.toContain('listening')
+      expect(lstatSync(file).isFile()).toBe(false)
+    },
+    30_000,
+  )
+
+  it('a directory named toolexec.db-wal: exits 2 with one line naming it', async () => {
+    const { dataDir, file } = dataDirWith((name) => mkdirSync(`${name}-wal`))
+    const run = await runRefusedMain(dataDir)
+    expect(run).toMatchObject({ code: 2, stderr: `toolexec: Database ${file} is not a toolexec database: ${file}-wal is a directory, not a regular file; start with another --data-dir\n` })
+  }, 30_000)
 })
 
 describe('startServer on a database it must not open', () => {

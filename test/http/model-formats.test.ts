@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FormattedScheduleReply, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-formats.js'
+import { MAX_JSON_DEPTH } from '../../src/contracts/json-depth.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { MCP_SERVER_SCRIPT } from '../support/mcp-server.js'
 import { carriedResults, expectCarriesModelContent, parseErrorOf, PIXEL_PNG } from '../support/model-formats.js'
@@ -287,6 +288,36 @@ describe('bad requests', () => {
     expect(two.body.error).toEqual({ code: 'API_ERR_VALIDATION', message: 'body must have exactly one of calls, anthropic, openaiChat, openaiResponses; calls and openaiChat were given' })
     const sessionView = await server.json<{ counts: { schedules: number } }>('GET', `/sessions/${sessionId}`)
     expect(sessionView.body.counts.schedules).toBe(0)
+  })
+
+  it.each(['openai-chat', 'openai-responses'] as const)('%s: arguments nested deeper than a body may nest fail that call alone with a text the model can act on', async (format) => {
+    const sessionId = await session()
+    const tag = format.replace(/-/g, '')
+    const deep = `{"file_path": "one.txt", "x": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`
+    const calls = [
+      { id: `call_${tag}_deep`, name: 'Read', input: null, rawArguments: deep },
+      { id: `call_${tag}_fine`, name: 'Read', input: { file_path: 'one.txt' } },
+    ]
+    const accepted = await post({ sessionId, ...modelReply(format, calls) })
+    const reply = await formatted(accepted.scheduleId, format)
+    expect(reply).toMatchObject({ status: 'completed', done: true })
+    const byId = new Map((await records(accepted.scheduleId)).calls.map((call) => [call.id, call]))
+    expect(byId.get(`call_${tag}_deep`)).toMatchObject({
+      status: 'failed',
+      modelContent:
+        '<tool_use_error>InputValidationError: Read failed due to the following issue:\nThe input is expected as a JSON object but provided as JSON text that nests ' +
+        `objects or arrays deeper than ${MAX_JSON_DEPTH} levels: send the arguments again nested less deeply</tool_use_error>`,
+    })
+    expect(byId.get(`call_${tag}_fine`)?.status).toBe('succeeded')
+  })
+
+  it('a native call whose input nests deeper than a body may nest is a 400 and stores nothing', async () => {
+    const sessionId = await session()
+    const input = `{"file_path": "one.txt", "x": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`
+    const body = `{"sessionId": ${JSON.stringify(sessionId)}, "calls": [{"id": "deep", "name": "Read", "input": ${input}}]}`
+    const refused = await server.json<{ error: { code: string; message: string } }>('POST', '/schedules', body)
+    expect(refused).toEqual({ status: 400, body: { error: { code: 'API_ERR_VALIDATION', message: `body must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels` } } })
+    expect((await server.json<{ counts: { schedules: number } }>('GET', `/sessions/${sessionId}`)).body.counts.schedules).toBe(0)
   })
 
   it('a tool_use block or function call without its id, or arguments that are not a string, is a 400', async () => {

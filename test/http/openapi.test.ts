@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { buildOpenApiDocument, OPENAPI_TYPES_PATH, OPENAPI_YAML_PATH, renderOpenApiTypes, renderOpenApiYaml } from '../../scripts/generate-openapi.js'
+import { DOCS_CSP } from '../../src/http/docs.js'
 import { startTestServer } from '../support/server.js'
 
 interface Operation {
@@ -140,6 +141,26 @@ describe('openapi.yaml and the generated client types', () => {
     expect(Object.keys(events?.responses['200']?.content ?? {})).toEqual(['text/event-stream'])
     expect(events?.security).toEqual([{ bearer: [] }, { accessToken: [] }])
     expect(committed.components.securitySchemes.accessToken).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'access_token' }))
+  })
+
+  it('the reference at /docs, its scripts and its OAuth page may load from their own origin only, and no page may frame them', async () => {
+    const server = await startTestServer()
+    try {
+      for (const route of ['/docs', '/docs/', '/docs/static/swagger-ui-bundle.js', '/docs/static/oauth2-redirect.html', '/docs/json']) {
+        const reply = await fetch(`${server.url}${route}`)
+        expect(reply.status, route).toBe(200)
+        const csp = reply.headers.get('content-security-policy') ?? ''
+        expect(csp, route).toBe(DOCS_CSP)
+        expect(csp, route).toContain("frame-ancestors 'none'")
+        expect(csp, route).toContain("script-src 'self'")
+        expect(csp, route).not.toMatch(/unsafe-inline|unsafe-eval|https?:/)
+        expect(reply.headers.get('x-frame-options'), route).toBe('DENY')
+        expect(reply.headers.get('x-content-type-options'), route).toBe('nosniff')
+        expect(reply.headers.get('referrer-policy'), route).toBe('no-referrer')
+      }
+    } finally {
+      await server.close()
+    }
   })
 
   it('a server running with a token serves the same document at /openapi.json', async () => {

@@ -35,6 +35,7 @@ describe('the web console is served', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(response.headers.get('cache-control')).toBe('no-cache')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
     const csp = response.headers.get('content-security-policy') ?? ''
     expect(csp).toBe(CONSOLE_CSP)
     expect(csp).toContain("default-src 'none'")

@@ -1,13 +1,24 @@
+import { execFileSync } from 'node:child_process'
+import { symlinkSync, writeFileSync } from 'node:fs'
 import { mkdir, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
-import { loadPolicy, PolicyError, ruleSource, workspaceRules } from '../../src/permissions/policy.js'
+import { loadPolicy, MAX_WORKSPACE_CONFIG_BYTES, PolicyError, ruleSource, workspaceRules } from '../../src/permissions/policy.js'
 import type { RuleSet } from '../../src/permissions/rule-permission-service.js'
 import { ruleRequest } from '../support/rule-requests.js'
 import { tempDir } from '../support/permission-tools.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const FILE = '/etc/toolexec/config.json'
+const SECRET = 'SECRET-b41d not for the model'
+
+/** A file outside every workspace holding text no reason may show. */
+function secretFile(): string {
+  const file = path.join(tempDirSync('outside'), 'secret.txt')
+  writeFileSync(file, SECRET)
+  return file
+}
 
 function refusal(config: Record<string, unknown>): PolicyError {
   try {
@@ -104,19 +115,19 @@ describe('workspace rules from .toolexec/config.json', () => {
 
   it('R14 a workspace without the file adds no rules', async () => {
     const rulesOf = workspaceRules(ruleCommandSplitter)
-    expect(rulesOf(await tempDir('ws-none'))).toEqual({ deny: [], ask: [], allow: [] })
+    expect(await rulesOf(await tempDir('ws-none'))).toEqual({ deny: [], ask: [], allow: [] })
   })
 
   it('R14 reads the rules and reads them again when the file changes', async () => {
     const { workspace, file } = await workspaceWith({ permissions: { allow: ['Bash(make *)'] } })
     const rulesOf = workspaceRules(ruleCommandSplitter)
-    const first = rulesOf(workspace)
+    const first = await rulesOf(workspace)
     expect(bash(first, 'allow', 'make build')).toBe('Bash(make *)')
-    expect(rulesOf(workspace)).toBe(first)
+    expect(await rulesOf(workspace)).toBe(first)
     await writeFile(file, JSON.stringify({ permissions: { deny: ['Bash(make *)'] } }))
     const later = new Date(Date.now() + 5_000)
     await utimes(file, later, later)
-    const second = rulesOf(workspace)
+    const second = await rulesOf(workspace)
     expect(bash(second, 'allow', 'make build')).toBeUndefined()
     expect(bash(second, 'deny', 'make build')).toBe('Bash(make *)')
   })
@@ -127,20 +138,50 @@ describe('workspace rules from .toolexec/config.json', () => {
     ['an unknown key', { permissions: { allowed: ['Bash'] } }],
   ])('R14 a workspace file with %s asks before every call, naming the file', async (_case, config) => {
     const { workspace, file } = await workspaceWith(config)
-    const rules = workspaceRules(ruleCommandSplitter)(workspace)
+    const rules = await workspaceRules(ruleCommandSplitter)(workspace)
     expect(rules.allow).toEqual([])
     expect(rules.ask).toHaveLength(1)
     expect(rules.ask[0]?.source).toContain(`invalid ${file}`)
     expect(rules.ask[0]?.matches(ruleRequest('Read', {}, workspace))).toBe(true)
   })
 
-  it('R14 the server rules come first, then the workspace rules, then the grants', () => {
+  it.each([
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file]), 'it is not a regular file'],
+    ['a symlink to an outside file', (file: string) => symlinkSync(secretFile(), file), 'it is a symbolic link'],
+    ['a file over the size cap', (file: string) => writeFileSync(file, ' '.repeat(MAX_WORKSPACE_CONFIG_BYTES + 1)), `it is larger than ${MAX_WORKSPACE_CONFIG_BYTES} bytes`],
+    ['text that is not JSON', (file: string) => writeFileSync(file, `{\n "a": 1,\n ${SECRET}`), 'it is not valid JSON (line 3, column 2)'],
+  ])('R14 a workspace file that is %s asks before every call, with a reason that tells what it is and none of its text', async (_case, make, problem) => {
+    const workspace = await tempDir('ws-steering')
+    await mkdir(path.join(workspace, '.toolexec'))
+    const file = path.join(workspace, '.toolexec', 'config.json')
+    make(file)
+    const rules = await workspaceRules(ruleCommandSplitter)(workspace)
+    expect(rules.ask.map((rule) => rule.source)).toEqual([`invalid ${file}: ${problem}`])
+    expect(rules.allow).toEqual([])
+  })
+
+  it('R14 a .toolexec directory that is a symlink leading out of the workspace is not read; one leading inside is', async () => {
+    const outside = path.dirname(secretFile())
+    writeFileSync(path.join(outside, 'config.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }))
+    const leaking = await tempDir('ws-steering')
+    symlinkSync(outside, path.join(leaking, '.toolexec'))
+    const refused = await workspaceRules(ruleCommandSplitter)(leaking)
+    expect(refused.ask.map((rule) => rule.source)).toEqual([`invalid ${path.join(leaking, '.toolexec', 'config.json')}: it leads outside the workspace`])
+    expect(refused.allow).toEqual([])
+    const inside = await tempDir('ws-steering')
+    await mkdir(path.join(inside, 'settings'))
+    writeFileSync(path.join(inside, 'settings', 'config.json'), JSON.stringify({ permissions: { allow: ['Bash(make *)'] } }))
+    symlinkSync('settings', path.join(inside, '.toolexec'))
+    expect(bash(await workspaceRules(ruleCommandSplitter)(inside), 'allow', 'make all')).toBe('Bash(make *)')
+  })
+
+  it('R14 the server rules come first, then the workspace rules, then the grants', async () => {
     const named = (source: string): RuleSet => ({ deny: [], ask: [], allow: [{ source, kind: 'allow', matches: () => true }] })
     const source = ruleSource(
       named('server'),
       () => named('workspace'),
       () => named('grant'),
     )
-    expect(source('/ws').map((set) => set.allow[0]?.source)).toEqual(['server', 'workspace', 'grant'])
+    expect((await source('/ws')).map((set) => set.allow[0]?.source)).toEqual(['server', 'workspace', 'grant'])
   })
 })

@@ -6,7 +6,7 @@
  * refused with one line naming the file and what is wrong, and left exactly as it was:
  * the file is read byte by byte, then through a read-only connection.
  */
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync, type Stats } from 'node:fs'
 import Database from 'better-sqlite3'
 import { StartupError } from '../../contracts/errors.js'
 
@@ -22,7 +22,9 @@ export interface KnownMigration {
 
 /** Throws a StartupError when `file` must not be opened; a missing or empty file is a new database. */
 export function checkDatabaseFile(file: string, known: readonly KnownMigration[]): void {
-  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0
+  const stat = statSync(file, { throwIfNoEntry: false })
+  checkRegularFiles(file, stat)
+  const size = stat?.size ?? 0
   if (size === 0) return
   checkHeader(file, readHeader(file, size))
   // A read-only connection to a WAL database creates these; what it created goes again.
@@ -113,6 +115,24 @@ function recordedVersion(db: Database.Database): number {
   } catch {
     return 0
   }
+}
+
+const SIDECARS = ['-wal', '-shm', '-journal']
+
+/** A directory or a FIFO where SQLite expects its files would end the start in a raw EISDIR or a hang. */
+function checkRegularFiles(file: string, stat: Stats | undefined): void {
+  if (stat !== undefined && !stat.isFile()) throw foreign(file, `it is ${kindOf(stat)}, not a regular file`)
+  for (const sidecar of SIDECARS.map((suffix) => `${file}${suffix}`)) {
+    const found = statSync(sidecar, { throwIfNoEntry: false })
+    if (found !== undefined && !found.isFile()) throw foreign(file, `${sidecar} is ${kindOf(found)}, not a regular file`)
+  }
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory'
+  if (stat.isFIFO()) return 'a FIFO'
+  if (stat.isSocket()) return 'a socket'
+  return 'a device'
 }
 
 const listed = (tables: readonly string[]): string => (tables.length > 5 ? `${tables.slice(0, 5).join(', ')}, ...` : tables.join(', '))

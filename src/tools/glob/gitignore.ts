@@ -3,9 +3,9 @@
  * directory, and the deepest file with a matching rule decides (so a nested `!pattern` can
  * re-include what a parent excluded, unless a parent directory itself is excluded).
  */
-import { lstatSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import ignore, { type Ignore } from 'ignore'
+import { readRegularFileSync } from '../../paths/steering-file.js'
 
 export const GITIGNORE = '.gitignore'
 // A .gitignore is a few KB; a bigger one is not worth reading on every search.
@@ -17,16 +17,12 @@ interface IgnoreLevel {
   readonly rules: Ignore
 }
 
-/** Reads `<dir>/.gitignore` when it is a regular file (never through a symlink). */
+/**
+ * Reads `<dir>/.gitignore` when it is a regular file (never through a symlink). A check by
+ * name before a read by name let a command swap in a FIFO between the two and hold the walk.
+ */
 export function readGitignore(dir: string): string | undefined {
-  const file = path.join(dir, GITIGNORE)
-  try {
-    const stat = lstatSync(file)
-    if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return undefined
-    return readFileSync(file, 'utf8')
-  } catch {
-    return undefined
-  }
+  return readRegularFileSync(path.join(dir, GITIGNORE), MAX_GITIGNORE_BYTES)
 }
 
 export class GitignoreStack {
