@@ -7,7 +7,7 @@
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
-import type { Store } from '../contracts/store.js'
+import { isStorageUnavailable, type Store } from '../contracts/store.js'
 import { pendingKillsSent } from '../tools/bash/process-tree.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
@@ -38,9 +38,15 @@ export async function drainRunningCalls(journal: EventJournal, store: Store, gra
   journal.flush()
 }
 
-/** A call whose result a full disk keeps in memory has finished: it is not waited for. */
+/** A call whose result a full disk keeps in memory has finished: it is not waited for; nor is any while the database is away (nothing of it could be written). */
 function stillRunning(journal: EventJournal, store: Store): boolean {
-  const running = store.runningCalls()
+  let running: { sessionId: string; id: string }[]
+  try {
+    running = store.runningCalls()
+  } catch (error) {
+    if (isStorageUnavailable(error)) return false
+    throw error
+  }
   if (running.length === 0) return false
   const kept = journal.keptResults()
   return running.some((call) => !kept.has(`${call.sessionId} ${call.id}`))

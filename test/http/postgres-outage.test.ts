@@ -158,7 +158,8 @@ describe('accepted work through a PostgreSQL restart or outage', () => {
     const ids = await postThrough(sessionId, 6, 6, async () => {})
     await postgres.halt('immediate')
     await pause(500)
-    await server.close()
+    // A grace longer than the test: running calls cannot be recorded meanwhile, so the stop does not wait for them.
+    await server.close({ graceMs: 60_000 })
     await postgres.resume()
     server = await startTestServer({ databaseUrl: url, dataDir: server.dataDir })
     // A call running when the server stopped, its result not yet written, is `interrupted`: the rest ran.
