@@ -236,7 +236,7 @@ export class EventJournal {
   /** Writes whatever is queued; the tick's appends share one transaction. */
   flush(): void {
     this.#flushScheduled = false
-    const queued = this.#takeQueue()
+    const queued = this.#refuseStartsWhenFull(this.#takeQueue())
     if (queued.length === 0) return
     let outcomes: Attempt<Written>[]
     try {
@@ -305,6 +305,26 @@ export class EventJournal {
     this.#keptCount = kept.length
     for (const item of kept) if (!(why === 'unavailable' && waitsForDatabase(item))) item.kept?.()
     if (kept.length > 0) this.#scheduleRetry()
+  }
+
+  /**
+   * While the data directory has no room, nothing new begins, though its small commit may
+   * still fit (a WAL with room to reuse): a start, a permission request or progress is refused
+   * before it is written, and the call ends failed with API_ERR_STORAGE_FULL without starting.
+   */
+  #refuseStartsWhenFull(queued: Pending[]): Pending[] {
+    if (this.#space === undefined || !queued.some(refusedWhenFull) || !this.#space.fullNow()) return queued
+    const error = this.#space.error()
+    const kept = this.#keptCount
+    const left: Pending[] = []
+    for (const [index, item] of queued.entries()) {
+      if (!refusedWhenFull(item)) left.push(item)
+      else {
+        if (index < kept) this.#keptCount--
+        item.reject(error)
+      }
+    }
+    return left
   }
 
   #wakeWaiters(): void {
@@ -389,6 +409,10 @@ function refusedWhenKept(item: Pending, why: KeptFor): boolean {
   if (item.event === undefined) return false
   const policy = eventPolicy(item.event.type)
   return policy.refusedWhenFull && (why === 'full' || !policy.waitsForDatabase)
+}
+
+function refusedWhenFull(item: Pending): boolean {
+  return item.event !== undefined && eventPolicy(item.event.type).refusedWhenFull
 }
 
 function waitsForDatabase(item: Pending): boolean {
