@@ -3,6 +3,8 @@ import type { ToolexecError } from './errors.js'
 
 export interface StorageRoom {
   readonly dataDir: string
+  /** `full` as the file system says this moment, not a recent answer: for the moment a call would start. */
+  fullNow(): boolean
   /** A write failed for want of space: no new work until there is room again. */
   markFull(): void
   /** Throws API_ERR_STORAGE_FULL while new work must be refused. */

@@ -258,6 +258,11 @@ export function isStorageFull(error: unknown): boolean {
   return typeof code === 'string' && NO_SPACE_CODES.has(code)
 }
 
+/** True for an error that says the database cannot be reached now (API_ERR_STORAGE_UNAVAILABLE): it may answer again later. */
+export function isStorageUnavailable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'API_ERR_STORAGE_UNAVAILABLE'
+}
+
 /** True for an error that says the database is damaged (API_ERR_STORAGE_CORRUPT). */
 export function isStorageDamage(error: unknown): boolean {
   return storageFailureOf(error) === 'damaged'

@@ -9,13 +9,16 @@
  * results, ends and decisions stay queued, in order, and are written when space returns
  * (retried with backoff, and at every later commit). What would start new work (a start, a
  * permission request, a guarded request) is refused with API_ERR_STORAGE_FULL instead, and
- * progress is dropped.
+ * progress is dropped. A commit that fails because the database cannot be reached (PostgreSQL
+ * restarting) keeps the same way, and retries until it answers; a start or a permission
+ * request is kept too and waits for its commit, so a call begins only once it is on record,
+ * and a schedule does not begin while the database is away (whenWritable).
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { StoredEvent } from '../contracts/store.js'
 import type { Store } from '../contracts/store.js'
-import { isStorageFull } from '../contracts/store.js'
+import { isStorageFull, isStorageUnavailable } from '../contracts/store.js'
 import type { StorageRoom } from '../contracts/storage-room.js'
 import type { EventBus } from './event-bus.js'
 import { eventPolicy } from './event-policy.js'
@@ -40,6 +43,11 @@ interface Pending {
 
 const FIRST_RETRY_MS = 100
 const MAX_RETRY_MS = 5_000
+/** A database that restarts is back within seconds: asked again at least this often. */
+const MAX_UNAVAILABLE_RETRY_MS = 1_000
+
+/** Why a failed commit keeps what it could not write. */
+type KeptFor = 'full' | 'unavailable'
 
 type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
 type Written = StoredEvent | undefined
@@ -56,10 +64,15 @@ export class EventJournal {
   /** Starts held while the server stops: never written, rejected at close. */
   #heldStarts: Pending[] = []
   readonly #space: StorageRoom | undefined
-  /** How many items at the head of the queue a failed commit kept (want of space). */
+  /** How many items at the head of the queue a failed commit kept (want of space, or a database away). */
   #keptCount = 0
+  /** Why the last failed commit kept them, and its error. */
+  #keptFor: KeptFor = 'full'
+  #keptCause: unknown = undefined
   #retryMs = FIRST_RETRY_MS
   #retryTimer: NodeJS.Timeout | undefined = undefined
+  /** Resolved once what a database away kept is written (or the journal closes). */
+  #writable: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined = undefined
 
   constructor(store: Store, bus: EventBus, gate?: CommitGate, space?: StorageRoom) {
     this.#store = store
@@ -99,10 +112,26 @@ export class EventJournal {
     try {
       this.#store.transaction(() => change(this.#store, new Date().toISOString()))
     } catch (error) {
-      if (!isStorageFull(error)) throw error
-      this.#space?.markFull()
+      const why = keptFor(error)
+      if (why === undefined) throw error
+      if (why === 'full') this.#space?.markFull()
       this.stage(change)
     }
+  }
+
+  /**
+   * Undefined while the database takes writes; while what a failed commit kept because it
+   * could not be reached waits, a promise resolved once that is written: work that would
+   * begin now (a queued schedule) waits for it, in order, instead of failing.
+   */
+  whenWritable(): Promise<void> | undefined {
+    if (this.#keptCount === 0 || this.#keptFor !== 'unavailable' || this.#closed) return undefined
+    if (this.#writable === undefined) {
+      let resolve: () => void = noop
+      const promise = new Promise<void>((done) => (resolve = done))
+      this.#writable = { promise, resolve }
+    }
+    return this.#writable.promise
   }
 
   /** Items a failed commit kept in memory, not yet written. */
@@ -140,7 +169,15 @@ export class EventJournal {
   holdStarts(): void {
     this.#holdingStarts = true
     const queued = this.#takeQueue()
-    for (const item of queued) (isStart(item) ? this.#heldStarts : this.#queue).push(item)
+    let kept = 0
+    for (const [index, item] of queued.entries()) {
+      if (isStart(item)) this.#heldStarts.push(item)
+      else {
+        this.#queue.push(item)
+        if (index < this.#keptCount) kept++
+      }
+    }
+    this.#keptCount = kept
   }
 
   #enqueue(item: Pending): void {
@@ -171,7 +208,7 @@ export class EventJournal {
     if (this.#closed) throw shuttingDown()
     this.flush()
     // Written before what a failed commit kept, it would come before it in the session's order.
-    if (this.#keptCount > 0) throw this.#fullError()
+    if (this.#keptCount > 0) throw this.#keptError()
     let stored: StoredEvent
     try {
       stored = this.#store.transaction(() => this.#writeEvent(event, change, new Date().toISOString()))
@@ -189,15 +226,17 @@ export class EventJournal {
     this.#closed = true
     clearTimeout(this.#retryTimer)
     const kept = this.#queue.splice(0)
+    const error = this.#keptError()
     this.#keptCount = 0
-    for (const item of kept) item.reject(this.#fullError())
+    this.#wakeWaiters()
+    for (const item of kept) item.reject(error)
     for (const item of this.#heldStarts.splice(0)) item.reject(shuttingDown())
   }
 
   /** Writes whatever is queued; the tick's appends share one transaction. */
   flush(): void {
     this.#flushScheduled = false
-    const queued = this.#takeQueue()
+    const queued = this.#refuseStartsWhenFull(this.#takeQueue())
     if (queued.length === 0) return
     let outcomes: Attempt<Written>[]
     try {
@@ -207,12 +246,14 @@ export class EventJournal {
       })
     } catch (error) {
       this.#forgetSeqs(sessionsOf(queued))
-      if (isStorageFull(error)) this.#keep(queued, error)
+      const why = keptFor(error)
+      if (why !== undefined) this.#keep(queued, error, why)
       else for (const item of queued) item.reject(error)
       return
     }
     this.#keptCount = 0
     this.#retryMs = FIRST_RETRY_MS
+    this.#wakeWaiters()
     for (let i = 0; i < outcomes.length; i++) {
       const outcome = outcomes[i] as Attempt<Written>
       const item = queued[i] as Pending
@@ -246,27 +287,56 @@ export class EventJournal {
   }
 
   /**
-   * After a commit failed for want of space: what already happened stays at the head of the
-   * queue, in order, for the next commit (a retry, or any later append); what would begin
-   * something new is refused.
+   * After a commit failed for want of space or of the database: what already happened stays
+   * at the head of the queue, in order, for the next commit (a retry, or any later append).
+   * A guarded request is refused; what would begin something new is refused on a full disk,
+   * and waits for its commit while the database is away (progress is dropped).
    */
-  #keep(queued: readonly Pending[], cause: unknown): void {
-    this.#space?.markFull()
+  #keep(queued: readonly Pending[], cause: unknown, why: KeptFor): void {
+    if (why === 'full') this.#space?.markFull()
+    this.#keptFor = why
+    this.#keptCause = cause
     const kept: Pending[] = []
     for (const item of queued) {
-      if (item.guarded || (item.event !== undefined && eventPolicy(item.event.type).refusedWhenFull)) item.reject(this.#fullError(cause))
+      if (refusedWhenKept(item, why)) item.reject(this.#keptError(cause))
       else kept.push(item)
     }
     this.#queue = [...kept, ...this.#queue]
     this.#keptCount = kept.length
-    for (const item of kept) item.kept?.()
+    for (const item of kept) if (!(why === 'unavailable' && waitsForDatabase(item))) item.kept?.()
     if (kept.length > 0) this.#scheduleRetry()
+  }
+
+  /**
+   * While the data directory has no room, nothing new begins, though its small commit may
+   * still fit (a WAL with room to reuse): a start, a permission request or progress is refused
+   * before it is written, and the call ends failed with API_ERR_STORAGE_FULL without starting.
+   */
+  #refuseStartsWhenFull(queued: Pending[]): Pending[] {
+    if (this.#space === undefined || !queued.some(refusedWhenFull) || !this.#space.fullNow()) return queued
+    const error = this.#space.error()
+    const kept = this.#keptCount
+    const left: Pending[] = []
+    for (const [index, item] of queued.entries()) {
+      if (!refusedWhenFull(item)) left.push(item)
+      else {
+        if (index < kept) this.#keptCount--
+        item.reject(error)
+      }
+    }
+    return left
+  }
+
+  #wakeWaiters(): void {
+    this.#writable?.resolve()
+    this.#writable = undefined
   }
 
   #scheduleRetry(): void {
     if (this.#retryTimer !== undefined || this.#closed) return
-    const delay = this.#retryMs
-    this.#retryMs = Math.min(MAX_RETRY_MS, this.#retryMs * 2)
+    const most = this.#keptFor === 'unavailable' ? MAX_UNAVAILABLE_RETRY_MS : MAX_RETRY_MS
+    const delay = Math.min(most, this.#retryMs)
+    this.#retryMs = Math.min(most, delay * 2)
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined
       this.flush()
@@ -274,7 +344,9 @@ export class EventJournal {
     this.#retryTimer.unref()
   }
 
-  #fullError(cause?: unknown): ToolexecError {
+  /** The error of what a failed commit could not write: the database's own when it was away. */
+  #keptError(cause: unknown = this.#keptCause): unknown {
+    if (this.#keptFor === 'unavailable' && cause !== undefined) return cause
     return this.#space?.error(cause) ?? new ToolexecError('API_ERR_STORAGE_FULL', ['(unknown)'], { cause })
   }
 
@@ -325,6 +397,26 @@ export class EventJournal {
 
 function sessionsOf(queued: readonly Pending[]): string[] {
   return queued.flatMap((item) => (item.event === undefined ? [] : [item.event.sessionId]))
+}
+
+function keptFor(error: unknown): KeptFor | undefined {
+  if (isStorageFull(error)) return 'full'
+  return isStorageUnavailable(error) ? 'unavailable' : undefined
+}
+
+function refusedWhenKept(item: Pending, why: KeptFor): boolean {
+  if (item.guarded) return true
+  if (item.event === undefined) return false
+  const policy = eventPolicy(item.event.type)
+  return policy.refusedWhenFull && (why === 'full' || !policy.waitsForDatabase)
+}
+
+function refusedWhenFull(item: Pending): boolean {
+  return item.event !== undefined && eventPolicy(item.event.type).refusedWhenFull
+}
+
+function waitsForDatabase(item: Pending): boolean {
+  return item.event !== undefined && eventPolicy(item.event.type).waitsForDatabase
 }
 
 function isStart(item: Pending): boolean {

@@ -18,6 +18,12 @@ export interface EventPolicy<T extends ExecutorEventType = ExecutorEventType> {
   readonly awaited: boolean
   /** On a full disk it is refused, not kept for later: it would begin something new. */
   readonly refusedWhenFull: boolean
+  /**
+   * While the database cannot be reached it is kept, and whoever awaits it waits until it is
+   * written: what it begins (a call's start, an approval asked) must be on record first. A
+   * change refused on a full disk that does not wait is dropped then (progress).
+   */
+  readonly waitsForDatabase: boolean
   /** Held, never written, once the server starts to stop: a call must not start then. */
   readonly heldWhileStopping: boolean
   /** Its live SSE frame may wait COALESCE_MS for company (progress); else it is sent at once. */
@@ -30,8 +36,8 @@ type EventPolicyTable = { readonly [T in ExecutorEventType]: EventPolicy<T> }
 
 type Flags = Omit<EventPolicy, 'change'>
 
-const NOTICE: Flags = { awaited: true, refusedWhenFull: false, heldWhileStopping: false, frameMayWait: true }
-const SETTLED: Flags = { awaited: true, refusedWhenFull: false, heldWhileStopping: false, frameMayWait: false }
+const NOTICE: Flags = { awaited: true, refusedWhenFull: false, waitsForDatabase: false, heldWhileStopping: false, frameMayWait: true }
+const SETTLED: Flags = { awaited: true, refusedWhenFull: false, waitsForDatabase: false, heldWhileStopping: false, frameMayWait: false }
 
 export const EVENT_POLICY = {
   ScheduleAccepted: NOTICE,
@@ -40,6 +46,7 @@ export const EVENT_POLICY = {
   ToolCallStarted: {
     awaited: true,
     refusedWhenFull: true,
+    waitsForDatabase: true,
     heldWhileStopping: true,
     frameMayWait: true,
     change: (event) => (store, at) => store.markCallRunning(event.sessionId, event.callId, event.input, event.flags, at),
@@ -47,6 +54,7 @@ export const EVENT_POLICY = {
   PermissionRequested: {
     ...SETTLED,
     refusedWhenFull: true,
+    waitsForDatabase: true,
     change: (event) => (store, at) => {
       // A request re-opened after a restart keeps its row (same id).
       if (store.getPermission(event.permissionId) === undefined) {

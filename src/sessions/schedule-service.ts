@@ -183,6 +183,8 @@ export class ScheduleService {
     const live = this.#parts.live.get(schedule.session.id)
     void live
       .enqueue(async () => {
+        // While the database is away the schedule stays queued, and starts, in order, once it is back.
+        await this.#parts.journal.whenWritable()
         started()
         live.running++
         try {

@@ -7,7 +7,7 @@
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
-import type { Store } from '../contracts/store.js'
+import { isStorageUnavailable, type Store } from '../contracts/store.js'
 import { pendingKillsSent } from '../tools/bash/process-tree.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
@@ -42,9 +42,14 @@ export async function drainRunningCalls(journal: EventJournal, store: Store, gra
   return { running, finished: running - left, stopped: left }
 }
 
-/** The report of a stop without a grace: every call still running is stopped. */
+/** The report of a stop without a grace: every call still running is stopped (none counted when the database cannot tell). */
 export function runningReport(journal: EventJournal, store: Store): ShutdownReport {
-  const running = stillRunning(journal, store)
+  let running = 0
+  try {
+    running = stillRunning(journal, store)
+  } catch {
+    // A damaged database still closes; the count is only for the log line.
+  }
   return { running, finished: 0, stopped: running }
 }
 
@@ -55,13 +60,14 @@ export interface ShutdownReport {
   readonly stopped: number
 }
 
-/** How many calls run, not counting one whose result a full disk keeps in memory (it has finished); 0 when the database does not answer. */
+/** How many calls run, not counting one whose result a full disk keeps in memory (it has finished); none while the database is away (nothing of them could be written). */
 function stillRunning(journal: EventJournal, store: Store): number {
-  let running
+  let running: { sessionId: string; id: string }[]
   try {
     running = store.runningCalls()
-  } catch {
-    return 0
+  } catch (error) {
+    if (isStorageUnavailable(error)) return 0
+    throw error
   }
   if (running.length === 0) return 0
   const kept = journal.keptResults()

@@ -60,6 +60,12 @@ export class StorageSpace implements StorageRoom {
     return this.#writeFailed || !roomy
   }
 
+  /** `full`, the file system asked this moment: a call that would start on a disk filled within the probe interval does not. */
+  fullNow(): boolean {
+    this.#probedAt = -Infinity
+    return this.full
+  }
+
   /** Throws API_ERR_STORAGE_FULL while new work must be refused. */
   assertRoom(): void {
     if (this.full) throw this.error()

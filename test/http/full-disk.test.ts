@@ -230,6 +230,36 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
     expect((await view(after, 10)).status).toBe('completed')
   }, 90_000)
 
+  it('a call queued when the disk fills does not start: it ends failed with the API_ERR_STORAGE_FULL message', async () => {
+    const sessionId = 'fd-queued'
+    const marker = path.join(workspace, 'queued-ran')
+    expect((await server.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions', workspace })).status).toBe(201)
+    // A WAL with room to reuse (grown, then checkpointed to its start): small commits still fit on the full disk.
+    const grown = await schedule(sessionId, [{ id: 'q-grow', name: 'Produce', input: { bytes: 400_000 } }])
+    expect((await view(grown, 10)).status).toBe('completed')
+    const gated = await schedule(sessionId, [{ id: 'q-gate', name: 'Produce', input: { bytes: 10, gate: 'go-queued' } }])
+    const queued = await schedule(sessionId, [{ id: 'q-bash', name: 'Bash', input: { command: `touch ${marker}; seq 1 1000` } }])
+    await callRunning(gated, 'q-gate')
+    await waitFor('the WAL checkpointed to its start', () => (sqliteDatabaseOf(server.runtime.store).pragma('wal_checkpoint(RESTART)') as { busy: number }[])[0]?.busy === 0)
+    try {
+      fillDisk()
+      writeFileSync(path.join(workspace, 'go-queued'), '')
+      // Both schedules ended in memory (their ends may wait for space).
+      await server.runtime.live.peek(sessionId)?.tail
+      expect(existsSync(marker), 'the queued Bash command ran on the full disk').toBe(false)
+    } finally {
+      freeDisk()
+    }
+    await waitFor('every kept write written', () => server.runtime.journal.keptCount === 0)
+    const ended = await view(queued, 10)
+    expect(ended.status).toBe('completed')
+    const call = ended.calls[0]
+    expect({ status: call?.status, startedAt: call?.startedAt }).toEqual({ status: 'failed', startedAt: undefined })
+    expect(textOf(call?.modelContent)).toContain(`No space left in the data directory ${dataDir}`)
+    expect(existsSync(marker)).toBe(false)
+    await waitFor('room for new work again', () => !server.runtime.storage.fullNow())
+  }, 60_000)
+
   it('abort and DELETE work on a full disk while the WAL has no room to reuse (its checkpoint lags), and the space reserve comes back', async () => {
     const sessionId = 'fd-wal'
     expect((await server.json('POST', '/sessions', { id: sessionId, permissionMode: 'bypassPermissions', workspace })).status).toBe(201)

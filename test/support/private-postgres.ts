@@ -30,10 +30,12 @@ export interface PrivatePostgres {
   /** Makes an empty database and gives its URL. */
   createDatabase(name: string): Promise<string>
   dropDatabase(name: string): Promise<void>
-  /** Kills the server as a crash would (`pg_ctl -m immediate`), keeping its data for `resume`. */
-  halt(): Promise<void>
+  /** Stops the server, by default as a crash would (`pg_ctl -m immediate`), keeping its data for `resume`. */
+  halt(mode?: 'fast' | 'immediate'): Promise<void>
   /** Starts the halted server again on the same socket and data. */
   resume(): Promise<void>
+  /** `pg_ctl restart` in the given shutdown mode: `fast` ends the connections cleanly, `immediate` kills them as a crash would. */
+  restart(mode: 'fast' | 'immediate'): Promise<void>
   /** Stops the server and removes its directory. */
   stop(): Promise<void>
 }
@@ -106,7 +108,8 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
   const data = path.join(dir, 'data')
   const settings = [`-k ${dir}`, "-c listen_addresses=''", `-c fsync=${options.fsync === true ? 'on' : 'off'}`, '-c max_connections=200']
   const start = (): Promise<void> => asOwner('pg_ctl', ['-D', data, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'start'])
-  const halt = (): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+  const halt = (mode: 'fast' | 'immediate' = 'immediate'): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'])
+  const restart = (mode: 'fast' | 'immediate'): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', mode, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'restart'])
   try {
     await asOwner('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C'])
     await start()
@@ -119,8 +122,9 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     urlOf: (database) => postgresUrl(dir, database),
     createDatabase: (name) => createDatabaseIn(dir, name),
     dropDatabase: (name) => dropDatabaseIn(dir, name),
-    halt,
+    halt: (mode) => halt(mode),
     resume: start,
+    restart,
     async stop() {
       try {
         await halt()
