@@ -155,13 +155,16 @@ export class GrepPool {
     return undefined
   }
 
-  /** An idle worker, a new one while there is room (beyond `size` for an owner holding none), else one of the owner's with room. */
+  /** An idle worker, a new one while fewer than `size` are busy (or beyond for an owner holding none), else one of the owner's with room. */
   #workerFor(owner: string): PoolWorker | undefined {
     const held = this.#held(owner)
     if (held >= this.size) return this.#roomIn(owner)
-    const idle = this.#workers.find((worker) => worker.tasks.length === 0 && !worker.retiring)
-    if (idle !== undefined) return idle
-    if (this.#workers.length < this.size || (held === 0 && this.#workers.length < this.maxThreads)) return this.#spawn()
+    const idle = this.#workers.filter((worker) => worker.tasks.length === 0 && !worker.retiring)
+    // While long batches run, the last idle thread is kept for an owner holding none.
+    const spare = idle.length === 1 && held > 0 && this.#workers.some((worker) => worker.lowered)
+    if (idle.length > 0 && !spare) return idle[0]
+    const busy = this.#workers.length - idle.length
+    if (busy < this.size || (held === 0 && this.#workers.length < this.maxThreads)) return this.#spawn()
     return this.#roomIn(owner)
   }
 
