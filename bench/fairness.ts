@@ -245,11 +245,11 @@ async function scenarioPlainGrep(pool: Pool): Promise<void> {
     return { alone, loaded, schedules }
   }
   console.log(`C. A Grep of needle [0-9]+ over 40 small files at a time in one session, alone and while catastrophic Greps run in others`)
-  const one = await loadedBy([GREPPING], GREPS)
+  const one = await loadedBy([`${GREPPING}_c`], GREPS)
   console.log(row('  plain Grep (POST + wait), alone', one.alone))
   console.log(row(`  ..., ${GREPS} Greps of (a+)+$ in 1 session`, one.loaded))
   console.log(`  catastrophic schedules finished meanwhile: ${one.schedules}`)
-  const sessions = Array.from({ length: CATASTROPHIC_SESSIONS }, (_, i) => `${GREPPING}_${i + 1}`)
+  const sessions = Array.from({ length: CATASTROPHIC_SESSIONS }, (_, i) => `${GREPPING}_c${i + 1}`)
   const six = await loadedBy(sessions, 1)
   console.log(row('  plain Grep (POST + wait), alone', six.alone))
   console.log(row(`  ..., 1 Grep of (a+)+$ in each of ${CATASTROPHIC_SESSIONS}`, six.loaded))
