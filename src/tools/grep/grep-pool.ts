@@ -27,6 +27,7 @@ import { FileToolError } from '../workspace.js'
 import type { RecordedBatch } from './batch-recorder.js'
 import { OwnerQueues } from './owner-queues.js'
 import { loweredNice, normalNice, setThreadNice } from './thread-priority.js'
+import { workerScriptUrl } from '../../processes/worker-script.js'
 import type { BatchRequest, WorkerData, WorkerReply } from './worker-protocol.js'
 
 /** Far above any sane stretch: the worker beats at every chunk it reads, of at most 16 MiB. */
@@ -41,9 +42,13 @@ const WATCH_EVERY_MS = 50
 const IDLE_MS = 30_000
 const BEAT = 0
 const RUNNING = 1
-// Compiled (dist/), the worker is plain JavaScript; from the TypeScript source it is loaded
-// through the .mjs shim, since a worker thread does not inherit tsx's or vitest's loader.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './grep-worker.mjs' : './grep-worker.js', import.meta.url)
+// Compiled (dist/), the worker is plain JavaScript; from the TypeScript source, one bundled
+// file, else the .mjs shim that loads it through tsx (worker-script.ts).
+const WORKER_URL = workerScriptUrl({
+  compiled: new URL('./grep-worker.js', import.meta.url),
+  source: new URL('./grep-worker.ts', import.meta.url),
+  fallback: new URL('./grep-worker.mjs', import.meta.url),
+})
 
 export function slowPatternError(pattern: string, limitMs: number): FileToolError {
   return new FileToolError(
