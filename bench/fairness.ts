@@ -10,11 +10,16 @@
  *    `aaa…ab` (each stopped at its matching limit), again and again, while another session
  *    schedules one Read at a time (POST, then GET ?wait= until it ends). Its p99 beside the
  *    same loop with no Grep running. Target: p99 < 50 ms under load.
+ * C. A plain Grep beside catastrophic ones: one session runs a Grep at a time over a small
+ *    tree (POST, then GET ?wait=), (1) while another session runs schedules of 10 Greps of
+ *    `(a+)+$` again and again, (2) while six sessions each run one such Grep again and again.
+ *    Its p50 under each load beside its p50 alone, measured just before in the same run.
+ *    Target: p50 loaded <= 2x alone.
  * BENCH_PHASE_MS sets each phase's length, BENCH_REPLAY_CLIENTS the replaying clients,
- * BENCH_SCENARIOS=A (or B) runs only one scenario.
+ * BENCH_SCENARIOS=A (or B, C, or any of them together) runs only those scenarios.
  */
 import { fork } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Pool } from 'undici'
@@ -30,8 +35,10 @@ const GREPS = 10
 const REPLAYED = 'replayed_session'
 const GREPPING = 'grep_session'
 const READING = 'read_session'
-/** BENCH_SCENARIOS=A or =B runs one of them; both by default. */
-const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'AB'
+const PLAIN = 'plain_grep_session'
+const CATASTROPHIC_SESSIONS = 6
+/** BENCH_SCENARIOS=A, =B or =C runs one of them; all by default. */
+const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'ABC'
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 interface Latencies {
@@ -188,6 +195,69 @@ async function scenarioGreps(pool: Pool): Promise<void> {
   console.log(verdict('  target p99 < 50 ms under load', percentile(loaded.ms, 99), 50))
 }
 
+const catastrophicGrep = (id: string): unknown => ({ id, name: 'Grep', input: { pattern: '(a+)+$', path: 'catastrophic.txt', output_mode: 'count' } })
+
+/** Sessions running schedules of catastrophic Greps again and again until stopped (each aborted then). */
+function catastrophicLoad(pool: Pool, sessions: readonly string[], perSchedule: number): { schedules(): number; stop(): Promise<void> } {
+  let going = true
+  let schedules = 0
+  const loops = sessions.map(async (sessionId) => {
+    for (let round = 0; going; round++) {
+      await runSchedule(
+        pool,
+        sessionId,
+        Array.from({ length: perSchedule }, (_, i) => catastrophicGrep(`grep-${round}-${i}`)),
+      )
+      schedules++
+    }
+  })
+  return {
+    schedules: () => schedules,
+    stop: async () => {
+      going = false
+      await Promise.all(sessions.map((sessionId) => expectOk(pool, 'POST', `/sessions/${sessionId}/abort`)))
+      await Promise.all(loops)
+    },
+  }
+}
+
+function ratioVerdict(label: string, loaded: Latencies, alone: Latencies): string {
+  const ratio = percentile(loaded.ms, 50) / percentile(alone.ms, 50)
+  return `${label.padEnd(36)} p50 ${ratio.toFixed(2)}x alone (target <= 2x: ${ratio <= 2 ? 'PASS' : 'MISS'})`
+}
+
+async function scenarioPlainGrep(pool: Pool): Promise<void> {
+  let n = 0
+  const plainGrep = async (): Promise<void> => {
+    const done = await runSchedule(pool, PLAIN, [{ id: `plain-${n++}`, name: 'Grep', input: { pattern: 'needle [0-9]+', path: 'plain', output_mode: 'content' } }])
+    if (done.calls[0]?.status !== 'succeeded') throw new Error(`plain Grep ended ${JSON.stringify(done)}`)
+  }
+  const phaseMs = PHASE_MS / 2
+  const loadedBy = async (sessions: readonly string[], perSchedule: number): Promise<{ alone: Latencies; loaded: Latencies; schedules: number }> => {
+    await timeRepeatedly(300, PROBE_GAP_MS, plainGrep)
+    const alone = await timeRepeatedly(phaseMs, PROBE_GAP_MS, plainGrep)
+    const load = catastrophicLoad(pool, sessions, perSchedule)
+    // The first schedules' Greps have started (and run long) before the clock runs.
+    await sleep(1_000)
+    const loaded = await timeRepeatedly(phaseMs, PROBE_GAP_MS, plainGrep)
+    const schedules = load.schedules()
+    await load.stop()
+    return { alone, loaded, schedules }
+  }
+  console.log(`C. A Grep of needle [0-9]+ over 40 small files at a time in one session, alone and while catastrophic Greps run in others`)
+  const one = await loadedBy([`${GREPPING}_c`], GREPS)
+  console.log(row('  plain Grep (POST + wait), alone', one.alone))
+  console.log(row(`  ..., ${GREPS} Greps of (a+)+$ in 1 session`, one.loaded))
+  console.log(`  catastrophic schedules finished meanwhile: ${one.schedules}`)
+  const sessions = Array.from({ length: CATASTROPHIC_SESSIONS }, (_, i) => `${GREPPING}_c${i + 1}`)
+  const six = await loadedBy(sessions, 1)
+  console.log(row('  plain Grep (POST + wait), alone', six.alone))
+  console.log(row(`  ..., 1 Grep of (a+)+$ in each of ${CATASTROPHIC_SESSIONS}`, six.loaded))
+  console.log(`  catastrophic schedules finished meanwhile: ${six.schedules}`)
+  console.log(ratioVerdict(`  C1 (${GREPS} in 1 session)`, one.loaded, one.alone))
+  console.log(ratioVerdict(`  C2 (1 in each of ${CATASTROPHIC_SESSIONS} sessions)`, six.loaded, six.alone))
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-fairness-'))
   let server: ChildTarget | undefined
@@ -198,11 +268,15 @@ async function main(): Promise<void> {
     // 30 a's then a b: `(a+)+$` backtracks through 2^30 ways of splitting each line.
     writeFileSync(path.join(dataDir, 'catastrophic.txt'), `${'a'.repeat(30)}b\n`.repeat(1_000))
     writeFileSync(path.join(dataDir, 'small.txt'), 'one\ntwo\nthree\n')
+    mkdirSync(path.join(dataDir, 'plain'))
+    for (let i = 0; i < 40; i++) writeFileSync(path.join(dataDir, 'plain', `file-${i}.txt`), `line one\nneedle ${i}\n${'filler text\n'.repeat(50)}`)
     server = await startChild(childScript('toolexec-child.ts'), { args: [dataDir], env: { BENCH_BUILTIN_TOOLS: '1' } })
-    pool = new Pool(server.url, { connections: 4 })
+    // Enough for the six catastrophic sessions' waiting GETs and the probe.
+    pool = new Pool(server.url, { connections: 16 })
     console.log(`machine: ${os.cpus().length} cores, node ${process.version}; each phase ${PHASE_MS / 1000} s; server, load and probe in separate processes`)
     if (SCENARIOS.includes('A')) await scenarioReplays(server, pool)
     if (SCENARIOS.includes('B')) await scenarioGreps(pool)
+    if (SCENARIOS.includes('C')) await scenarioPlainGrep(pool)
   } finally {
     await pool?.close()
     await server?.stop()

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { readdirSync, readFileSync } from 'node:fs'
+import os from 'node:os'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { closeGrepPool, GrepPool, grepPool } from '../../src/tools/grep/grep-pool.js'
 import type { SearchSpec } from '../../src/tools/grep/worker-protocol.js'
 import { grepHarness } from '../support/grep-harness.js'
@@ -53,6 +55,24 @@ describe('Grep in worker threads', () => {
     // Not a speed target: the event loop was never held, where it used to be held for the whole 2 s.
     expect(gap).toBeLessThan(500)
   }, 20_000)
+
+  it('answers another session while one session runs more catastrophic Greps than there are workers', async () => {
+    const { grep } = await harness({ 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    await grep({ pattern: 'warm' })
+    const controller = new AbortController()
+    let settled = 0
+    const greedy = Array.from({ length: grepPool().size * 3 }, () => grep({ pattern: SLOW, path: 'slow.txt' }, { sessionId: 'greedy', signal: controller.signal }).finally(() => settled++))
+    try {
+      const other = await grep({ pattern: 'fine' }, { sessionId: 'other' })
+      expect(other.modelContent).toBe('Found 1 file\nok.txt')
+      // Answered while most of the greedy session's Greps still run (in the queue of before, only after all of them);
+      // a few may have been stopped at their limit while the other session's thread started (~1 s through tsx).
+      expect(settled).toBeLessThanOrEqual(grepPool().size)
+    } finally {
+      controller.abort(new Error('stopped by the client'))
+      await Promise.all(greedy)
+    }
+  }, 30_000)
 
   it('terminates the worker of an aborted search, and the next search runs', async () => {
     const { grep } = await harness({ 'slow.txt': SLOW_LINE.repeat(4), 'ok.txt': 'fine\n' })
@@ -113,8 +133,8 @@ describe('GrepPool', () => {
     const directory = (name: string) => ({ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: [name], links: [] })
     try {
       // One worker: the second batch waits behind the stuck one, in the same thread.
-      const stuck = pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, directories: [directory('slow.txt')] })
-      const behind = pool.run({ spec: spec(2, 'fine'), guard, room: 10, stopAtCap: false, directories: [directory('ok.txt')] })
+      const stuck = pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, directories: [directory('slow.txt')] }, 's1')
+      const behind = pool.run({ spec: spec(2, 'fine'), guard, room: 10, stopAtCap: false, directories: [directory('ok.txt')] }, 's1')
       await expect(stuck).rejects.toMatchObject({ code: 'TOOL_ERR_PATTERN_TOO_SLOW' })
       const batch = await behind
       expect(Buffer.from(batch.bytes).toString()).toBe('ok.txt:1:fine\n')
@@ -123,6 +143,71 @@ describe('GrepPool', () => {
       await pool.close()
     }
     expect(pool.threads).toBe(0)
+  }, 20_000)
+
+  /** Resolves with the batch's text, or rejects once `ms` have passed. */
+  const within = async (batch: Promise<{ bytes: Uint8Array }>, ms: number): Promise<string> => {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`not served within ${ms} ms`)), ms)))
+    try {
+      return Buffer.from((await Promise.race([batch, late])).bytes).toString()
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  it('serves another session at once while one session holds every worker with stuck batches', async () => {
+    const { workspace } = await workspaceWith('grep-pool-fair', { 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    // The stuck batches would be stopped only after 30 s: nothing frees a worker meanwhile.
+    const pool = new GrepPool({ size: 1, limitMs: 30_000 })
+    const guard = { roots: [workspace], workspace }
+    const directory = (name: string) => ({ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: [name], links: [] })
+    const batch = (key: number, pattern: string, name: string, owner: string) => pool.run({ spec: spec(key, pattern), guard, room: 10, stopAtCap: false, directories: [directory(name)] }, owner)
+    try {
+      const stuck = [1, 2, 3].map((key) => batch(key, SLOW, 'slow.txt', 'greedy'))
+      for (const one of stuck) one.catch(() => undefined)
+      expect(await within(batch(4, 'fine', 'ok.txt', 'other'), 10_000)).toBe('ok.txt:1:fine\n')
+      // Still one worker for the greedy session, and one thread for the other.
+      expect(pool.threads).toBeLessThanOrEqual(3)
+    } finally {
+      await pool.close()
+    }
+  }, 30_000)
+
+  it('serves a seventh session at once while six sessions each hold a stuck batch and the pool has two workers', async () => {
+    const { workspace } = await workspaceWith('grep-pool-six', { 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    const pool = new GrepPool({ size: 2, limitMs: 30_000 })
+    const guard = { roots: [workspace], workspace }
+    const directory = (name: string) => ({ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: [name], links: [] })
+    const batch = (key: number, pattern: string, name: string, owner: string) => pool.run({ spec: spec(key, pattern), guard, room: 10, stopAtCap: false, directories: [directory(name)] }, owner)
+    try {
+      const stuck = [1, 2, 3, 4, 5, 6].map((key) => batch(key, SLOW, 'slow.txt', `s${key}`))
+      for (const one of stuck) one.catch(() => undefined)
+      expect(await within(batch(7, 'fine', 'ok.txt', 's7'), 20_000)).toBe('ok.txt:1:fine\n')
+    } finally {
+      await pool.close()
+    }
+  }, 40_000)
+
+  it('lowers the priority of a thread running a long batch (Linux)', async () => {
+    const { workspace } = await workspaceWith('grep-pool-nice', { 'slow.txt': SLOW_LINE })
+    const pool = new GrepPool({ size: 1, limitMs: 30_000, longBatchMs: 100 })
+    const guard = { roots: [workspace], workspace }
+    const niceOfThreads = (): number[] =>
+      readdirSync('/proc/self/task').map((id) => {
+        const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      })
+    const normal = os.getPriority()
+    try {
+      const directories = [{ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: ['slow.txt'], links: [] }]
+      pool.run({ spec: spec(1, SLOW), guard, room: 10, stopAtCap: false, directories }, 'one').catch(() => undefined)
+      await vi.waitFor(() => expect(niceOfThreads()).toContain(Math.min(19, normal + 10)), { timeout: 15_000, interval: 50 })
+      // The process's other threads keep their priority.
+      expect(niceOfThreads().filter((nice) => nice === normal).length).toBeGreaterThan(0)
+    } finally {
+      await pool.close()
+    }
   }, 20_000)
 
   it('is shared by the calls of the process and closes with it', async () => {

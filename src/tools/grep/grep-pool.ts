@@ -5,29 +5,50 @@
  * worker it stops only that worker, which is terminated once it makes no progress for
  * MATCHING_LIMIT_MS (it adds to a shared counter at every chunk it reads), and replaced.
  *
- * Batches wait in one queue, first come first served; each worker holds at most two (one
- * running, one ready), so a terminated worker holds up little else: the batches of other
- * searches it held go back to the front of the queue. Workers start on the first search and
- * stay warm until they have been idle for IDLE_MS; an idle worker does not keep the process
- * alive. `close()` terminates them all (the server calls it on shutdown).
+ * Fair across sessions (the batch's owner):
+ * - Batches wait in one queue per owner; a free worker serves the owner holding the fewest
+ *   workers, equals in turn (see owner-queues.ts). No owner holds more than `size` workers.
+ * - An owner holding none gets a thread of its own even when all `size` are busy, up to
+ *   MAX_GREP_THREADS: another session's Greps never wait for a stuck one to be stopped. While
+ *   a long batch runs, one idle thread is kept started for that (starting one costs 30 ms
+ *   compiled, ~1 s through tsx).
+ * - A batch running past LONG_BATCH_MS has its thread's priority lowered until it ends (see
+ *   thread-priority.ts): the stuck threads then cost the event loop and the short Greps of
+ *   others little CPU. The matching limit stays in wall time, as before.
+ * A worker holds at most two batches (one running, one ready), both of one owner, the second
+ * only while no other owner waits; the batches of other searches a terminated worker held go
+ * back to the front of their owner's queue. Workers start on the first search and stay warm
+ * until they have been idle for IDLE_MS; an idle worker does not keep the process alive.
+ * `close()` terminates them all (the server calls it on shutdown).
  */
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { FileToolError } from '../workspace.js'
 import type { RecordedBatch } from './batch-recorder.js'
+import { OwnerQueues } from './owner-queues.js'
+import { loweredNice, normalNice, setThreadNice } from './thread-priority.js'
+import { workerScriptUrl } from '../../processes/worker-script.js'
 import type { BatchRequest, WorkerData, WorkerReply } from './worker-protocol.js'
 
 /** Far above any sane stretch: the worker beats at every chunk it reads, of at most 16 MiB. */
 export const MATCHING_LIMIT_MS = 2_000
 export const MAX_GREP_WORKERS = 4
+/** Threads at most, those seating an owner beyond `size` included. */
+export const MAX_GREP_THREADS = 16
+/** A batch running longer is background work: its thread's priority is lowered. */
+export const LONG_BATCH_MS = 250
 const BATCHES_PER_WORKER = 2
-const WATCH_EVERY_MS = 100
+const WATCH_EVERY_MS = 50
 const IDLE_MS = 30_000
 const BEAT = 0
 const RUNNING = 1
-// Compiled (dist/), the worker is plain JavaScript; from the TypeScript source it is loaded
-// through the .mjs shim, since a worker thread does not inherit tsx's or vitest's loader.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './grep-worker.mjs' : './grep-worker.js', import.meta.url)
+// Compiled (dist/), the worker is plain JavaScript; from the TypeScript source, one bundled
+// file, else the .mjs shim that loads it through tsx (worker-script.ts).
+const WORKER_URL = workerScriptUrl({
+  compiled: new URL('./grep-worker.js', import.meta.url),
+  source: new URL('./grep-worker.ts', import.meta.url),
+  fallback: new URL('./grep-worker.mjs', import.meta.url),
+})
 
 export function slowPatternError(pattern: string, limitMs: number): FileToolError {
   return new FileToolError(
@@ -38,6 +59,7 @@ export function slowPatternError(pattern: string, limitMs: number): FileToolErro
 
 interface Task {
   readonly request: BatchRequest
+  readonly owner: string
   resolve(batch: RecordedBatch): void
   reject(error: unknown): void
 }
@@ -47,21 +69,32 @@ interface PoolWorker {
   readonly beat: Int32Array
   readonly tasks: Task[]
   ready: boolean
+  threadId: number | undefined
   lastBeat: number
   lastProgressAt: number
+  /** When the batch at the head of `tasks` started running. */
+  runningSince: number
+  lowered: boolean
+  /** Its priority could not be raised again: it is stopped once idle. */
+  retiring: boolean
   gone: boolean
 }
 
 export interface GrepPoolOptions {
   readonly size?: number
   readonly limitMs?: number
+  readonly longBatchMs?: number
+  readonly maxThreads?: number
 }
 
 export class GrepPool {
   readonly size: number
   readonly limitMs: number
+  readonly longBatchMs: number
+  readonly maxThreads: number
   readonly #workers: PoolWorker[] = []
-  readonly #queue: Task[] = []
+  readonly #queue = new OwnerQueues<Task>()
+  readonly #normalNice = normalNice()
   #watch: NodeJS.Timeout | undefined
   #idle: NodeJS.Timeout | undefined
   #nextId = 0
@@ -69,6 +102,8 @@ export class GrepPool {
   constructor(options: GrepPoolOptions = {}) {
     this.size = options.size ?? Math.min(MAX_GREP_WORKERS, Math.max(2, os.availableParallelism()))
     this.limitMs = options.limitMs ?? MATCHING_LIMIT_MS
+    this.longBatchMs = options.longBatchMs ?? LONG_BATCH_MS
+    this.maxThreads = Math.max(this.size, options.maxThreads ?? MAX_GREP_THREADS)
   }
 
   /** Threads running now (for tests). */
@@ -76,10 +111,10 @@ export class GrepPool {
     return this.#workers.length
   }
 
-  /** Searches one batch; rejects with TOOL_ERR_PATTERN_TOO_SLOW when its worker had to be stopped. */
-  run(request: Omit<BatchRequest, 'id'>): Promise<RecordedBatch> {
+  /** Searches one batch for `owner` (a session); rejects with TOOL_ERR_PATTERN_TOO_SLOW when its worker had to be stopped. */
+  run(request: Omit<BatchRequest, 'id'>, owner: string): Promise<RecordedBatch> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ request: { ...request, id: ++this.#nextId }, resolve, reject })
+      this.#queue.push({ request: { ...request, id: ++this.#nextId }, owner, resolve, reject })
       this.#dispatch()
     })
   }
@@ -91,12 +126,7 @@ export class GrepPool {
    * rejected with `reason`.
    */
   async cancel(key: number, reason: unknown): Promise<void> {
-    for (let index = this.#queue.length - 1; index >= 0; index--) {
-      const task = this.#queue[index] as Task
-      if (task.request.spec.key !== key) continue
-      this.#queue.splice(index, 1)
-      task.reject(reason)
-    }
+    for (const task of this.#queue.remove((task) => task.request.spec.key === key)) task.reject(reason)
     const holding = this.#workers.filter((worker) => worker.tasks.some((task) => task.request.spec.key === key))
     await Promise.all(holding.map((worker) => this.#terminate(worker, (task) => (task.request.spec.key === key ? reason : undefined))))
     this.#dispatch()
@@ -105,35 +135,81 @@ export class GrepPool {
   /** Terminates every worker; what was waiting or running is rejected. */
   async close(): Promise<void> {
     const closed = new Error('Grep was stopped: the server is shutting down')
-    for (const task of this.#queue.splice(0)) task.reject(closed)
+    for (const task of this.#queue.remove(() => true)) task.reject(closed)
     await Promise.all([...this.#workers].map((worker) => this.#terminate(worker, () => closed)))
   }
 
   #dispatch(): void {
-    while (this.#queue.length > 0) {
-      const worker = this.#leastBusy()
-      if (worker === undefined) break
-      const task = this.#queue.shift() as Task
-      if (worker.tasks.length === 0) worker.lastProgressAt = performance.now()
-      worker.tasks.push(task)
-      worker.thread.postMessage(task.request)
+    for (let task = this.#nextTask(); task !== undefined; task = this.#nextTask()) {
+      const [worker, next] = task
+      if (worker.tasks.length === 0) this.#startedRunning(worker)
+      worker.tasks.push(next)
+      worker.thread.postMessage(next.request)
     }
+    this.#keepSpare()
     this.#updateTimers()
   }
 
-  /** An idle worker first, a new one while there is room, else one with room for another batch. */
-  #leastBusy(): PoolWorker | undefined {
-    let best: PoolWorker | undefined
-    for (const worker of this.#workers) if (best === undefined || worker.tasks.length < best.tasks.length) best = worker
-    if ((best === undefined || best.tasks.length > 0) && this.#workers.length < this.size) return this.#spawn()
-    return best !== undefined && best.tasks.length < BATCHES_PER_WORKER ? best : undefined
+  /** The neediest waiting owner that can be given a worker, its next batch and that worker. */
+  #nextTask(): [PoolWorker, Task] | undefined {
+    for (const owner of this.#queue.byNeed((owner) => this.#held(owner))) {
+      const worker = this.#workerFor(owner)
+      const task = worker === undefined ? undefined : this.#queue.take(owner)
+      if (worker !== undefined && task !== undefined) return [worker, task]
+    }
+    return undefined
+  }
+
+  /** An idle worker, a new one while fewer than `size` are busy (or beyond for an owner holding none), else one of the owner's with room. */
+  #workerFor(owner: string): PoolWorker | undefined {
+    const held = this.#held(owner)
+    if (held >= this.size) return this.#roomIn(owner)
+    const idle = this.#workers.filter((worker) => worker.tasks.length === 0 && !worker.retiring)
+    // While long batches run, the last idle thread is kept for an owner holding none.
+    const spare = idle.length === 1 && held > 0 && this.#workers.some((worker) => worker.lowered)
+    if (idle.length > 0 && !spare) return idle[0]
+    const busy = this.#workers.length - idle.length
+    if (busy < this.size || (held === 0 && this.#workers.length < this.maxThreads)) return this.#spawn()
+    return this.#roomIn(owner)
+  }
+
+  /** A worker of the owner's with room for a ready batch, while no other owner waits. */
+  #roomIn(owner: string): PoolWorker | undefined {
+    if (this.#queue.owners > 1) return undefined
+    return this.#workers.find((worker) => worker.tasks.length < BATCHES_PER_WORKER && worker.tasks[0]?.owner === owner)
+  }
+
+  #held(owner: string): number {
+    let held = 0
+    for (const worker of this.#workers) if (worker.tasks[0]?.owner === owner) held++
+    return held
+  }
+
+  /** While a long batch runs, one idle thread stays started for an owner that comes next; more idle ones than `size` allows are stopped. */
+  #keepSpare(): void {
+    const idle = this.#workers.filter((worker) => worker.tasks.length === 0)
+    const waitingForLong = this.#workers.some((worker) => worker.lowered)
+    if (waitingForLong && idle.length === 0 && this.#workers.length < this.maxThreads) this.#spawn()
+    for (const worker of idle.slice(1)) if (this.#workers.length > this.size) void this.#terminate(worker, () => undefined)
   }
 
   #spawn(): PoolWorker {
     const beat = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT)
     const workerData: WorkerData = { beat }
     const thread = new Worker(WORKER_URL, { workerData })
-    const worker: PoolWorker = { thread, beat: new Int32Array(beat), tasks: [], ready: false, lastBeat: 0, lastProgressAt: 0, gone: false }
+    const worker: PoolWorker = {
+      thread,
+      beat: new Int32Array(beat),
+      tasks: [],
+      ready: false,
+      threadId: undefined,
+      lastBeat: 0,
+      lastProgressAt: 0,
+      runningSince: 0,
+      lowered: false,
+      retiring: false,
+      gone: false,
+    }
     thread.on('message', (reply: WorkerReply) => this.#onReply(worker, reply))
     thread.on('error', (error) => void this.#terminate(worker, () => error))
     thread.on('exit', () => void this.#terminate(worker, () => new Error('A Grep worker thread exited unexpectedly')))
@@ -144,18 +220,29 @@ export class GrepPool {
   #onReply(worker: PoolWorker, reply: WorkerReply): void {
     if (reply.kind === 'ready') {
       worker.ready = true
-      worker.lastProgressAt = performance.now()
+      worker.threadId = reply.threadId
+      this.#startedRunning(worker)
       return
     }
     const task = worker.tasks.shift()
     if (task === undefined || task.request.id !== reply.id) throw new Error(`Grep worker replied to batch ${reply.id} out of order`)
-    worker.lastProgressAt = performance.now()
+    this.#startedRunning(worker)
     if (reply.kind === 'done') task.resolve(reply.batch)
     else task.reject(new Error(`Grep failed in a worker thread: ${reply.message}`))
+    if (worker.retiring && worker.tasks.length === 0) void this.#terminate(worker, () => undefined)
     this.#dispatch()
   }
 
-  /** Stops a worker; its tasks get `rejection(task)`, or go back to the front of the queue when that is undefined. */
+  /** The batch at the head of the worker's tasks starts now (or once the thread is ready); its priority is the normal one again. */
+  #startedRunning(worker: PoolWorker): void {
+    worker.runningSince = performance.now()
+    worker.lastProgressAt = worker.runningSince
+    if (!worker.lowered || worker.threadId === undefined) return
+    worker.lowered = false
+    if (!setThreadNice(worker.threadId, this.#normalNice)) worker.retiring = true
+  }
+
+  /** Stops a worker; its tasks get `rejection(task)`, or go back to the front of their owner's queue when that is undefined. */
   async #terminate(worker: PoolWorker, rejection: (task: Task) => unknown): Promise<void> {
     if (worker.gone) return
     worker.gone = true
@@ -167,7 +254,7 @@ export class GrepPool {
       if (reason === undefined) requeue.push(task)
       else rejected.push([task, reason])
     }
-    this.#queue.unshift(...requeue)
+    this.#queue.unshift(requeue)
     await worker.thread.terminate()
     // Only now is the thread stopped (Node closes the files it had open): the batches' directories may be closed.
     for (const [task, reason] of rejected) task.reject(reason)
@@ -196,8 +283,10 @@ export class GrepPool {
 
   #watchProgress(): void {
     const now = performance.now()
+    let lowered = false
     for (const worker of [...this.#workers]) {
       if (!worker.ready || worker.tasks.length === 0) continue
+      if (!worker.lowered && now - worker.runningSince >= this.longBatchMs) lowered = this.#lower(worker) || lowered
       const beat = Atomics.load(worker.beat, BEAT)
       if (beat !== worker.lastBeat) {
         worker.lastBeat = beat
@@ -209,6 +298,13 @@ export class GrepPool {
       const running = Atomics.load(worker.beat, RUNNING)
       void this.#terminate(worker, (task) => (task.request.id === running ? slowPatternError(task.request.spec.pattern, this.limitMs) : undefined))
     }
+    if (lowered) this.#keepSpare()
+  }
+
+  #lower(worker: PoolWorker): boolean {
+    if (worker.threadId === undefined) return false
+    worker.lowered = setThreadNice(worker.threadId, loweredNice(this.#normalNice))
+    return worker.lowered
   }
 }
 

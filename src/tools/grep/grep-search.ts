@@ -21,6 +21,8 @@ export type BatchEntry = Pick<WalkEntry, 'name' | 'directory' | 'pinned' | 'link
 
 /** The pattern (already checked to compile) and how to print matches, with where and into what. */
 export interface GrepSearch extends Omit<SearchSpec, 'key'> {
+  /** Whose search it is (the session): the pool shares its workers fairly between owners. */
+  readonly owner: string
   readonly guard: PathGuard
   readonly signal: AbortSignal
   readonly output: GrepOutput
@@ -124,7 +126,7 @@ class SearchJob {
     if (this.#fileCount === 0) return
     const { output, guard } = this.#search
     const request = { spec: this.#spec, guard, room: output.cap - output.kept, stopAtCap: output.stopAtCap, directories: this.#directories }
-    const done = this.#pool.run(request)
+    const done = this.#pool.run(request, this.#search.owner)
     const pending: Pending = { done, held: this.#takeHeld(), batch: undefined }
     // Awaited in order by settle(); until then a rejection must not count as unhandled.
     done.then(

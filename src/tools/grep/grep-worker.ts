@@ -11,6 +11,7 @@ import { BatchRecorder } from './batch-recorder.js'
 import { ChunkReader, type ChunkConsumer } from './chunk-reader.js'
 import { createFileScanner, type FileScanner } from './file-scanners.js'
 import { compilePattern } from './grep-pattern.js'
+import { ownThreadId } from './thread-priority.js'
 import type { BatchDirectory, BatchRequest, SearchSpec, WorkerData, WorkerReply } from './worker-protocol.js'
 
 const port = parentPort
@@ -100,4 +101,5 @@ port.on('message', (request: BatchRequest) => {
   const transfer = reply.kind === 'done' ? [reply.batch.bytes.buffer, reply.batch.ends.buffer, reply.batch.kinds.buffer, reply.batch.counts.buffer] : []
   port.postMessage(reply, transfer as ArrayBuffer[])
 })
-port.postMessage({ kind: 'ready' } satisfies WorkerReply)
+// The pool lowers this thread's priority while it runs a long batch; it knows the thread by this id.
+port.postMessage({ kind: 'ready', threadId: ownThreadId() } satisfies WorkerReply)

@@ -64,6 +64,7 @@ function searchOf(input: GrepInput, ctx: ToolCallContext, guard: GrepSearch['gua
   // Compiled here too, so that a bad pattern fails before any file is opened.
   compilePattern(input.pattern, ignoreCase)
   return {
+    owner: ctx.sessionId,
     guard,
     pattern: input.pattern,
     ignoreCase,

@@ -47,7 +47,9 @@ export interface BatchDirectory {
 }
 
 export type WorkerReply =
-  { readonly kind: 'ready' } | { readonly kind: 'done'; readonly id: number; readonly batch: RecordedBatch } | { readonly kind: 'failed'; readonly id: number; readonly message: string }
+  | { readonly kind: 'ready'; readonly threadId: number | undefined }
+  | { readonly kind: 'done'; readonly id: number; readonly batch: RecordedBatch }
+  | { readonly kind: 'failed'; readonly id: number; readonly message: string }
 
 export interface WorkerData {
   /**
