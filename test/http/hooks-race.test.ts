@@ -132,11 +132,12 @@ describe('PreToolUse hooks over HTTP', () => {
     expect(await readFile(written, 'utf8')).toBe('from the hook')
   })
 
-  it('R13 an updatedInput that fails validation fails the call with the A4 text', async () => {
+  it('R13 R26 an updatedInput that fails validation fails the call with the projected message, not the first-validation text', async () => {
     const { call } = await runWithEvents('Strict', { note: 'fine' })
     expect(call).toMatchObject({
       status: 'failed',
-      modelContent: '<tool_use_error>InputValidationError: Strict failed due to the following issue:\nThe parameter `note` type is expected as `string` but provided as `number`</tool_use_error>',
+      modelContent:
+        "The PreToolUse hook's updatedInput is invalid: InputValidationError: Strict failed due to the following issue: The parameter `note` type is expected as `string` but provided as `number`",
     })
   })
 
