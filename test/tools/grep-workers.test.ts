@@ -189,6 +189,28 @@ describe('GrepPool', () => {
     }
   }, 40_000)
 
+  it('gives sessions whose batches were stopped as too slow no thread beyond the pool, and keeps one for a newcomer', async () => {
+    const { workspace } = await workspaceWith('grep-pool-stopped', { 'slow.txt': SLOW_LINE, 'ok.txt': 'fine\n' })
+    const pool = new GrepPool({ size: 2, limitMs: 400, longBatchMs: 50 })
+    const guard = { roots: [workspace], workspace }
+    const directory = (name: string) => ({ openPrefix: `${workspace}/`, absolutePrefix: `${workspace}/`, labelPrefix: '', pinned: false, names: [name], links: [] })
+    const batch = (key: number, pattern: string, name: string, owner: string) => pool.run({ spec: spec(key, pattern), guard, room: 10, stopAtCap: false, directories: [directory(name)] }, owner)
+    const owners = ['s1', 's2', 's3', 's4', 's5', 's6']
+    try {
+      // A first round: each session is a newcomer, gets a thread, and has its batch stopped.
+      const first = await Promise.allSettled(owners.map((owner, index) => batch(index + 1, SLOW, 'slow.txt', owner)))
+      expect(first.every((outcome) => outcome.status === 'rejected')).toBe(true)
+      // A second round: the stopped sessions share the pool's two workers; one more thread at most is kept spare.
+      const again = owners.map((owner, index) => batch(index + 11, SLOW, 'slow.txt', owner))
+      for (const one of again) one.catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(pool.threads).toBeLessThanOrEqual(pool.size + 1)
+      expect(await within(batch(20, 'fine', 'ok.txt', 'newcomer'), 10_000)).toBe('ok.txt:1:fine\n')
+    } finally {
+      await pool.close()
+    }
+  }, 60_000)
+
   it('lowers the priority of a thread running a long batch (Linux)', async () => {
     const { workspace } = await workspaceWith('grep-pool-nice', { 'slow.txt': SLOW_LINE })
     const pool = new GrepPool({ size: 1, limitMs: 30_000, longBatchMs: 100 })

@@ -38,6 +38,8 @@ export const MAX_GREP_THREADS = 16
 /** A batch running longer is background work: its thread's priority is lowered. */
 export const LONG_BATCH_MS = 250
 const BATCHES_PER_WORKER = 2
+/** How long an owner whose batch was stopped as too slow gets no thread beyond the pool. */
+const STOPPED_OWNER_MS = 30_000
 const WATCH_EVERY_MS = 50
 const IDLE_MS = 30_000
 const BEAT = 0
@@ -95,6 +97,8 @@ export class GrepPool {
   readonly #workers: PoolWorker[] = []
   readonly #queue = new OwnerQueues<Task>()
   readonly #normalNice = normalNice()
+  /** When an owner last had a batch stopped as too slow. */
+  readonly #stoppedAt = new Map<string, number>()
   #watch: NodeJS.Timeout | undefined
   #idle: NodeJS.Timeout | undefined
   #nextId = 0
@@ -160,17 +164,34 @@ export class GrepPool {
     return undefined
   }
 
-  /** An idle worker, a new one while fewer than `size` are busy (or beyond for an owner holding none), else one of the owner's with room. */
+  /**
+   * An idle worker, a new one while fewer than `size` are busy (or beyond for a newcomer: an
+   * owner holding none whose batch was not stopped lately), else one of the owner's with room.
+   */
   #workerFor(owner: string): PoolWorker | undefined {
     const held = this.#held(owner)
     if (held >= this.size) return this.#roomIn(owner)
+    const newcomer = held === 0 && !this.#stoppedLately(owner)
     const idle = this.#workers.filter((worker) => worker.tasks.length === 0 && !worker.retiring)
-    // While long batches run, the last idle thread is kept for an owner holding none.
-    const spare = idle.length === 1 && held > 0 && this.#workers.some((worker) => worker.lowered)
+    // While long batches run, the last idle thread is kept for a newcomer.
+    const spare = idle.length === 1 && !newcomer && this.#workers.some((worker) => worker.lowered)
     if (idle.length > 0 && !spare) return idle[0]
     const busy = this.#workers.length - idle.length
-    if (busy < this.size || (held === 0 && this.#workers.length < this.maxThreads)) return this.#spawn()
+    if (busy < this.size || (newcomer && this.#workers.length < this.maxThreads)) return this.#spawn()
     return this.#roomIn(owner)
+  }
+
+  /**
+   * Whether the owner had a batch stopped as too slow within STOPPED_OWNER_MS: such an owner
+   * keeps its share of the pool but no thread beyond it, so that owners who keep sending
+   * catastrophic patterns cannot take the threads kept for everyone else.
+   */
+  #stoppedLately(owner: string): boolean {
+    const at = this.#stoppedAt.get(owner)
+    if (at === undefined) return false
+    if (performance.now() - at < STOPPED_OWNER_MS) return true
+    this.#stoppedAt.delete(owner)
+    return false
   }
 
   /** A worker of the owner's with room for a ready batch, while no other owner waits. */
@@ -296,9 +317,16 @@ export class GrepPool {
       if (now - worker.lastProgressAt < this.limitMs) continue
       // The batch it is running is the one stuck; others it held go back to the queue.
       const running = Atomics.load(worker.beat, RUNNING)
+      const stuck = worker.tasks.find((task) => task.request.id === running)
+      if (stuck !== undefined) this.#noteStopped(stuck.owner, now)
       void this.#terminate(worker, (task) => (task.request.id === running ? slowPatternError(task.request.spec.pattern, this.limitMs) : undefined))
     }
     if (lowered) this.#keepSpare()
+  }
+
+  #noteStopped(owner: string, now: number): void {
+    for (const [other, at] of this.#stoppedAt) if (now - at >= STOPPED_OWNER_MS) this.#stoppedAt.delete(other)
+    this.#stoppedAt.set(owner, now)
   }
 
   #lower(worker: PoolWorker): boolean {
