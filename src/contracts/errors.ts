@@ -35,8 +35,11 @@ export const ERROR_CATALOGUE = {
   API_ERR_HOST_NOT_LOOPBACK: 'Host %s is not a loopback name: without a token the server answers only localhost, 127.0.0.1 and [::1]',
   API_ERR_ORIGIN_NOT_ALLOWED: '%s may not call this server: without a token it answers pages from loopback origins and TOOLEXEC_CORS_ORIGINS only; set TOOLEXEC_TOKEN to call it from elsewhere',
   API_ERR_NOT_FOUND: 'Route %s %s not found',
-  API_ERR_SESSION_NOT_FOUND: 'Session %s not found',
+  API_ERR_SESSION_NOT_FOUND: 'Session %s not found%s',
   API_ERR_SESSION_EXISTS: 'Session %s already exists',
+  API_ERR_SESSION_DIFFERS: 'Session %s already exists with %s; leave createSession out, or give it the fields the session has',
+  API_ERR_WORKSPACE_IN_INSTALL:
+    'Workspace %s is inside the server\'s own install directory (%s), where no session may work; give the session a workspace of its own ("workspace", or TOOLEXEC_WORKSPACE for sessions that name none)',
   API_ERR_SESSION_BUSY: 'Session %s still has work going on (%s); abort it with POST /sessions/%s/abort, then delete it',
   API_ERR_SCHEDULE_NOT_FOUND: 'Schedule %s not found',
   API_ERR_SCHEDULE_NOT_OPEN: 'Schedule %s is not open for more calls (status %s)',
