@@ -52,7 +52,7 @@ const created = await api.POST('/sessions', { body: { id: sessionId, permissionM
 const stop = new AbortController()
 const stream = await api.GET('/sessions/{id}/events', { params: { path: { id: sessionId } }, parseAs: 'stream', signal: stop.signal })
 if (stream.data === undefined || stream.data === null) throw new Error(`no event stream: ${stream.response.status}`)
-const accepted = await api.POST('/schedules', { body: { sessionId, calls: CALLS } })
+const accepted = await api.POST('/schedules', { body: { sessionId, createSession: {}, calls: CALLS } })
 const scheduleId = accepted.data?.scheduleId
 
 const eventTypes: string[] = []
