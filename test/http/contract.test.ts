@@ -142,13 +142,14 @@ describe('every operation of openapi.yaml against a running server', () => {
     ]
     const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', createSession: {}, calls } }), 202)
     const scheduleId = (accepted.body as ScheduleAcceptedReply).scheduleId
-    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', createSession: {}, calls: [calls[0]] } }), 409)
-    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', createSession: {}, calls: 'none' } }), 400)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: [calls[0]] } }), 409)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: 'none' } }), 400)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-never-created', calls } }), 404)
     const cycle = [
       { id: 'cycle-1', name: 'Read', input: { file_path: 'a' }, dependsOn: ['cycle-2'] },
       { id: 'cycle-2', name: 'Read', input: { file_path: 'b' }, dependsOn: ['cycle-1'] },
     ]
-    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', createSession: {}, calls: cycle } }), 400)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: cycle } }), 400)
     const done = await finished(scheduleId)
     expect(done.status).toBe('completed')
     await expectStatus(api('GET', `/schedules/${scheduleId}?wait=soon`), 400)
