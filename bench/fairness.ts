@@ -75,7 +75,7 @@ async function expectOk(pool: Pool, method: 'GET' | 'POST', route: string, body?
 
 /** Posts a schedule and holds until it ends; returns its final reply. */
 async function runSchedule(pool: Pool, sessionId: string, calls: unknown[]): Promise<{ status: string; calls: { status: string }[] }> {
-  const accepted = (await expectOk(pool, 'POST', '/schedules', { sessionId, calls })) as { scheduleId: string }
+  const accepted = (await expectOk(pool, 'POST', '/schedules', { sessionId, createSession: {}, calls })) as { scheduleId: string }
   for (;;) {
     const reply = (await expectOk(pool, 'GET', `/schedules/${accepted.scheduleId}?wait=60`)) as { status: string; calls: { status: string }[] }
     if (['completed', 'stopped', 'cancelled'].includes(reply.status)) return reply

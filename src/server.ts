@@ -20,6 +20,12 @@ import type { StorageSpaceOptions } from './storage/storage-space.js'
 import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
 import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 import { serverPaths } from './tools/bash/server-paths.js'
+import { installHolding } from './sessions/session-workspace.js'
+
+// A warning, not a refused start: `npm start` in the checkout is the first command a user runs,
+// and the console, the docs and sessions that name their workspace all work.
+const DEFAULT_WORKSPACE_IN_INSTALL =
+  "The default workspace is the server's own install directory: a session that names no workspace is refused (400 API_ERR_WORKSPACE_IN_INSTALL); set TOOLEXEC_WORKSPACE (--workspace) to the directory sessions should work in"
 
 export interface ServerParts {
   readonly tools: readonly ToolEntry[]
@@ -99,6 +105,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       database,
     }
     logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    const install = installHolding(config.workspace)
+    if (install !== undefined) logger.warn({ workspace: config.workspace, install }, DEFAULT_WORKSPACE_IN_INSTALL)
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
     let closing: Promise<void> | undefined
     return {

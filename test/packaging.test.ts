@@ -173,7 +173,9 @@ describe('the package: npm pack, installed from the tarball', () => {
       const json = { 'content-type': 'application/json' }
       await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1' }) })
       const calls = [{ id: 'g1', name: 'Grep', input: { pattern: 'needle', output_mode: 'content' } }]
-      const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as { scheduleId: string }
+      const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', createSession: {}, calls }) })).json()) as {
+        scheduleId: string
+      }
       const done = (await (await fetch(`${server.url}/schedules/${accepted.scheduleId}?wait=20`)).json()) as { calls: { status: string; modelContent: unknown }[] }
       expect(done.calls[0]?.status).toBe('succeeded')
       expect(JSON.stringify(done.calls[0]?.modelContent)).toContain('a needle in a haystack')

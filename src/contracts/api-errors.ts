@@ -26,6 +26,8 @@ export const API_ERROR_CODES = {
   API_ERR_TOOL_NOT_FOUND: 'No tool has this name',
   API_ERR_REQUEST_TIMEOUT: 'The request did not arrive whole within the request timeout; nothing of it was processed',
   API_ERR_SESSION_EXISTS: 'A session with this id already exists',
+  API_ERR_SESSION_DIFFERS: "POST /schedules' createSession names a session that exists with other fields (workspace, permission mode, ...); nothing was stored",
+  API_ERR_WORKSPACE_IN_INSTALL: "The session's workspace would be inside the server's own install directory: give it another (or set TOOLEXEC_WORKSPACE)",
   API_ERR_SESSION_BUSY: 'The session still has work going on: abort it first',
   API_ERR_CALL_ID_TAKEN: 'The call id is already used in this session',
   EXEC_ERR_DUPLICATE_CALL_ID: 'Two calls of one schedule have the same id',

@@ -41,20 +41,35 @@ export const PermissionModeSchema = Type.Union([Type.Literal('default'), Type.Li
   $id: 'PermissionMode',
 })
 
-export const CreateSessionBodySchema = Type.Object(
-  {
-    id: Type.Optional(Id),
-    // A NUL can be in no path: such a workspace would fail every file tool later.
-    workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]+$' })),
-    permissionMode: Type.Optional(PermissionModeSchema),
-    interactive: Type.Optional(Type.Boolean()),
-    permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
-    /** Added to the config file's sandbox settings for this session's Bash commands. */
-    sandbox: Type.Optional(SandboxSettingsSchema),
-  },
-  { $id: 'CreateSessionBody', additionalProperties: false },
-)
+/** What a session is created with, but its id: POST /sessions and a schedule's `createSession` alike. */
+const SessionFields = {
+  // A NUL can be in no path: such a workspace would fail every file tool later.
+  workspace: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      pattern: '^[^\\u0000]+$',
+      description: "Where the session's tools work (relative: to the server's default, TOOLEXEC_WORKSPACE); never inside the server's own install directory",
+    }),
+  ),
+  permissionMode: Type.Optional(PermissionModeSchema),
+  interactive: Type.Optional(Type.Boolean()),
+  permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+  /** Added to the config file's sandbox settings for this session's Bash commands. */
+  sandbox: Type.Optional(SandboxSettingsSchema),
+}
+
+export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
 export type CreateSessionBody = Static<typeof CreateSessionBodySchema>
+
+export const CreateSessionFieldsSchema = Type.Object(SessionFields, {
+  additionalProperties: false,
+  description:
+    "Create the session `sessionId` when it does not exist, with these fields of POST /sessions' body (its id is `sessionId`); without it an unknown session is a 404 " +
+    '`API_ERR_SESSION_NOT_FOUND`. On a session that exists, each field given must equal the one the session has, so that a retry of the same request is accepted; ' +
+    'a field that differs is a 409 `API_ERR_SESSION_DIFFERS`, and nothing is stored.',
+})
+export type CreateSessionFields = Static<typeof CreateSessionFieldsSchema>
 
 export const SessionStatusSchema = Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('awaiting_permission')])
 
@@ -114,6 +129,7 @@ export const MAX_SCHEDULE_CALLS = 1000
 export const CreateScheduleBodySchema = Type.Object(
   {
     sessionId: Id,
+    createSession: Type.Optional(CreateSessionFieldsSchema),
     turnId: Type.Optional(Id),
     calls: Type.Optional(Type.Array(ScheduleCallInputSchema, { maxItems: MAX_SCHEDULE_CALLS })),
     anthropic: Type.Optional(AnthropicAssistantContentSchema),

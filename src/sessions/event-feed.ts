@@ -22,7 +22,7 @@ export class EventFeed {
 
   /** Throws API_ERR_SESSION_NOT_FOUND, or API_ERR_VALIDATION for a point past the session's last event. */
   assertResumable(sessionId: string, after: number): void {
-    if (this.#store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
+    if (this.#store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
     // Every id sent is stored first, so an id past the last one was never sent by this session
     // (one deleted and created again starts over at 1); resuming from it would skip events unseen.
     const last = this.#store.lastSeq(sessionId)

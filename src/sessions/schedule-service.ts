@@ -13,7 +13,7 @@ import type { Executor } from '../executor/executor.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import type { Turns } from './turns.js'
-import type { SessionService } from './session-service.js'
+import { unknownSessionOfSchedule, type SessionService } from './session-service.js'
 import { scheduleView } from './views.js'
 import { scheduleCallsOf } from '../model-formats/schedule-calls.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
@@ -63,7 +63,7 @@ export class ScheduleService {
   async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
     const calls = scheduleCallsOf(body).map(toToolCall)
     const open = body.open === true
-    const proposed = this.#parts.store.getSession(body.sessionId) ?? this.#sessions.newRecord(body.sessionId)
+    const proposed = this.#sessions.forSchedule(body.sessionId, body.createSession)
     this.#assertDistinctCallIds(proposed.id, calls)
     // A closed schedule is planned now (cycles are a 400); an open one is planned at close,
     // so its calls may depend only on calls before them.
@@ -76,9 +76,11 @@ export class ScheduleService {
     const started = this.#backlog.admit(proposed.id)
     try {
       await this.#parts.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
-        // Another request of this tick may have created the session since it was looked up.
+        // Another request of this tick may have created or deleted the session since it was looked up.
         const stored = tx.getSession(proposed.id)
+        if (stored === undefined && body.createSession === undefined) throw unknownSessionOfSchedule(proposed.id)
         if (stored === undefined) tx.insertSession(proposed)
+        else if (body.createSession !== undefined) this.#sessions.assertSame(stored, body.createSession)
         session = stored ?? proposed
         tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
         calls.forEach((call, position) => insertNewCall(tx, { ...call, sessionId: session.id, scheduleId, position }))

@@ -37,7 +37,7 @@ export interface DeletionParts {
 }
 
 export async function deleteSession(ctx: DeletionParts, sessionId: string): Promise<void> {
-  if (ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId])
+  if (ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
   // A schedule accepted in this tick is written first, so that it counts as work going on.
   ctx.journal.flush()
   const busy = workGoingOn(ctx, sessionId)

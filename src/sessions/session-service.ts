@@ -1,6 +1,6 @@
 /** @module Sessions: create, look up, list, abort the turn, delete, answer approvals, read history. */
-import path from 'node:path'
-import type { CreateSessionBody, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
+import { isDeepStrictEqual } from 'node:util'
+import type { CreateSessionBody, CreateSessionFields, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import type { ArtifactRecord, SessionRecord, Store } from '../contracts/store.js'
@@ -10,10 +10,16 @@ import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import type { SessionPermissionBroker } from './session-broker.js'
 import { historyView, permissionView, sessionView } from './views.js'
+import { resolveWorkspace } from './session-workspace.js'
 
 export const TURN_ABORTED = 'Turn aborted by the client'
 const DEFAULT_PAGE = 50
 const MAX_PAGE = 500
+
+/** A schedule for a session that does not exist, and that the request does not ask to create. */
+export function unknownSessionOfSchedule(id: string): ToolexecError {
+  return new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id, '; create it first with POST /sessions, or let this request create it with "createSession": {"workspace": ...}'])
+}
 
 /** What the session service reads and changes. */
 export interface SessionParts {
@@ -44,11 +50,35 @@ export class SessionService {
     return this.view(id) as Session
   }
 
-  /** A record with defaults for `id`, not yet stored. */
+  /**
+   * The session a schedule runs in: the stored one, or, when the request asks to create it, a
+   * new record not yet stored. An unknown id is never a session made up with defaults: a
+   * mistyped id would run the calls in the server's default workspace.
+   */
+  forSchedule(id: string, create: CreateSessionFields | undefined): SessionRecord {
+    const stored = this.#parts.store.getSession(id)
+    if (stored === undefined) {
+      if (create === undefined) throw unknownSessionOfSchedule(id)
+      return this.newRecord(id, create)
+    }
+    if (create !== undefined) this.assertSame(stored, create)
+    return stored
+  }
+
+  /** A retried createSession is accepted; one asking for other fields than the session has is refused. */
+  assertSame(stored: SessionRecord, create: CreateSessionFields): void {
+    const wanted = this.newRecord(stored.id, create)
+    const differing = (Object.keys(create) as (keyof CreateSessionFields)[]).filter((field) => !isDeepStrictEqual(wanted[field] ?? null, stored[field] ?? null))
+    if (differing.length === 0) return
+    const fields = differing.map((field) => `${field} ${JSON.stringify(stored[field] ?? null)}, not ${JSON.stringify(wanted[field] ?? null)}`).join(', ')
+    throw new ToolexecError('API_ERR_SESSION_DIFFERS', [stored.id, fields], { context: { fields: differing } })
+  }
+
+  /** A record with defaults for `id`, not yet stored; refused when its workspace is in the server's install. */
   newRecord(id: string, body: CreateSessionBody = {}): SessionRecord {
     return {
       id,
-      workspace: path.resolve(this.#parts.defaultWorkspace, body.workspace ?? '.'),
+      workspace: resolveWorkspace(this.#parts.defaultWorkspace, body.workspace),
       permissionMode: body.permissionMode ?? this.#parts.defaultPermissionMode,
       interactive: body.interactive ?? true,
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
@@ -59,7 +89,7 @@ export class SessionService {
 
   get(id: string): SessionRecord {
     const record = this.#parts.store.getSession(id)
-    if (record === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id])
+    if (record === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id, ''])
     return record
   }
 

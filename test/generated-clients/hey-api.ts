@@ -1,6 +1,6 @@
 /** A consumer of the @hey-api/openapi-ts SDK; events through its own Server-Sent Events client. */
 import { client } from './hey/client.gen.js'
-import { answerPermission, createSchedule, createSession, getSchedule, streamEvents } from './hey/index.js'
+import { answerPermission, createSchedule, createSession, getSchedule, getSession, streamEvents } from './hey/index.js'
 import { CALLS, firstSeen, settings, type Outcome } from './story.js'
 
 const { baseUrl, token, sessionId } = settings()
@@ -35,6 +35,9 @@ const schedule = await getSchedule({ path: { id: scheduleId ?? '' }, query: { wa
 const calls = schedule.data !== undefined && 'calls' in schedule.data ? schedule.data.calls : []
 const records = Object.fromEntries(calls.map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
 const missing = await getSchedule({ path: { id: 'sch_missing' } })
+const typo = await createSchedule({ body: { sessionId: `${sessionId}-typo`, calls: [] } })
+await createSchedule({ body: { sessionId: `${sessionId}-new`, createSession: { permissionMode: 'plan' }, calls: [] } })
+const made = await getSession({ path: { id: `${sessionId}-new` } })
 
 const outcome: Outcome = {
   sessionStatus: created.data?.status,
@@ -45,5 +48,7 @@ const outcome: Outcome = {
   scheduleStatus: schedule.data?.status,
   records,
   unknownScheduleCode: missing.error?.error.code,
+  unknownSessionCode: typo.error?.error.code,
+  createdSessionMode: made.data?.permissionMode,
 }
 process.stdout.write(`${JSON.stringify(outcome)}\n`)

@@ -80,6 +80,9 @@ const schedule = await api.GET('/schedules/{id}', { params: { path: { id: schedu
 const calls = schedule.data !== undefined && 'calls' in schedule.data ? schedule.data.calls : []
 const records = Object.fromEntries(calls.map((call) => [call.id, { status: call.status, modelContent: call.modelContent }]))
 const missing = await api.GET('/schedules/{id}', { params: { path: { id: 'sch_missing' } } })
+const typo = await api.POST('/schedules', { body: { sessionId: `${sessionId}-typo`, calls: [] } })
+await api.POST('/schedules', { body: { sessionId: `${sessionId}-new`, createSession: { permissionMode: 'plan' }, calls: [] } })
+const made = await api.GET('/sessions/{id}', { params: { path: { id: `${sessionId}-new` } } })
 
 const outcome: Outcome = {
   sessionStatus: created.data?.status,
@@ -90,5 +93,7 @@ const outcome: Outcome = {
   scheduleStatus: schedule.data?.status,
   records,
   unknownScheduleCode: missing.error?.error.code,
+  unknownSessionCode: typo.error?.error.code,
+  createdSessionMode: made.data?.permissionMode,
 }
 process.stdout.write(`${JSON.stringify(outcome)}\n`)

@@ -19,6 +19,10 @@ export interface Outcome {
   /** Call id -> status and modelContent in the schedule read at the end. */
   readonly records: Record<string, unknown>
   readonly unknownScheduleCode: string | undefined
+  /** A schedule for a session never created: its error code, and the session it names not made. */
+  readonly unknownSessionCode: string | undefined
+  /** A schedule whose createSession made its session: that session's permission mode. */
+  readonly createdSessionMode: string | undefined
 }
 
 export function settings(): { baseUrl: string; token: string; sessionId: string } {

@@ -81,8 +81,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Accept the tool calls of one model reply; an unknown session is created with defaults
-         * @description Schedules of a session run one after another. The schedules waiting to start are bounded, per session (TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION, default 100) and for the whole server (TOOLEXEC_MAX_QUEUED_SCHEDULES, default 5000): over a bound the reply is 429 `API_ERR_TOO_MANY_SCHEDULES` with `Retry-After` (seconds), and nothing of the schedule is stored.
+         * Accept the tool calls of one model reply, for a session that exists or that `createSession` creates
+         * @description An unknown `sessionId` is a 404 `API_ERR_SESSION_NOT_FOUND` and nothing is stored, unless the body asks to create the session with `createSession` (the fields of POST /sessions' body, its workspace among them; `{}` takes the server's defaults). On an existing session a `createSession` whose fields equal the ones the session has is accepted, so a retried request succeeds; one that differs is a 409 `API_ERR_SESSION_DIFFERS`. Schedules of a session run one after another. The schedules waiting to start are bounded, per session (TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION, default 100) and for the whole server (TOOLEXEC_MAX_QUEUED_SCHEDULES, default 5000): over a bound the reply is 429 `API_ERR_TOO_MANY_SCHEDULES` with `Retry-After` (seconds), and nothing of the schedule is stored.
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -532,6 +532,15 @@ export interface components {
         /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         CreateScheduleBody: {
             sessionId: string;
+            /** @description Create the session `sessionId` when it does not exist, with these fields of POST /sessions' body (its id is `sessionId`); without it an unknown session is a 404 `API_ERR_SESSION_NOT_FOUND`. On a session that exists, each field given must equal the one the session has, so that a retry of the same request is accepted; a field that differs is a 409 `API_ERR_SESSION_DIFFERS`, and nothing is stored. */
+            createSession?: {
+                /** @description Where the session's tools work (relative: to the server's default, TOOLEXEC_WORKSPACE); never inside the server's own install directory */
+                workspace?: string;
+                permissionMode?: components["schemas"]["PermissionMode"];
+                interactive?: boolean;
+                permissionTimeoutMs?: number;
+                sandbox?: components["schemas"]["SandboxSettings"];
+            };
             turnId?: string;
             calls?: components["schemas"]["ScheduleCallInput"][];
             anthropic?: components["schemas"]["AnthropicAssistantContent"];
@@ -541,6 +550,7 @@ export interface components {
         };
         CreateSessionBody: {
             id?: string;
+            /** @description Where the session's tools work (relative: to the server's default, TOOLEXEC_WORKSPACE); never inside the server's own install directory */
             workspace?: string;
             permissionMode?: components["schemas"]["PermissionMode"];
             interactive?: boolean;
@@ -672,7 +682,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1760,6 +1770,15 @@ export interface operations {
             };
             /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

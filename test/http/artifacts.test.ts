@@ -46,7 +46,7 @@ let persistedPath: string
 beforeAll(async () => {
   s = await startTestServer({ tools: [...DEFAULT_TEST_TOOLS, dumpTool, pictureTool] })
   sessionId = 'ses-artifacts'
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'dump-1', name: 'Dump', input: { text: TEXT } }] })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'dump-1', name: 'Dump', input: { text: TEXT } }] })
   const done = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
   const serialization = done.body.calls[0]?.result?.serialization
   expect(serialization).toMatchObject({ strategy: 'artifact', truncated: true, originalBytes: SIZE })
@@ -115,7 +115,7 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
     ['not a media type at all', 'pic-2', 'a picture', 'application/octet-stream'],
     ['a type a browser would run', 'pic-3', 'text/html', 'text/html'],
   ])('serves an image artifact whose tool-given media type is %s as inert bytes, without a 5xx', async (_case, callId, mediaType, served) => {
-    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name: 'Picture', input: { mediaType } }] })
+    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: callId, name: 'Picture', input: { mediaType } }] })
     const done = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     const uri = JSON.stringify(done.body.calls[0]?.modelContent).match(/toolexec-artifact:\/\/[^"]+/)?.[0] ?? ''
     const response = await fetch(url(sessionId, decodeURIComponent(uri.split('/').pop() ?? '')))

@@ -43,7 +43,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['POST', '/sessions/guarded/abort'],
   ['GET', '/sessions/guarded/history'],
   ['GET', '/sessions/guarded/events'],
-  ['POST', '/schedules', { sessionId: 'guarded', calls: [] }],
+  ['POST', '/schedules', { sessionId: 'guarded', createSession: {}, calls: [] }],
   ['GET', '/schedules/sch_x'],
   ['POST', '/schedules/sch_x/calls', { id: 'c', name: 'Read', input: {} }],
   ['POST', '/schedules/sch_x/close'],

@@ -84,6 +84,7 @@ describe('a page on another origin, in Chromium', () => {
     await browser.page.evaluate(([id, types]) => globalThis.toolexec.watch(id, types), [SESSION, EVENT_TYPES] as const)
     const first = await call('POST', '/schedules', {
       sessionId: SESSION,
+      createSession: {},
       calls: [{ id: 'w1', name: 'Write', input: { file_path: 'hello.txt', content: 'hello from a page\n' } }],
     })
     expect(first.status).toBe(202)
@@ -114,7 +115,7 @@ describe('a page on another origin, in Chromium', () => {
       server.child.kill('SIGKILL')
       await server.exited
       server = await startServer(port)
-      const posted = await call('POST', '/schedules', { sessionId: SESSION, calls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }] })
+      const posted = await call('POST', '/schedules', { sessionId: SESSION, createSession: {}, calls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }] })
       expect(posted.status).toBe(202)
       const scheduleId = (posted.body as { scheduleId: string }).scheduleId
       await pageReceived('ScheduleCompleted', { scheduleId }, 30_000)

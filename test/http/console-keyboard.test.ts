@@ -38,7 +38,7 @@ afterAll(async () => {
 })
 
 async function post(calls: readonly { id: string; name: string; input: unknown }[]): Promise<string> {
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(accepted.status).toBe(202)
   return accepted.body.scheduleId
 }

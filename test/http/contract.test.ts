@@ -140,10 +140,11 @@ describe('every operation of openapi.yaml against a running server', () => {
       { id: 'dump-1', name: 'Dump', input: { text: 'a line longer than the budget of sixty-four bytes, so saved aside\n'.repeat(4) } },
       { id: 'missing-1', name: 'NoSuchTool', input: {} },
     ]
-    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls } }), 202)
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', createSession: {}, calls } }), 202)
     const scheduleId = (accepted.body as ScheduleAcceptedReply).scheduleId
     await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: [calls[0]] } }), 409)
     await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-a', calls: 'none' } }), 400)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-never-created', calls } }), 404)
     const cycle = [
       { id: 'cycle-1', name: 'Read', input: { file_path: 'a' }, dependsOn: ['cycle-2'] },
       { id: 'cycle-2', name: 'Read', input: { file_path: 'b' }, dependsOn: ['cycle-1'] },
@@ -183,7 +184,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       { id: 'submit-1', name: 'submit_result', input: { result: { checked: true } } },
       { id: 'after-stop-1', name: 'Read', input: { file_path: 'tools.txt' } },
     ]
-    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-tools', calls } }), 202)
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-tools', createSession: {}, calls } }), 202)
     const done = await finished((accepted.body as ScheduleAcceptedReply).scheduleId)
     expect(done.status).toBe('stopped')
     const byId = new Map(done.calls.map((call) => [call.id, call]))
@@ -236,7 +237,7 @@ describe('every operation of openapi.yaml against a running server', () => {
     for (const format of MODEL_FORMATS) {
       await expectStatus(api('GET', `/tools?format=${format}`), 200)
       const tag = format.replace('-', '')
-      const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', ...bodies[format](tag) } }), 202)
+      const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', createSession: {}, ...bodies[format](tag) } }), 202)
       const scheduleId = (accepted.body as ScheduleAcceptedReply).scheduleId
       const reply = await expectStatus(api('GET', `/schedules/${scheduleId}?wait=10&format=${format}`), 200)
       const formatted = reply.body as FormattedScheduleReply
@@ -251,11 +252,11 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
     await expectStatus(api('GET', '/tools?format=claude'), 400)
     await expectStatus(api('GET', '/schedules/sch_missing?format=anthropic'), 404)
-    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', calls: [], anthropic: [] } }), 400)
+    await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-formats', createSession: {}, calls: [], anthropic: [] } }), 400)
   })
 
   it('a streamed schedule: calls added while open, refused once closed, for a reused id or a malformed body', async () => {
-    const opened = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-stream', calls: [], open: true } }), 202)
+    const opened = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-stream', createSession: {}, calls: [], open: true } }), 202)
     const scheduleId = (opened.body as ScheduleAcceptedReply).scheduleId
     const read = { id: 'stream-1', name: 'Read', input: { file_path: 'a.txt' } }
     await expectStatus(api('POST', `/schedules/${scheduleId}/calls`, { body: read }), 202)
@@ -275,7 +276,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       { id: 'write-1', name: 'Write', input: { file_path: 'asked.txt', content: 'allowed\n' } },
       { id: 'write-2', name: 'Write', input: { file_path: 'refused.txt', content: 'denied\n' } },
     ]
-    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-ask', calls: writes } }), 202)
+    const accepted = await expectStatus(api('POST', '/schedules', { body: { sessionId: 'contract-ask', createSession: {}, calls: writes } }), 202)
     const request = await pendingRequest('contract-ask', 'write-1')
     await expectStatus(api('GET', '/permissions'), 200)
     await expectStatus(api('GET', '/permissions?status=decided'), 400)
@@ -323,7 +324,7 @@ describe('every operation of openapi.yaml against a running server', () => {
     const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/ticket' }
     const refused = [
       full('POST', '/sessions', { body: { id: 'full-a' } }),
-      full('POST', '/schedules', { body: { sessionId: 'full-a', calls: [{ id: 'full-1', name: 'Read', input: { file_path: 'a.txt' } }] } }),
+      full('POST', '/schedules', { body: { sessionId: 'full-a', createSession: {}, calls: [{ id: 'full-1', name: 'Read', input: { file_path: 'a.txt' } }] } }),
       full('POST', '/schedules/sch_any/calls', { body: { id: 'full-2', name: 'Read', input: { file_path: 'a.txt' } } }),
       full('POST', '/permissions/perm_any', { body: { decision: 'allow' } }),
       full('POST', '/tools', { body: tool }),
@@ -343,7 +344,7 @@ describe('every operation of openapi.yaml against a running server', () => {
   })
 
   it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {
-    const sleep = (id: string): RequestOptions => ({ body: { sessionId: 'contract-busy', calls: [{ id, name: 'Sleep', input: { ms: 60_000 } }] } })
+    const sleep = (id: string): RequestOptions => ({ body: { sessionId: 'contract-busy', createSession: {}, calls: [{ id, name: 'Sleep', input: { ms: 60_000 } }] } })
     const accepted = await expectStatus(api('POST', '/schedules', sleep('sleep-1')), 202)
     // The first runs; one more may wait (the bound is 1 on this server); the next is refused.
     const waiting = await expectStatus(api('POST', '/schedules', sleep('sleep-2')), 202)

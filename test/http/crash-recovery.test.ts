@@ -57,7 +57,7 @@ let before: Life
 let after: Life
 
 async function post(server: CrashChild, schedule: string, session: string, calls: object[]): Promise<void> {
-  const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: session, calls })
+  const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: session, createSession: {}, calls })
   expect(reply.status).toBe(202)
   scheduleIds.set(schedule, reply.body.scheduleId)
 }

@@ -38,7 +38,7 @@ const schedule = async (): Promise<ScheduleView> => (await api<ScheduleView>('GE
 beforeAll(async () => {
   ;[server, attacker, browser] = await Promise.all([startMain(tempDirSync('cross-site'), 2_000), startAttackerServer(), launchChromium([`--host-resolver-rules=MAP ${ATTACKER_NAME} 127.0.0.1`])])
   expect((await api('POST', '/sessions', { id: VICTIM })).status).toBe(201)
-  const accepted = await api<{ scheduleId: string }>('POST', '/schedules', { sessionId: VICTIM, calls: [{ id: 'nap', name: 'Bash', input: { command: 'sleep 60' } }] })
+  const accepted = await api<{ scheduleId: string }>('POST', '/schedules', { sessionId: VICTIM, createSession: {}, calls: [{ id: 'nap', name: 'Bash', input: { command: 'sleep 60' } }] })
   expect(accepted.status).toBe(202)
   scheduleId = accepted.body.scheduleId
   await until(async () => ((await schedule()).calls[0]?.status === 'running' ? true : undefined), 'sleep 60 to run', 15_000)

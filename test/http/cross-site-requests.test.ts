@@ -42,7 +42,7 @@ const codeOf = (reply: LightMyRequestResponse): string | undefined => (reply.jso
 /** A session whose one call sleeps until cancelled; resolves once the call runs. */
 async function runningSession(server: TestServer, id: string, headers: Record<string, string> = {}): Promise<string> {
   expect((await server.json('POST', '/sessions', { id }, headers)).status).toBe(201)
-  const accepted = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId: id, calls: [{ id: 'nap', name: 'Sleep', input: { ms: 60_000 } }] }, headers)
+  const accepted = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId: id, createSession: {}, calls: [{ id: 'nap', name: 'Sleep', input: { ms: 60_000 } }] }, headers)
   expect(accepted.status).toBe(202)
   await until(async () => ((await server.json<{ status: string }>('GET', `/sessions/${id}`, undefined, headers)).body.status === 'running' ? true : undefined), 'the call to run')
   return accepted.body.scheduleId

@@ -27,7 +27,7 @@ function tempDir(prefix: string): string {
 }
 
 async function post(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
-  const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(reply.status).toBe(202)
   return reply.body.scheduleId
 }

@@ -35,7 +35,7 @@ async function watch(sessionId: string, options?: Parameters<typeof openSse>[2])
 }
 
 async function accept(sessionId: string, calls: unknown[]): Promise<ScheduleAcceptedReply> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(reply.status).toBe(202)
   return reply.body
 }
@@ -291,7 +291,7 @@ describe('a client that keeps up', () => {
       await until(() => bus.subscriberCount('keeps-up') === 1)
       // The started and result events each carry the 20,000-character path.
       const calls = [{ id: 'long', name: 'Read', input: { file_path: 'y'.repeat(20_000) } }]
-      const accepted = await tight.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keeps-up', calls })
+      const accepted = await tight.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keeps-up', createSession: {}, calls })
       await tight.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
       const end = tight.runtime.journal.lastSeq('keeps-up')
       await stream.waitForId(end, 5_000)
@@ -316,7 +316,7 @@ describe('a client that reads nothing, with the default limits', () => {
       // Each call carries 4 MB in its started and result events: 72 frames, about 97 MB.
       const path = 'x'.repeat(4_000_000)
       for (let i = 0; i < 12; i++) {
-        const accepted = await roomy.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: `big${i}`, name: 'Read', input: { file_path: path } }] })
+        const accepted = await roomy.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: `big${i}`, name: 'Read', input: { file_path: path } }] })
         await roomy.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
       }
       await until(() => bus.subscriberCount(sessionId) === 0, 8_000)

@@ -36,7 +36,7 @@ beforeAll(async () => {
     { id: 'read-1', name: 'Read', input: { file_path: file, limit: 1 } },
     { id: 'write-1', name: 'Write', input: { file_path: file, content: AFTER }, dependsOn: ['read-1'] },
   ]
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'large', calls })
+  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'large', createSession: {}, calls })
   expect(accepted.status).toBe(202)
   scheduleId = accepted.body.scheduleId
   const done = await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=30`)

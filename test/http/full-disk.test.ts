@@ -113,7 +113,7 @@ async function start(): Promise<TestServer> {
 }
 
 async function schedule(sessionId: string, calls: unknown[]): Promise<string> {
-  const reply = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId, calls })
+  const reply = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(reply.status, JSON.stringify(reply.body)).toBe(202)
   return reply.body.scheduleId
 }
@@ -188,7 +188,7 @@ describe('a full disk loses nothing (tmpfs data directory)', () => {
       await waitFor('a result kept in memory', () => server.runtime.journal.keptCount > 0)
 
       expectStorageFull(await server.json('POST', '/sessions', { id: 'fd-new' }))
-      expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
+      expectStorageFull(await server.json('POST', '/schedules', { sessionId: 'fd-main', createSession: {}, calls: [{ id: 'new-1', name: 'Produce', input: { bytes: 10 } }] }))
       // The session moves on: its schedule ended in memory, its end written when space returns.
       await waitFor('the session idle', () => server.runtime.live.peek('fd-main')?.running === 0)
 

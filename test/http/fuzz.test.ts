@@ -101,16 +101,16 @@ async function seedPools(): Promise<FuzzPools> {
   for (const body of [{ id: 'fz-a' }, { id: 'fz-b', permissionMode: 'bypassPermissions' }, { id: 'fz-c' }]) {
     expect((await server.json('POST', '/sessions', body)).status).toBe(201)
   }
-  const done = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'fz-b', calls: [{ id: 'r0', name: 'Read', input: { file_path: 'a' } }] })
+  const done = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'fz-b', createSession: {}, calls: [{ id: 'r0', name: 'Read', input: { file_path: 'a' } }] })
   expect((await server.json<{ status: string }>('GET', `/schedules/${done.body.scheduleId}?wait=5`)).body.status).toBe('completed')
-  await server.json('POST', '/schedules', { sessionId: 'fz-a', calls: [{ id: 'e0', name: 'Edit', input: { file_path: 'a' } }] })
-  await server.json('POST', '/schedules', { sessionId: 'fz-c', calls: [{ id: 'd0', name: 'Edit', input: { file_path: 'a' } }] })
+  await server.json('POST', '/schedules', { sessionId: 'fz-a', createSession: {}, calls: [{ id: 'e0', name: 'Edit', input: { file_path: 'a' } }] })
+  await server.json('POST', '/schedules', { sessionId: 'fz-c', createSession: {}, calls: [{ id: 'd0', name: 'Edit', input: { file_path: 'a' } }] })
   const pending = await pendingRequests(2)
   const decided = pending.find((request) => request.sessionId === 'fz-c')?.id ?? ''
   expect((await server.json('POST', `/permissions/${decided}`, { decision: 'deny', message: 'no' })).status).toBe(200)
   const open: string[] = []
   for (const sessionId of ['fz-o1', 'fz-o2', 'fz-o3']) {
-    open.push((await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, open: true, calls: [] })).body.scheduleId)
+    open.push((await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, open: true, calls: [] })).body.scheduleId)
   }
   return {
     sessions: ['fz-a', 'fz-b', 'fz-c', 'fz-o1'],

@@ -3,7 +3,8 @@
  * openapi-typescript with openapi-fetch, and @hey-api/openapi-ts. Each is generated into a
  * temporary folder with a small consumer (test/generated-clients), compiled by tsc in strict
  * mode and run against a real server: it creates a session, posts a schedule, reads the
- * events narrowed by their type, answers the approval and reads the result.
+ * events narrowed by their type, answers the approval and reads the result; a schedule for a
+ * session never created is a typed 404, and one with createSession makes its session.
  */
 import { execFile } from 'node:child_process'
 import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
@@ -98,6 +99,9 @@ describe('clients generated from openapi.yaml', () => {
         'edit-1': { status: 'succeeded', modelContent: editContent(notes) },
       },
       unknownScheduleCode: 'API_ERR_SCHEDULE_NOT_FOUND',
+      unknownSessionCode: 'API_ERR_SESSION_NOT_FOUND',
+      createdSessionMode: 'plan',
     })
+    expect(server.runtime.store.getSession(`generated-${consumer}-typo`)).toBeUndefined()
   })
 })

@@ -21,6 +21,7 @@ describe('memory files through the real Write tool', () => {
   const write = async (id: string, filePath: string): Promise<ScheduleReply> => {
     const accepted = await server.json<{ scheduleId: string }>('POST', '/schedules', {
       sessionId: 'mem',
+      createSession: {},
       calls: [{ id, name: 'Write', input: { file_path: filePath, content: '# remember\n' } }],
     })
     return (await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body

@@ -283,7 +283,7 @@ describe('bad requests', () => {
     const none = await server.json<{ error: { code: string; message: string } }>('POST', '/schedules', { sessionId })
     expect(none.status).toBe(400)
     expect(none.body.error.message).toBe('body must have exactly one of calls, anthropic, openaiChat, openaiResponses; none was given')
-    const two = await server.json<{ error: { code: string; message: string } }>('POST', '/schedules', { sessionId, calls: [], openaiChat: [] })
+    const two = await server.json<{ error: { code: string; message: string } }>('POST', '/schedules', { sessionId, createSession: {}, calls: [], openaiChat: [] })
     expect(two.status).toBe(400)
     expect(two.body.error).toEqual({ code: 'API_ERR_VALIDATION', message: 'body must have exactly one of calls, anthropic, openaiChat, openaiResponses; calls and openaiChat were given' })
     const sessionView = await server.json<{ counts: { schedules: number } }>('GET', `/sessions/${sessionId}`)
@@ -323,10 +323,10 @@ describe('bad requests', () => {
   it('a tool_use block or function call without its id, or arguments that are not a string, is a 400', async () => {
     const sessionId = await session()
     const replies = await Promise.all([
-      server.json('POST', '/schedules', { sessionId, anthropic: [{ type: 'tool_use', name: 'Read', input: {} }] }),
-      server.json('POST', '/schedules', { sessionId, openaiChat: [{ type: 'function', function: { name: 'Read', arguments: '{}' } }] }),
-      server.json('POST', '/schedules', { sessionId, openaiResponses: [{ type: 'function_call', call_id: 'c1', name: 'Read', arguments: { file_path: 'x' } }] }),
-      server.json('POST', '/schedules', { sessionId, anthropic: 'not an array' }),
+      server.json('POST', '/schedules', { sessionId, createSession: {}, anthropic: [{ type: 'tool_use', name: 'Read', input: {} }] }),
+      server.json('POST', '/schedules', { sessionId, createSession: {}, openaiChat: [{ type: 'function', function: { name: 'Read', arguments: '{}' } }] }),
+      server.json('POST', '/schedules', { sessionId, createSession: {}, openaiResponses: [{ type: 'function_call', call_id: 'c1', name: 'Read', arguments: { file_path: 'x' } }] }),
+      server.json('POST', '/schedules', { sessionId, createSession: {}, anthropic: 'not an array' }),
     ])
     expect(replies.map((reply) => reply.status)).toEqual([400, 400, 400, 400])
   })
@@ -337,7 +337,7 @@ describe('bad requests', () => {
     const unknown = await server.json<{ error: { message: string } }>('GET', `/schedules/${accepted.scheduleId}?format=xml`)
     expect(unknown.status).toBe(400)
     expect(unknown.body.error.message).toContain('"anthropic", "openai-chat", "openai-responses"')
-    const again = await server.json('POST', '/schedules', { sessionId, ...modelReply('openai-chat', [{ id: 'toolu_once', name: 'Read', input: {} }]) })
+    const again = await server.json('POST', '/schedules', { sessionId, createSession: {}, ...modelReply('openai-chat', [{ id: 'toolu_once', name: 'Read', input: {} }]) })
     expect(again.status).toBe(409)
   })
 })

@@ -22,14 +22,14 @@ async function newSession(): Promise<string> {
 describe('a NUL character', () => {
   it('in a call name is refused with 400 API_ERR_VALIDATION on both backends', async () => {
     const sessionId = await newSession()
-    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [{ id: 'a', name: 'Re\u0000ad', input: {} }] })
+    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'a', name: 'Re\u0000ad', input: {} }] })
     expect(reply.status).toBe(400)
     expect(reply.body.error.code).toBe('API_ERR_VALIDATION')
   })
 
   it('in a tool input ends the call with a text the model reads on PostgreSQL, where its permission request cannot be stored; SQLite asks', async () => {
     const sessionId = await newSession()
-    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'e', name: 'Edit', input: { file_path: 'a\u0000b.txt' } }] })
+    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'e', name: 'Edit', input: { file_path: 'a\u0000b.txt' } }] })
     expect(accepted.status).toBe(202)
     const reply = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=2`)
     const call = reply.body.calls[0]
@@ -40,7 +40,7 @@ describe('a NUL character', () => {
       expect(call?.status).toBe('awaiting_permission')
       await s.json('POST', `/sessions/${sessionId}/abort`, {})
     }
-    const read = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'r', name: 'Read', input: { file_path: 'missing.txt' } }] })
+    const read = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'r', name: 'Read', input: { file_path: 'missing.txt' } }] })
     expect(read.status).toBe(202)
     const after = await s.json<ScheduleReply>('GET', `/schedules/${read.body.scheduleId}?wait=10`)
     expect(after.body.status).toBe('completed')

@@ -13,7 +13,7 @@ const fresh = suite.fresh
 const edit = (id: string, file = 'notes.txt'): unknown => ({ id, name: 'Edit', input: { file_path: file } })
 
 async function accept(sessionId: string, calls: unknown[]): Promise<ScheduleAcceptedReply> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(reply.status).toBe(202)
   return reply.body
 }

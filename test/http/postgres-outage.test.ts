@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 
 async function finishedRead(sessionId: string, id: string): Promise<ScheduleReply> {
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id, name: 'Read', input: { file_path: 'missing.txt' } }] })
+  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id, name: 'Read', input: { file_path: 'missing.txt' } }] })
   expect(accepted.status).toBe(202)
   const done = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
   expect(done.body.status).toBe('completed')
@@ -49,7 +49,7 @@ describe('PostgreSQL going away and coming back', () => {
     for (const [method, route, body] of [
       ['POST', '/sessions', {}],
       ['GET', `/sessions/${sessionId}`, undefined],
-      ['POST', '/schedules', { sessionId, calls: [{ id: 'r2', name: 'Read', input: { file_path: 'x' } }] }],
+      ['POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'r2', name: 'Read', input: { file_path: 'x' } }] }],
     ] as const) {
       const reply = await server.json<ErrorReply>(method, route, body)
       expect({ route, status: reply.status, code: reply.body.error.code }).toEqual({ route, status: 503, code: 'API_ERR_STORAGE_UNAVAILABLE' })

@@ -84,14 +84,14 @@ describe('a request that has arrived', () => {
     const stream = await openSse(s.url, 'streaming')
     expect(stream.status).toBe(200)
     await sleep(TIMEOUT_MS * 4)
-    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'streaming', calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: 1 } }] })
+    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'streaming', createSession: {}, calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: 1 } }] })
     expect(accepted.status).toBe(202)
     await expect.poll(() => stream.frames.some((frame) => frame.event === 'ScheduleCompleted'), { timeout: 5_000 }).toBe(true)
     await stream.close()
   })
 
   it('a ?wait= poll held longer than the timeout gets its schedule', async () => {
-    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'waiting', calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: TIMEOUT_MS * 4 } }] })
+    const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'waiting', createSession: {}, calls: [{ id: 'sleep-1', name: 'Sleep', input: { ms: TIMEOUT_MS * 4 } }] })
     const reply = await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     expect(reply.status).toBe(200)
     expect(reply.body.status).toBe('completed')

@@ -23,7 +23,7 @@ async function post(s: TestServer, sessionId: string, id: string, ms = 0): Promi
   const response = await fetch(`${s.url}/schedules`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ sessionId, calls: [{ id, name: 'Sleep', input: { ms } }] }),
+    body: JSON.stringify({ sessionId, createSession: {}, calls: [{ id, name: 'Sleep', input: { ms } }] }),
   })
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Posted['body'] }
 }

@@ -15,7 +15,7 @@ async function watch(sessionId: string): Promise<SseClient> {
 }
 
 async function accept(sessionId: string, calls: unknown[], extra: Record<string, unknown> = {}): Promise<ScheduleAcceptedReply> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls, ...extra })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls, ...extra })
   expect(reply.status).toBe(202)
   return reply.body
 }
@@ -66,7 +66,21 @@ describe('POST /schedules', () => {
     expect(reply.groups.map((group) => group.length)).toEqual([10, 2])
   })
 
-  it('creates an unknown session with the defaults', async () => {
+  it('replies 404 for an unknown session and creates nothing: no session, no schedule, no event', async () => {
+    const sessionId = fresh('typo')
+    const before = await settledRowCounts(s)
+    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('r')] })
+    expect(reply.status).toBe(404)
+    expect(reply.body.error).toEqual({
+      code: 'API_ERR_SESSION_NOT_FOUND',
+      message: `Session ${sessionId} not found; create it first with POST /sessions, or let this request create it with "createSession": {"workspace": ...}`,
+    })
+    expect(await settledRowCounts(s)).toEqual(before)
+    expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(404)
+    expect(s.runtime.journal.lastSeq(sessionId)).toBe(0)
+  })
+
+  it('creates an unknown session with the defaults when asked with createSession: {}', async () => {
     const sessionId = fresh('implicit')
     const reply = await accept(sessionId, [read('r')])
     await finished(reply.scheduleId)
@@ -74,6 +88,53 @@ describe('POST /schedules', () => {
     expect(view.status).toBe(200)
     expect(view.body).toMatchObject({ id: sessionId, workspace: s.dataDir, permissionMode: 'default', interactive: true, permissionTimeoutMs: null })
     expect(view.body.counts).toEqual({ schedules: 1, calls: 1, pendingPermissions: 0 })
+  })
+
+  it("creates the session with createSession's fields, and a retry of the same request is accepted", async () => {
+    const sessionId = fresh('created')
+    const createSession = { workspace: 'sub/dir', permissionMode: 'plan', interactive: false, permissionTimeoutMs: 5_000, sandbox: { network: true, writablePaths: ['/tmp/x'] } }
+    const first = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession, calls: [read('r1')] })
+    expect(first.status).toBe(202)
+    const view = (await s.json<Session>('GET', `/sessions/${sessionId}`)).body
+    expect(view).toMatchObject({ workspace: `${s.dataDir}/sub/dir`, permissionMode: 'plan', interactive: false, permissionTimeoutMs: 5_000, sandbox: createSession.sandbox })
+    const retried = await s.json<ScheduleAcceptedReply>('POST', '/schedules', {
+      sessionId,
+      createSession: { ...createSession, sandbox: { writablePaths: ['/tmp/x'], network: true } },
+      calls: [read('r2')],
+    })
+    expect(retried.status).toBe(202)
+    await finished(retried.body.scheduleId)
+    expect((await s.json<Session>('GET', `/sessions/${sessionId}`)).body.counts.schedules).toBe(2)
+  })
+
+  it('replies 409 API_ERR_SESSION_DIFFERS for createSession with other fields than the session has, and stores nothing', async () => {
+    const sessionId = fresh('differs')
+    expect((await s.json('POST', '/sessions', { id: sessionId, workspace: '/tmp', permissionMode: 'acceptEdits' })).status).toBe(201)
+    const before = await settledRowCounts(s)
+    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: { workspace: '/tmp', permissionMode: 'plan' }, calls: [read('r')] })
+    expect(reply.status).toBe(409)
+    expect(reply.body.error).toEqual({
+      code: 'API_ERR_SESSION_DIFFERS',
+      message: `Session ${sessionId} already exists with permissionMode "acceptEdits", not "plan"; leave createSession out, or give it the fields the session has`,
+      details: { fields: ['permissionMode'] },
+    })
+    expect(await settledRowCounts(s)).toEqual(before)
+  })
+
+  it('a session created by POST /sessions takes createSession naming the same fields, or none', async () => {
+    const sessionId = fresh('same')
+    expect((await s.json('POST', '/sessions', { id: sessionId, workspace: 'ws', permissionMode: 'plan' })).status).toBe(201)
+    for (const createSession of [{}, { workspace: 'ws' }, { workspace: `${s.dataDir}/ws`, permissionMode: 'plan' }]) {
+      const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession, calls: [] })
+      expect(reply.status).toBe(202)
+    }
+  })
+
+  it('two requests racing to create one new session with createSession: both accepted, the session created once', async () => {
+    const sessionId = fresh('race-create')
+    const replies = await Promise.all(['a', 'b'].map((id) => s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: { permissionMode: 'plan' }, calls: [read(id)] })))
+    expect(replies.map((reply) => reply.status)).toEqual([202, 202])
+    expect(s.runtime.store.sessionCounts(sessionId)).toMatchObject({ schedules: 2, calls: 2 })
   })
 
   it.each<[string, unknown]>([
@@ -123,7 +184,7 @@ describe('POST /schedules', () => {
 
   it('two requests racing with one call id for a new session: one 202, one 409, the session created once', async () => {
     const sessionId = fresh('race')
-    const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('same')] })))
+    const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [read('same')] })))
     expect(replies.map((reply) => reply.status).sort()).toEqual([202, 409])
     expect(replies.find((reply) => reply.status === 409)?.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
     expect(s.runtime.store.sessionCounts(sessionId).calls).toBe(1)
@@ -132,7 +193,7 @@ describe('POST /schedules', () => {
 
   it('replies 409 for one call id twice in the same body', async () => {
     const sessionId = fresh('twice')
-    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('x'), read('x')] })
+    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [read('x'), read('x')] })
     expect(reply.status).toBe(409)
     expect(reply.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(404)
@@ -140,7 +201,7 @@ describe('POST /schedules', () => {
 
   it('R6 replies 400 for a dependsOn naming no call of the schedule, and creates nothing', async () => {
     const sessionId = fresh('dep')
-    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('a'), { ...(read('b') as object), dependsOn: ['zz'] }] })
+    const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [read('a'), { ...(read('b') as object), dependsOn: ['zz'] }] })
     expect(reply.status).toBe(400)
     expect(reply.body.error).toEqual({ code: 'API_ERR_BAD_DEPENDENCY', message: 'Call b depends on zz, which is not an earlier call of this schedule' })
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(404)

@@ -19,13 +19,13 @@ afterEach(async () => {
 const BIG_OUTPUT = "head -c 300000 /dev/zero | tr '\\0' a"
 
 async function runBash(s: TestServer, sessionId: string, callId: string, command: string): Promise<ScheduleReply> {
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name: 'Bash', input: { command } }] })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: callId, name: 'Bash', input: { command } }] })
   expect(accepted.status).toBe(202)
   return (await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
 }
 
 async function runCall(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<CallRecord> {
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: callId, name, input }] })
   return endedCall((await s.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body, name)
 }
 
@@ -38,7 +38,7 @@ function endedCall(reply: ScheduleReply, name: string): CallRecord {
 
 /** Runs a call that asks, allowing it once asked. */
 async function runApproved(s: TestServer, sessionId: string, callId: string, name: string, input: unknown): Promise<CallRecord> {
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: callId, name, input }] })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: callId, name, input }] })
   let pending: Array<{ id: string }> = []
   for (let tries = 0; pending.length === 0 && tries < 200; tries++) {
     pending = (await s.json<{ requests: Array<{ id: string }> }>('GET', `/permissions?sessionId=${sessionId}&status=pending`)).body.requests
@@ -92,7 +92,7 @@ describe('DELETE /sessions/:id', () => {
   it('replies 409 while a schedule runs, saying how to abort it; after the abort it deletes', async () => {
     server = await startTestServer({ tools: [sleepTool()] })
     await server.json('POST', '/sessions', { id: 's1' })
-    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Sleep', input: { ms: 30_000 } }] })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'Sleep', input: { ms: 30_000 } }] })
     const busy = await server.json<ErrorReply>('DELETE', '/sessions/s1')
     expect([busy.status, busy.body.error.code]).toEqual([409, 'API_ERR_SESSION_BUSY'])
     expect(busy.body.error.message).toContain('POST /sessions/s1/abort')
@@ -108,7 +108,11 @@ describe('DELETE /sessions/:id', () => {
   it('refuses a session with a background task running', async () => {
     server = await startTestServer({ tools: builtinTools() })
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
-    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30', run_in_background: true } }] })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', {
+      sessionId: 's1',
+      createSession: {},
+      calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30', run_in_background: true } }],
+    })
     await server.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     const busy = await server.json<ErrorReply>('DELETE', '/sessions/s1')
     expect([busy.status, busy.body.error.message]).toEqual([409, expect.stringContaining('a background task is running')])

@@ -50,7 +50,7 @@ describe('GET /sessions', () => {
 
   it('shows a running session as running', async () => {
     await createSessions(1)
-    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's00', calls: [{ id: 'c1', name: 'Sleep', input: { ms: 5_000 } }] })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's00', createSession: {}, calls: [{ id: 'c1', name: 'Sleep', input: { ms: 5_000 } }] })
     await expect.poll(async () => (await server.json<SessionList>('GET', '/sessions')).body.sessions[0]?.status).toBe('running')
     await server.json('POST', '/sessions/s00/abort')
     await server.json('GET', `/schedules/${accepted.body.scheduleId}?wait=5`)

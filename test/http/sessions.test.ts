@@ -14,7 +14,7 @@ const suite = useHttpSuite((server) => {
 const watch = suite.watch
 
 async function schedule(s: TestServer, sessionId: string, calls: unknown[]): Promise<ScheduleAcceptedReply> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
   expect(reply.status).toBe(202)
   return reply.body
 }

@@ -15,7 +15,7 @@ afterEach(async () => {
 })
 
 async function schedule(s: TestServer, calls: unknown[]): Promise<string> {
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls })
   expect(accepted.status).toBe(202)
   return accepted.body.scheduleId
 }
@@ -124,7 +124,7 @@ describe('npm start on SIGTERM', () => {
     const first = await startMain(dataDir, 5_000)
     const post = (body: unknown): Promise<Response> => fetch(`${first.url}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     await fetch(`${first.url}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
-    const accepted = (await (await post({ sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 0.6; echo drained' } }] })).json()) as ScheduleAcceptedReply
+    const accepted = (await (await post({ sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'Bash', input: { command: 'sleep 0.6; echo drained' } }] })).json()) as ScheduleAcceptedReply
     const status = async (url: string): Promise<string | undefined> => ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
     await expect.poll(() => status(first.url), { timeout: 5_000 }).toBe('running')
     first.child.kill('SIGTERM')
@@ -160,7 +160,9 @@ describe('npm start on a second signal', () => {
       const json = { 'content-type': 'application/json' }
       await fetch(`${server.url}/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
       const calls = [{ id: 'c1', name: 'Bash', input: { command: 'sleep 30' } }]
-      const accepted = (await (await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', calls }) })).json()) as ScheduleAcceptedReply
+      const accepted = (await (
+        await fetch(`${server.url}/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 's1', createSession: {}, calls }) })
+      ).json()) as ScheduleAcceptedReply
       const status = async (url: string): Promise<string | undefined> => ((await (await fetch(`${url}/schedules/${accepted.scheduleId}`)).json()) as ScheduleReply).calls[0]?.status
       await expect.poll(() => status(server.url), { timeout: 5_000 }).toBe('running')
       const started = performance.now()

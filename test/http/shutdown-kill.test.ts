@@ -28,7 +28,7 @@ describe('npm start on SIGTERM, with a command still running', () => {
       try {
         await fetch(`${server.url}/sessions`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ id: 's1', permissionMode: 'bypassPermissions' }) })
         const calls = [{ id: 'c1', name: 'Bash', input: { command } }]
-        const reply = await fetch(`${server.url}/schedules`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ sessionId: 's1', calls }) })
+        const reply = await fetch(`${server.url}/schedules`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ sessionId: 's1', createSession: {}, calls }) })
         expect(((await reply.json()) as ScheduleAcceptedReply).scheduleId).toBeDefined()
         await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
         pid = hostPidInFile(pidFile)

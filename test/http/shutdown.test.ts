@@ -26,7 +26,7 @@ function groupAlive(pgid: number): boolean {
 async function startSleeper(s: TestServer, callId: string, background: boolean): Promise<{ scheduleId: string; pgid: number }> {
   const pidFile = path.join(s.dataDir, `${callId}.pid`)
   const input = { command: `echo "$$ $TOOLEXEC_PROCESS_TAG" > ${pidFile}; sleep 30`, ...(background ? { run_in_background: true } : {}) }
-  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: callId, name: 'Bash', input }] })
+  const accepted = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: callId, name: 'Bash', input }] })
   expect(accepted.status).toBe(202)
   await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
   return { scheduleId: accepted.body.scheduleId, pgid: groupOf(hostPidInFile(pidFile) ?? 0) ?? 0 }
@@ -62,7 +62,7 @@ describe('shutting the server down', () => {
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'bypassPermissions' })
     const pidFile = path.join(server.dataDir, 'escaped.pid')
     const input = { command: `setsid sleep 300 & echo "$! $TOOLEXEC_PROCESS_TAG" > ${pidFile}; sleep 30` }
-    expect((await server.json('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Bash', input }] })).status).toBe(202)
+    expect((await server.json('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'Bash', input }] })).status).toBe(202)
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
     const escaped = hostPidInFile(pidFile) ?? 0
     expect(escaped).toBeGreaterThan(0)
@@ -77,10 +77,10 @@ describe('shutting the server down', () => {
 
   it('does not wait for an open schedule to be closed: the stop is prompt, and the schedule runs at the next start', async () => {
     server = await startTestServer()
-    const opened = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [], open: true })
+    const opened = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [], open: true })
     expect(opened.status).toBe(202)
     // Behind the open schedule: it runs once the open one has ended.
-    const queued = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'Sleep', input: { ms: 1 } }] })
+    const queued = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'Sleep', input: { ms: 1 } }] })
     const started = performance.now()
     await server.close()
     expect(performance.now() - started).toBeLessThan(1_000)

@@ -83,6 +83,7 @@ describe('migration 010 on a database written before it', () => {
     await before.json('POST', '/sessions', { id: 'crashed' })
     const done = await before.json<ScheduleAcceptedReply>('POST', '/schedules', {
       sessionId: 'done',
+      createSession: {},
       calls: [
         { id: 'read-ok', name: 'Read', input: { file_path: 'present.txt' } },
         { id: 'edit-fails', name: 'Edit', input: { file_path: 'present.txt', fail: true } },
@@ -90,7 +91,7 @@ describe('migration 010 on a database written before it', () => {
     })
     const doneReply = (await before.json<ScheduleReply>('GET', `/schedules/${done.body.scheduleId}?wait=10`)).body
     expect(doneReply.calls.map((call) => call.status)).toEqual(['succeeded', 'failed'])
-    const crashed = await before.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'crashed', calls: [{ id: 'sleep', name: 'Sleep', input: { ms: 60_000 } }] })
+    const crashed = await before.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'crashed', createSession: {}, calls: [{ id: 'sleep', name: 'Sleep', input: { ms: 60_000 } }] })
     await until(async () => (await before.json<ScheduleReply>('GET', `/schedules/${crashed.body.scheduleId}`)).body.calls[0]?.status === 'running')
 
     const history = (await before.json<{ entries: HistoryEntry[] }>('GET', '/sessions/done/history')).body
@@ -125,7 +126,11 @@ describe('migration 010 on a database written before it', () => {
     expect(crashedEvents.length).toBeGreaterThan(crashedSeq)
 
     // A new call after the migration: stored once, read back whole.
-    const next = await after.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'done', calls: [{ id: 'edit-again', name: 'Edit', input: { file_path: 'present.txt', fail: true } }] })
+    const next = await after.json<ScheduleAcceptedReply>('POST', '/schedules', {
+      sessionId: 'done',
+      createSession: {},
+      calls: [{ id: 'edit-again', name: 'Edit', input: { file_path: 'present.txt', fail: true } }],
+    })
     expect((await after.json<ScheduleReply>('GET', `/schedules/${next.body.scheduleId}?wait=10`)).body.calls[0]?.status).toBe('failed')
     const entries = (await after.json<{ entries: HistoryEntry[] }>('GET', '/sessions/done/history')).body.entries
     expect(entries.map((entry) => entry.callId)).toEqual(['read-ok', 'edit-fails', 'edit-again'])

@@ -16,7 +16,7 @@ async function watch(sessionId: string): Promise<SseClient> {
 }
 
 async function open(sessionId: string): Promise<ScheduleAcceptedReply> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [], open: true })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [], open: true })
   expect(reply.status).toBe(202)
   return reply.body
 }
@@ -101,6 +101,7 @@ describe('streaming early dispatch over HTTP', () => {
     const closed = await close(scheduleId)
     const asR5 = await s.json<ScheduleAcceptedReply>('POST', '/schedules', {
       sessionId: fresh('reference'),
+      createSession: {},
       calls: [edit('e1'), read('d1'), read('d2'), edit('e2')],
     })
     expect(closed.status).toBe('queued')
@@ -200,7 +201,7 @@ describe('streaming early dispatch over HTTP', () => {
     const late = await s.json<ErrorReply>('POST', `/schedules/${scheduleId}/calls`, read('r1'))
     expect(late.status).toBe(409)
     expect(late.body.error.code).toBe('API_ERR_SCHEDULE_NOT_OPEN')
-    const next = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [read('r2')] })
+    const next = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [read('r2')] })
     expect((await finished(next.body.scheduleId)).status).toBe('completed')
   })
 
@@ -221,7 +222,7 @@ describe('streaming early dispatch over HTTP', () => {
   }, 60_000)
 
   it('R11 replies 409 for a call added to a schedule that was never open', async () => {
-    const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: fresh('closed-from-start'), calls: [read('r1')] })
+    const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: fresh('closed-from-start'), createSession: {}, calls: [read('r1')] })
     const late = await s.json<ErrorReply>('POST', `/schedules/${reply.body.scheduleId}/calls`, read('r2'))
     expect(late.status).toBe(409)
     expect(late.body.error.code).toBe('API_ERR_SCHEDULE_NOT_OPEN')

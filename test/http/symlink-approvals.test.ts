@@ -36,7 +36,7 @@ async function session(workspace: string, extra: Record<string, unknown> = {}): 
 }
 
 async function submit(sessionId: string, name: string, input: Record<string, unknown>): Promise<string> {
-  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'c1', name, input }] })
+  const reply = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'c1', name, input }] })
   expect(reply.status).toBe(202)
   return reply.body.scheduleId
 }
@@ -142,6 +142,7 @@ describe('a symlink inside the workspace that leads outside', () => {
       await s
         .json<ScheduleAcceptedReply>('POST', '/schedules', {
           sessionId,
+          createSession: {},
           calls: [{ id: 'c2', name: 'Write', input: { file_path: file, content: '# Rules\nRun anything.\n' } }],
         })
         .then((reply) => reply.body.scheduleId),
@@ -164,12 +165,12 @@ describe('a path outside the workspace allowed without asking', () => {
     const { workspace, outside } = await linkedWorkspace()
     const id = await session(workspace)
     const file = path.join(outside, 'secret.txt')
-    const first = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, calls: [{ id: 'r1', name: 'Read', input: { file_path: file } }] })
+    const first = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, createSession: {}, calls: [{ id: 'r1', name: 'Read', input: { file_path: file } }] })
     const request = await pendingRequest(id)
     expect((await s.json('POST', `/permissions/${request.id}`, { decision: 'allow', scope: 'session' })).status).toBe(200)
     expect((await finished(first.body.scheduleId)).calls[0]?.status).toBe('succeeded')
 
-    const second = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, calls: [{ id: 'r2', name: 'Read', input: { file_path: file } }] })
+    const second = await s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: id, createSession: {}, calls: [{ id: 'r2', name: 'Read', input: { file_path: file } }] })
     const done = await finished(second.body.scheduleId)
     expect(done.calls[0]).toMatchObject({ status: 'succeeded', result: { permission: 'none' } })
     expect(textOf(done.calls[0]?.modelContent)).toContain('TOP SECRET')

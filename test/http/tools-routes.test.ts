@@ -50,7 +50,7 @@ async function toolNames(): Promise<string[]> {
 
 async function runCall(name: string, input: unknown): Promise<ScheduleReply> {
   await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name, input }] })
+  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name, input }] })
   expect(accepted.status).toBe(202)
   return (await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)).body
 }
@@ -151,7 +151,7 @@ describe('client tools across a restart', () => {
   it('runs a call that awaited approval across the restart once it is allowed', async () => {
     await server.json('POST', '/tools', pickColor())
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
-    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', calls: [{ id: 'c1', name: 'pick_color', input: { color: 'red' } }] })
+    const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'pick_color', input: { color: 'red' } }] })
     const pending = async (): Promise<PermissionRequestRecord[]> => (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions?sessionId=s1&status=pending')).body.requests
     await expect.poll(async () => (await pending()).length).toBe(1)
     await restart()

@@ -22,7 +22,7 @@ export async function openSession(json: JsonFetch, workspace: string, mode: Perm
 
 /** Runs `input` as one Bash call; a call that asks is denied, so that it ends. */
 export async function bashCall(json: JsonFetch, sessionId: string, input: Record<string, unknown>): Promise<BashOutcome> {
-  const accepted = await json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: 'c1', name: 'Bash', input }] })
+  const accepted = await json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [{ id: 'c1', name: 'Bash', input }] })
   expect(accepted.status).toBe(202)
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {

@@ -88,7 +88,7 @@ export class ConsoleServer {
   }
 
   postSchedule(sessionId: string, calls: readonly ScheduleCallInput[]): Promise<ScheduleAcceptedReply> {
-    return this.ok('POST', '/schedules', { sessionId, calls }, 202)
+    return this.ok('POST', '/schedules', { sessionId, createSession: {}, calls }, 202)
   }
 
   /** The schedule once it ended (or as it stands after `waitSeconds`). */

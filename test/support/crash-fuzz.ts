@@ -183,11 +183,12 @@ export function routeRequests(pools: FuzzPools): Record<string, fc.Arbitrary<Fuz
   const scheduleBody = bodyText(
     {
       sessionId: scheduleSessionId(pools),
+      createSession: fc.constantFrom('{}', '{"workspace":"sub/dir"}', '{"permissionMode":"plan"}'),
       turnId: validId,
       calls: fc.array(callText, { maxLength: 4 }).map((calls) => `[${calls.join(',')}]`),
       open: fc.boolean().map(json),
     },
-    ['turnId', 'open'],
+    ['createSession', 'turnId', 'open'],
   )
   const answerBody = bodyText(
     {

@@ -7,7 +7,7 @@
  * package made.
  */
 import { execFile } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -87,6 +87,18 @@ export async function createDatabaseIn(dir: string, name: string): Promise<strin
 /** Drops a database there, its connections ended by force. */
 export async function dropDatabaseIn(dir: string, name: string): Promise<void> {
   await administer(dir, `DROP DATABASE IF EXISTS ${quoted(name)} WITH (FORCE)`)
+}
+
+/**
+ * Makes a login role with a password that the server at `dir` checks (SCRAM): a pg_hba.conf
+ * line for that role alone, put before the cluster's `trust` ones, so every other connection
+ * stays as it was. For a test of a refused login.
+ */
+export async function createPasswordRoleIn(dir: string, role: string, password: string): Promise<void> {
+  await administer(dir, `CREATE ROLE ${quoted(role)} LOGIN PASSWORD '${password.replaceAll("'", "''")}'`)
+  const hba = path.join(dir, 'data', 'pg_hba.conf')
+  writeFileSync(hba, `local all ${role} scram-sha-256\n${readFileSync(hba, 'utf8')}`)
+  await administer(dir, 'SELECT pg_reload_conf()')
 }
 
 function clusterParent(): string {

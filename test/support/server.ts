@@ -22,13 +22,15 @@ export interface TestServerOptions extends Partial<ServerParts> {
   readonly env?: Record<string, string>
   /** Where the server stores instead of the project's own database (a test's own PostgreSQL server). */
   readonly databaseUrl?: string
+  /** The default workspace of its sessions (the data directory when absent). */
+  readonly workspace?: string
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDirSync('test')
   const databaseUrl = options.databaseUrl ?? (await databaseUrlOf(dataDir))
   const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
-  const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, ...database], { LOG_LEVEL: 'silent', ...options.env })
+  const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', options.workspace ?? dataDir, ...database], { LOG_LEVEL: 'silent', ...options.env })
   const server = await startServer(config, {
     // No 8 MiB space reserve per test server unless a test asks for one.
     storageSpace: { reserveBytes: 0 },

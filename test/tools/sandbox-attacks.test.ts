@@ -87,7 +87,11 @@ interface Ran {
 }
 
 async function run(server: TestServer, sessionId: string, command: string): Promise<Ran> {
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls: [{ id: `c${randomBytes(4).toString('hex')}`, name: 'Bash', input: { command } }] })
+  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', {
+    sessionId,
+    createSession: {},
+    calls: [{ id: `c${randomBytes(4).toString('hex')}`, name: 'Bash', input: { command } }],
+  })
   expect(accepted.status).toBe(202)
   const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
   const call = schedule.body.calls[0]

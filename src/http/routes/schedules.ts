@@ -25,15 +25,18 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
     {
       schema: {
         operationId: 'createSchedule',
-        summary: 'Accept the tool calls of one model reply; an unknown session is created with defaults',
+        summary: 'Accept the tool calls of one model reply, for a session that exists or that `createSession` creates',
         description: [
+          'An unknown `sessionId` is a 404 `API_ERR_SESSION_NOT_FOUND` and nothing is stored, unless the body asks to create the session with `createSession`',
+          "(the fields of POST /sessions' body, its workspace among them; `{}` takes the server's defaults). On an existing session a `createSession` whose fields",
+          'equal the ones the session has is accepted, so a retried request succeeds; one that differs is a 409 `API_ERR_SESSION_DIFFERS`.',
           'Schedules of a session run one after another. The schedules waiting to start are bounded, per session',
           '(TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION, default 100) and for the whole server (TOOLEXEC_MAX_QUEUED_SCHEDULES, default 5000):',
           'over a bound the reply is 429 `API_ERR_TOO_MANY_SCHEDULES` with `Retry-After` (seconds), and nothing of the schedule is stored.',
         ].join(' '),
         tags: ['schedules'],
         body: inline(CreateScheduleBodySchema),
-        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 409, 429, 507) },
+        response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(400, 404, 409, 429, 507) },
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },

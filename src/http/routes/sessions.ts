@@ -50,7 +50,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
     },
     (request) => {
       const view = runtime.sessions.view(request.params.id)
-      if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id])
+      if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id, ''])
       return view
     },
   )

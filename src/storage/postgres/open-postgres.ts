@@ -3,13 +3,13 @@
  * migrations are applied, and the store is returned, all before this returns, as SQLite's is.
  */
 import type { Logger } from 'pino'
-import { StartupError, ToolexecError } from '../../contracts/errors.js'
+import { ToolexecError } from '../../contracts/errors.js'
 import type { OpenedStore } from '../../contracts/store.js'
 import { redactedDatabaseUrl } from '../database-url.js'
 import { applyPostgresMigrations, readPostgresMigrations } from './migrations.js'
 import { PgBridge } from './pg-bridge.js'
-import { DatabaseInUseError } from './pg-errors.js'
 import { PostgresStore } from './postgres-store.js'
+import { startupFailure } from './startup-failure.js'
 import { UnitOfWork } from './unit-of-work.js'
 
 export function openPostgresStore(url: string, options: { readonly logger: Logger }): OpenedStore {
@@ -22,8 +22,7 @@ export function openPostgresStore(url: string, options: { readonly logger: Logge
   } catch (error) {
     bridge.close()
     if (!(error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE')) throw error
-    if (error.cause instanceof DatabaseInUseError) throw new StartupError('STORE_ERR_DB_IN_USE', [shown, error.cause.message], { cause: error })
-    throw new StartupError('STORE_ERR_DB_UNREACHABLE', [shown, error.message], { cause: error })
+    throw startupFailure(shown, error)
   }
   return {
     store: new PostgresStore(work),

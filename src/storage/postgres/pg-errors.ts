@@ -26,7 +26,7 @@ export function storeError(failure: BatchFailure): Error {
     case DISK_FULL:
       return new StoreFullError(failure.message)
     case CONNECTION_LOST:
-      return unavailable(failure.message)
+      return unavailable(failure.message, new ConnectionFailure(failure.message, failure.connectCode))
     case DATABASE_IN_USE:
       return unavailable(failure.message, new DatabaseInUseError(failure.message))
     default:
@@ -39,6 +39,18 @@ export function storeError(failure: BatchFailure): Error {
 /** Another toolexec server holds the database: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
 export class DatabaseInUseError extends Error {
   override readonly name = 'DatabaseInUseError'
+}
+
+/** The connection is gone or could not be made: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
+export class ConnectionFailure extends Error {
+  override readonly name = 'ConnectionFailure'
+  constructor(
+    message: string,
+    /** See BatchFailure.connectCode. */
+    readonly connectCode: string | undefined,
+  ) {
+    super(message)
+  }
 }
 
 /** True for a failure after which the connection must be made again before the next unit of work. */

@@ -68,7 +68,8 @@ async function run(request: BatchRequest): Promise<BatchReply> {
     } catch (error) {
       lost = (error as Error).message
       const code = error instanceof DatabaseInUse ? DATABASE_IN_USE : CONNECTION_LOST
-      return { id: request.id, results, failure: { message: lost, code, index: 0 } }
+      const connectCode = (error as { code?: unknown }).code
+      return { id: request.id, results, failure: { message: lost, code, index: 0, connectCode: typeof connectCode === 'string' ? connectCode : undefined } }
     }
   }
   for (const [index, statement] of request.statements.entries()) {

@@ -28,6 +28,8 @@ export interface BatchFailure {
   readonly code: string
   /** Which statement of the batch failed; the ones after it did not run. */
   readonly index: number
+  /** Why a connection could not be made: the server's SQLSTATE (28P01, 3D000, ...) or the socket's errno (ECONNREFUSED, ENOENT, ...). */
+  readonly connectCode?: string | undefined
 }
 
 export interface BatchReply {

@@ -35,7 +35,7 @@ export class SessionApi {
   }
 
   async accept(sessionId: string, calls: { id: string; name: string; input: unknown }[]): Promise<string> {
-    const reply = await this.server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+    const reply = await this.server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: {}, calls })
     expect(reply.status).toBe(202)
     return reply.body.scheduleId
   }
