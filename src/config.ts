@@ -25,6 +25,8 @@ export interface ServerConfig {
   readonly fileConfig: Record<string, unknown>
   readonly corsOrigins: string[]
   readonly logLevel: string
+  /** How log lines are written: `auto` (readable on a terminal, JSON otherwise), `json` or `pretty`. */
+  readonly logFormat: LogFormat
   /** How long SIGTERM or SIGINT lets running calls finish before stopping them. */
   readonly shutdownGraceMs: number
   /** Schedules one session may have waiting to start; more are refused with 429. */
@@ -46,6 +48,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
+export type LogFormat = (typeof LOG_FORMATS)[number]
 const MAX_QUEUED_SCHEDULES = 1_000_000
 /** Within the 10 s a container stop allows, with room left to kill what still runs. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
@@ -82,6 +86,7 @@ export const SETTINGS = {
   config: { env: 'TOOLEXEC_CONFIG', help: 'JSON config file: tools, MCP servers, hooks, rules, environment of commands' },
   'cors-origins': { env: 'TOOLEXEC_CORS_ORIGINS', help: 'comma-separated origins (http(s)://host[:port]) allowed to call from a browser' },
   'log-level': { env: 'LOG_LEVEL', fallback: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` },
+  'log-format': { env: 'TOOLEXEC_LOG_FORMAT', fallback: 'auto', help: 'log lines: auto (readable on a terminal, JSON otherwise), json or pretty' },
   'shutdown-grace-ms': {
     env: 'TOOLEXEC_SHUTDOWN_GRACE_MS',
     fallback: String(DEFAULT_SHUTDOWN_GRACE_MS),
@@ -154,6 +159,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     fileConfig: configFile === undefined ? {} : readConfigFile(path.resolve(cwd, configFile)),
     corsOrigins: parseCorsOrigins(given('cors-origins') ?? ''),
     logLevel: parseLogLevel(pick('log-level')),
+    logFormat: parseLogFormat(pick('log-format')),
     shutdownGraceMs: parseGraceMs(pick('shutdown-grace-ms')),
     maxQueuedSchedulesPerSession: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', pick('max-queued-schedules-per-session')),
     maxQueuedSchedules: parseCount('TOOLEXEC_MAX_QUEUED_SCHEDULES', pick('max-queued-schedules')),
@@ -280,6 +286,18 @@ function parseSandboxMode(value: string): SandboxMode {
 function parseLogLevel(value: string): string {
   if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`)
   return value
+}
+
+function parseLogFormat(value: string): LogFormat {
+  const format = LOG_FORMATS.find((candidate) => candidate === value)
+  if (format === undefined) throw new ConfigError(`TOOLEXEC_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${value}"`)
+  return format
+}
+
+/** `auto` is for a person at a terminal (readable lines) or for a file, a pipe or a log collector (JSON lines). */
+export function effectiveLogFormat(format: LogFormat, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  if (format !== 'auto') return format
+  return stdoutIsTerminal ? 'pretty' : 'json'
 }
 
 function readConfigFile(file: string): Record<string, unknown> {

@@ -1,7 +1,8 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import type { ServerConfig } from './config.js'
+import pinoPretty from 'pino-pretty'
+import { effectiveLogFormat, type ServerConfig } from './config.js'
 import { redactedDatabaseUrl } from './storage/database-url.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
 import type { ToolEntry } from './contracts/tool-entry.js'
@@ -50,7 +51,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
-  const logger = parts.logger ?? pino({ level: config.logLevel })
+  const logger = parts.logger ?? serverLogger(config)
   const configFile = config.configFile ?? 'TOOLEXEC_CONFIG'
   // Both are checked before anything starts: a malformed file is refused with the reason.
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
@@ -130,4 +131,22 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     await mcp.stop()
     throw error
   }
+}
+
+/**
+ * JSON lines, or one readable line per entry (`pretty`, or `auto` on a terminal). The pretty
+ * stream writes synchronously in this thread, not in a transport's worker, so that the lines
+ * of a stop are out before the process exits.
+ */
+function serverLogger(config: ServerConfig): Logger {
+  if (effectiveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'json') return pino({ level: config.logLevel })
+  const stream = pinoPretty({ sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', messageFormat: readableMessage })
+  return pino({ level: config.logLevel }, stream)
+}
+
+/** The start line says where to go; every other line shows its message as logged. */
+function readableMessage(log: Record<string, unknown>, messageKey: string): string {
+  const message = String(log[messageKey])
+  if (message !== 'toolexec listening') return message
+  return `toolexec listening on ${String(log.url)} — open the console at ${String(log.console)}`
 }

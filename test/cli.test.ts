@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { MIN_TOKEN_LENGTH, SETTINGS, type Setting } from '../src/config.js'
 import { runRefusedMain, startMain } from './support/main-process.js'
@@ -95,6 +96,39 @@ describe('the start line', () => {
     expect(line).toMatchObject({ tokenRequired: true })
     expect(stderr).toBe(`toolexec: warning: TOOLEXEC_TOKEN is 11 characters long; use ${MIN_TOKEN_LENGTH} or more (e.g. openssl rand -hex 32) so it cannot be guessed\n`)
   }, 30_000)
+})
+
+describe('--log-format', () => {
+  /** Starts the server, stops it on SIGTERM once it answered; what it printed on stdout, colours removed. */
+  const loggedBy = async (env: Record<string, string>): Promise<{ url: string; stdout: string }> => {
+    const server = await startMain(tempDirSync('cli'), 0, env)
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect(await server.exited).toBe(0)
+    return { url: server.url, stdout: stripVTControlCharacters(server.output().stdout) }
+  }
+
+  it('pretty: readable lines, the start line naming the URL and the console, the stop line written before the exit', async () => {
+    const { url, stdout } = await loggedBy({ TOOLEXEC_LOG_FORMAT: 'pretty' })
+    expect(stdout).toMatch(new RegExp(`^\\[[\\d:.]+\\] INFO: toolexec listening on ${url} — open the console at ${url}/$`, 'm'))
+    expect(stdout).toMatch(/^\[[\d:.]+\] INFO: toolexec stopped$/m)
+    expect(stdout).not.toContain('{"level"')
+  }, 30_000)
+
+  it('json (and auto, as standard output is a pipe here): one JSON object a line', async () => {
+    for (const format of ['json', 'auto']) {
+      const { url, stdout } = await loggedBy({ TOOLEXEC_LOG_FORMAT: format })
+      const lines = stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(lines.find((line) => line.msg === 'toolexec listening')).toMatchObject({ url, console: `${url}/` })
+      expect(lines.at(-1)).toMatchObject({ msg: 'toolexec stopped' })
+    }
+  }, 60_000)
 })
 
 /** Starts the server, answers /healthz, stops it on SIGTERM; its "toolexec listening" line and all it printed. */

@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, configWarnings, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
+import { ConfigError, configWarnings, effectiveLogFormat, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
 import { redactedDatabaseUrl } from '../src/storage/database-url.js'
 import { tempDir } from './support/temp-dirs.js'
 
@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       fileConfig: {},
       corsOrigins: [],
       logLevel: 'info',
+      logFormat: 'auto',
       shutdownGraceMs: 5_000,
       maxQueuedSchedulesPerSession: 100,
       maxQueuedSchedules: 5_000,
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
         TOOLEXEC_CONFIG: file,
         TOOLEXEC_CORS_ORIGINS: 'http://a.example, http://b.example ,',
         LOG_LEVEL: 'debug',
+        TOOLEXEC_LOG_FORMAT: 'pretty',
         TOOLEXEC_SHUTDOWN_GRACE_MS: '0',
         TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '7',
         TOOLEXEC_MAX_QUEUED_SCHEDULES: '70',
@@ -87,6 +89,7 @@ describe('loadConfig', () => {
       fileConfig: { tools: { Bash: { enabled: false } } },
       corsOrigins: ['http://a.example', 'http://b.example'],
       logLevel: 'debug',
+      logFormat: 'pretty',
       shutdownGraceMs: 0,
       maxQueuedSchedulesPerSession: 7,
       maxQueuedSchedules: 70,
@@ -105,6 +108,7 @@ describe('loadConfig', () => {
     ['--token', 'TOOLEXEC_TOKEN', 'env-token', 'flag-token', 'token', 'flag-token'],
     ['--cors-origins', 'TOOLEXEC_CORS_ORIGINS', 'http://env.example', 'http://flag.example', 'corsOrigins', ['http://flag.example']],
     ['--log-level', 'LOG_LEVEL', 'warn', 'trace', 'logLevel', 'trace'],
+    ['--log-format', 'TOOLEXEC_LOG_FORMAT', 'pretty', 'json', 'logFormat', 'json'],
     ['--shutdown-grace-ms', 'TOOLEXEC_SHUTDOWN_GRACE_MS', '100', '200', 'shutdownGraceMs', 200],
     ['--max-queued-schedules-per-session', 'TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION', '10', '20', 'maxQueuedSchedulesPerSession', 20],
     ['--max-queued-schedules', 'TOOLEXEC_MAX_QUEUED_SCHEDULES', '10', '20', 'maxQueuedSchedules', 20],
@@ -146,6 +150,21 @@ describe('loadConfig', () => {
     const error = refusal([], { LOG_LEVEL: level })
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${level}"`)
+  })
+
+  it.each(['text', 'JSON', 'human'])('refuses TOOLEXEC_LOG_FORMAT=%s, naming the formats it takes', (format) => {
+    const error = refusal([], { TOOLEXEC_LOG_FORMAT: format })
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toBe(`TOOLEXEC_LOG_FORMAT must be one of auto, json, pretty, got "${format}"`)
+  })
+
+  it.each([
+    ['auto', true, 'pretty'],
+    ['auto', false, 'json'],
+    ['json', true, 'json'],
+    ['pretty', false, 'pretty'],
+  ] as const)('log format %s with standard output a terminal: %s writes %s lines', (format, terminal, written) => {
+    expect(effectiveLogFormat(format, terminal)).toBe(written)
   })
 
   it.each(['-1', '1.5', '5s', '600001'])('refuses TOOLEXEC_SHUTDOWN_GRACE_MS=%s', (value) => {

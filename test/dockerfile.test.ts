@@ -4,8 +4,8 @@
  * checkout's dist/, built as its build stage builds it; test/packaging.test.ts runs the same
  * compiled server with production dependencies only).
  */
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -74,7 +74,19 @@ describe('Dockerfile', () => {
     const buildRuns = argsOf('RUN', build).join(' ; ')
     expect(buildRuns).toMatch(/apt-get install .*python3 make g\+\+/)
     expect(buildRuns).toMatch(/npm ci .*npm run build .*npm prune --omit=dev/)
-    expect(argsOf('RUN').join(' ')).toMatch(/apt-get install .*bubblewrap/)
+  })
+
+  it('carries what the tools run besides node and bash: bubblewrap, git (with CA certificates for its https remotes) and tini', () => {
+    const install = argsOf('RUN').find((args) => args.includes('apt-get install')) ?? ''
+    const packages = install
+      .replace(/.*apt-get install -y --no-install-recommends /, '')
+      .split(/\s+&&/)[0]
+      ?.split(/\s+/)
+    expect(packages).toEqual(['bubblewrap', 'git', 'ca-certificates', 'tini'])
+  })
+
+  it('runs node under tini as PID 1, which passes on SIGTERM and reaps the orphans of confined commands', () => {
+    expect(execForm('ENTRYPOINT')).toEqual(['/usr/bin/tini', '--'])
   })
 
   it('runs the compiled server with node, without devDependencies, TypeScript or npm', () => {
@@ -86,6 +98,8 @@ describe('Dockerfile', () => {
 
   it('runs as a non-root user with its data dir on a volume, on 0.0.0.0:8787', () => {
     expect(argsOf('USER')).toEqual(['node'])
+    // Whatever uid `docker run --user` gives the server: the volume starts as a copy of /data.
+    expect(argsOf('RUN').join(' ; ')).toContain('chmod 1777 /data /workspace')
     expect(runtimeEnv()).toMatchObject({ HOST: '0.0.0.0', PORT: '8787', TOOLEXEC_DATA_DIR: '/data' })
     expect(argsOf('VOLUME')).toEqual(['["/data"]'])
     expect(argsOf('EXPOSE')).toEqual(['8787'])
@@ -124,4 +138,43 @@ describe('Dockerfile', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a token')
   }, 240_000)
+})
+
+describe("the README's docker commands, run with a stand-in docker", () => {
+  /** The first sh block of the README's container section. */
+  const readmeBlock = (): string => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    return /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Running in a container')))?.[1] ?? ''
+  }
+
+  it('make the token once, outside the workspace, readable only by its user; give it to the container and show it; run the server as the workspace owner', async () => {
+    const home = await tempDir('docker-home')
+    const workspace = await tempDir('docker-ws')
+    const bin = await tempDir('docker-bin')
+    const calls = path.join(home, 'docker-calls')
+    // Each call's arguments one a line, an empty line after each call.
+    writeFileSync(path.join(bin, 'docker'), `#!/bin/sh\nprintf '%s\\n' "$@" >> '${calls}'\necho >> '${calls}'\n`, { mode: 0o755 })
+    const runBlock = (): { status: number | null; stdout: string; stderr: string } =>
+      spawnSync('bash', ['-euo', 'pipefail', '-c', readmeBlock()], { cwd: workspace, env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home }, encoding: 'utf8' })
+    const first = runBlock()
+    expect(first.status, first.stderr).toBe(0)
+    const tokenFile = path.join(home, '.toolexec-token')
+    const token = readFileSync(tokenFile, 'utf8').trim()
+    expect(token).toMatch(/^[0-9a-f]{64}$/)
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600)
+    expect(first.stdout).toBe(`Open http://127.0.0.1:8787/ and give it the token ${token}\n`)
+    expect(runBlock().stdout, 'run again, the block keeps the token it made').toBe(first.stdout)
+    const runs = readFileSync(calls, 'utf8')
+      .split('\n\n')
+      .map((call) => call.split('\n'))
+      .filter((args) => args[0] === 'run')
+    expect(runs).toHaveLength(2)
+    for (const args of runs) {
+      const after = (flag: string): string[] => args.flatMap((arg, at) => (arg === flag ? [args[at + 1] ?? ''] : []))
+      expect(after('-e')).toEqual([`TOOLEXEC_TOKEN=${token}`])
+      expect(after('--user')).toEqual([`${process.getuid?.() ?? ''}:${process.getgid?.() ?? ''}`])
+      expect(after('-v')).toEqual(['toolexec-data:/data', `${workspace}:/workspace`])
+      expect(args.at(-1)).toBe('toolexec')
+    }
+  })
 })

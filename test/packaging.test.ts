@@ -1,17 +1,20 @@
 /**
- * The package as a user installs it (`npm pack`, then the tarball installed into an empty
- * folder) and `npm start` as a process manager stops it: a signal to the PID it shows.
+ * The package as a user installs it (`npm pack`, then the README's `npm install -g` of the
+ * tarball, into a prefix of its own) and `npm start` as a process manager stops it: a signal to
+ * the PID it shows.
  *
- * The install: a fresh `npm install <tarball>` would resolve every dependency range against
- * the registry (the network) and compile better-sqlite3 again (~90 s). Instead the folder gets
- * a lockfile made of the checkout's own production entries (versions, tarball URLs and
- * integrity hashes as `npm ci` installed them), and `npm ci --offline` installs from npm's
- * cache, which that `npm ci` filled on any machine the suite runs on, fresh CI included.
- * `--ignore-scripts` skips the native build; the checkout's better_sqlite3.node is copied
- * in instead: the same Node runs both, so the ABI is the same.
+ * The tarball bundles every dependency but better-sqlite3 from the checkout's node_modules,
+ * which `npm ci` installed from package-lock.json: an installed package runs the tree the suite
+ * tested (a root `overrides` or lockfile does not apply to a package installed as a dependency,
+ * and npm ignores an npm-shrinkwrap.json inside a local tarball). better-sqlite3 (an exact
+ * version) and the few packages its install script uses come from the registry, or npm's cache:
+ * the install here is `--prefer-offline`, so it reads the tarballs `npm ci` cached and asks the
+ * registry only for metadata it has never fetched. `--ignore-scripts` skips the native build
+ * (~90 s, and a download from GitHub); the checkout's better_sqlite3.node is copied in instead:
+ * the same Node runs both, so the ABI is the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,44 +27,80 @@ interface Manifest {
   readonly bin: Record<string, string>
   readonly dependencies: Record<string, string>
   readonly devDependencies: Record<string, string>
-  readonly overrides?: unknown
-  readonly engines?: unknown
+  readonly bundleDependencies?: readonly string[]
 }
 
 interface LockEntry {
+  readonly version: string
   readonly dev?: boolean
 }
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest
-// The node running the suite runs the installed bin too (its better_sqlite3.node is built for it).
+// The node running the suite runs npm and the installed bin too (its better_sqlite3.node is built for it).
 const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`
-let installDir: string
+/** The one dependency compiled for the Node that installs it, so not bundled. */
+const NATIVE = 'better-sqlite3'
+
+interface Installed {
+  /** The global prefix: bin/toolexec, lib/node_modules/toolexec. */
+  readonly prefix: string
+  /** What `npm install` printed, stdout and stderr. */
+  readonly npmOutput: string
+}
+
+let installed: Installed
 
 function checkoutLock(): { packages: Record<string, LockEntry | undefined> } {
   return JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }
 }
 
-async function packAndInstall(): Promise<string> {
+const packageDir = (prefix: string): string => path.join(prefix, 'lib', 'node_modules', manifest.name)
+
+async function packAndInstall(): Promise<Installed> {
   const work = tempDirSync('pack')
   // prepack rebuilds dist/ from nothing, so the tarball holds exactly what src/ compiles to.
   const packed = await withDistLock(() => runCommand('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT }))
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }]
-  const spec = `file:${filename}`
-  const production = Object.entries(checkoutLock().packages).filter(([key, entry]) => key !== '' && entry?.dev !== true)
-  const root = { name: 'toolexec-install-check', version: '1.0.0', private: true, dependencies: { [manifest.name]: spec }, overrides: manifest.overrides }
-  const packages = {
-    '': { name: root.name, version: root.version, dependencies: root.dependencies },
-    [`node_modules/${manifest.name}`]: { version: manifest.version, resolved: spec, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
-    ...Object.fromEntries(production),
-  }
-  writeFileSync(path.join(work, 'package.json'), JSON.stringify(root, null, 2))
-  writeFileSync(path.join(work, 'package-lock.json'), JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 2))
-  await runCommand('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: work, env: { ...process.env, PATH } })
+  const prefix = path.join(work, 'prefix')
+  const args = ['install', '--global', '--prefix', prefix, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(work, filename)]
+  const install = await runCommand('npm', args, { cwd: work, env: { ...process.env, PATH }, timeoutMs: 240_000 })
   const addon = path.join('build', 'Release', 'better_sqlite3.node')
-  const checkoutDriver = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'))
-  mkdirSync(path.join(work, 'node_modules', 'better-sqlite3', path.dirname(addon)), { recursive: true })
-  copyFileSync(path.join(checkoutDriver, addon), path.join(work, 'node_modules', 'better-sqlite3', addon))
-  return work
+  const checkoutDriver = path.dirname(createRequire(import.meta.url).resolve(`${NATIVE}/package.json`))
+  const installedDriver = path.join(packageDir(prefix), 'node_modules', NATIVE)
+  mkdirSync(path.join(installedDriver, path.dirname(addon)), { recursive: true })
+  copyFileSync(path.join(checkoutDriver, addon), path.join(installedDriver, addon))
+  return { prefix, npmOutput: install.stdout + install.stderr }
+}
+
+interface InstalledPackage {
+  readonly dir: string
+  readonly name: string
+  readonly version: string
+  readonly scripts?: Record<string, string>
+}
+
+/** Every package under `nodeModules`, nested ones too. */
+function installedPackages(nodeModules: string): InstalledPackage[] {
+  if (!existsSync(nodeModules)) return []
+  const dirs = readdirSync(nodeModules)
+    .filter((entry) => !entry.startsWith('.'))
+    .flatMap((entry) => (entry.startsWith('@') ? readdirSync(path.join(nodeModules, entry)).map((scoped) => path.join(nodeModules, entry, scoped)) : [path.join(nodeModules, entry)]))
+  return dirs.flatMap((dir) => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Omit<InstalledPackage, 'dir'>
+    return [{ ...manifest, dir }, ...installedPackages(path.join(dir, 'node_modules'))]
+  })
+}
+
+/** Whether npm runs something of the package's at install: a script, or node-gyp for a binding.gyp. */
+function hasInstallScript(found: InstalledPackage): boolean {
+  return ['preinstall', 'install', 'postinstall'].some((name) => found.scripts?.[name] !== undefined) || existsSync(path.join(found.dir, 'binding.gyp'))
+}
+
+/** The lock's production packages as name@version (a name may come in several versions). */
+function lockedProductionPackages(): string[] {
+  return Object.entries(checkoutLock().packages)
+    .filter(([key, entry]) => key !== '' && entry !== undefined && entry.dev !== true)
+    .map(([key, entry]) => `${key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${entry?.version ?? ''}`)
 }
 
 interface Started {
@@ -125,33 +164,52 @@ function killLeftovers(pids: readonly number[]): void {
   for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
 }
 
-describe('the package: npm pack, installed from the tarball', () => {
+describe('the package: npm pack, installed from the tarball with npm install -g', () => {
   beforeAll(async () => {
-    installDir = await packAndInstall()
+    installed = await packAndInstall()
   }, 300_000)
 
   afterAll(() => {
-    rmSync(installDir, { recursive: true, force: true })
+    rmSync(path.dirname(installed.prefix), { recursive: true, force: true })
+  })
+
+  it('bundles every dependency but better-sqlite3, which the install compiles for its Node', () => {
+    expect(manifest.bundleDependencies).toEqual(Object.keys(manifest.dependencies).filter((name) => name !== NATIVE))
+  })
+
+  it('installs without a warning: no EBADENGINE on the Node this suite runs on, nothing deprecated', () => {
+    expect(installed.npmOutput).not.toContain('EBADENGINE')
+    expect(installed.npmOutput.split('\n').filter((line) => /^npm warn/i.test(line))).toEqual([])
+  })
+
+  it('installs exactly the production packages of package-lock.json, each in its locked version', () => {
+    const tree = installedPackages(path.join(packageDir(installed.prefix), 'node_modules')).map((found) => `${found.name}@${found.version}`)
+    expect(new Set(tree)).toEqual(new Set(lockedProductionPackages()))
+  })
+
+  it("better-sqlite3's is the one install script among them: the one an operator must allow (npm 11's allow-scripts)", () => {
+    const withScripts = installedPackages(path.join(packageDir(installed.prefix), 'node_modules')).filter(hasInstallScript)
+    expect(withScripts.map((found) => found.name)).toEqual([NATIVE])
   })
 
   it('holds the compiled server, its migrations, the built web console and its bin, and installs no devDependency', () => {
-    const installed = path.join(installDir, 'node_modules')
-    expect(existsSync(path.join(installed, manifest.name, 'dist', 'main.js'))).toBe(true)
-    expect(existsSync(path.join(installed, manifest.name, 'migrations', 'sqlite', '001_init.sql'))).toBe(true)
+    const root = packageDir(installed.prefix)
+    expect(existsSync(path.join(root, 'dist', 'main.js'))).toBe(true)
+    expect(existsSync(path.join(root, 'migrations', 'sqlite', '001_init.sql'))).toBe(true)
     // The web console ships built: no build step after install.
-    expect(existsSync(path.join(installed, manifest.name, 'web', 'dist', 'index.html'))).toBe(true)
-    expect(existsSync(path.join(installed, manifest.name, 'web', 'src'))).toBe(false)
-    expect(existsSync(path.join(installed, manifest.name, 'src'))).toBe(false)
-    expect(existsSync(path.join(installed, '.bin', 'toolexec'))).toBe(true)
-    expect(readFileSync(path.join(installed, manifest.name, 'dist', 'main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
+    expect(existsSync(path.join(root, 'web', 'dist', 'index.html'))).toBe(true)
+    expect(existsSync(path.join(root, 'web', 'src'))).toBe(false)
+    expect(existsSync(path.join(root, 'src'))).toBe(false)
+    expect(existsSync(path.join(installed.prefix, 'bin', 'toolexec'))).toBe(true)
+    expect(readFileSync(path.join(root, 'dist', 'main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
     // Some devDependencies (ajv) are also what a dependency needs; those that only development needs are absent.
     const devOnly = Object.keys(manifest.devDependencies).filter((name) => checkoutLock().packages[`node_modules/${name}`]?.dev === true)
     expect(devOnly).toEqual(expect.arrayContaining(['tsx', 'typescript', 'vitest']))
-    for (const dev of devOnly) expect(existsSync(path.join(installed, dev)), dev).toBe(false)
+    for (const dev of devOnly) expect(existsSync(path.join(root, 'node_modules', dev)), dev).toBe(false)
   })
 
   it('toolexec --version prints the version', async () => {
-    const run = await runCommand(path.join(installDir, 'node_modules', '.bin', 'toolexec'), ['--version'], { cwd: installDir, env: { ...process.env, PATH } })
+    const run = await runCommand(path.join(installed.prefix, 'bin', 'toolexec'), ['--version'], { cwd: installed.prefix, env: { ...process.env, PATH } })
     expect(run.stdout).toBe(`${manifest.version}\n`)
   })
 
@@ -159,7 +217,7 @@ describe('the package: npm pack, installed from the tarball', () => {
     const dataDir = tempDirSync('pack-data')
     const workspace = tempDirSync('pack-ws')
     writeFileSync(path.join(workspace, 'notes.txt'), 'a needle in a haystack\n')
-    const server = await startServerProcess(path.join(installDir, 'node_modules', '.bin', 'toolexec'), [], installDir, {
+    const server = await startServerProcess(path.join(installed.prefix, 'bin', 'toolexec'), [], installed.prefix, {
       TOOLEXEC_DATA_DIR: dataDir,
       TOOLEXEC_WORKSPACE: workspace,
       TOOLEXEC_SHUTDOWN_GRACE_MS: '3000',

@@ -4,8 +4,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-/** The URL in the server's "toolexec listening" log line. */
-const LISTENING = /"url":"(http:\/\/[^"]+)"/
+/** The URL in the server's "toolexec listening" log line, as JSON or as a readable line (--log-format pretty). */
+const LISTENING = /"url":"(http:\/\/[^"]+)"|toolexec listening on (http:\/\/\S+)/
 
 export interface MainChild {
   readonly url: string
@@ -38,7 +38,8 @@ export async function startMain(dataDir: string, shutdownGraceMs: number, extraE
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8')
       const match = LISTENING.exec(stdout)
-      if (match?.[1] !== undefined) resolve(match[1])
+      const url = match?.[1] ?? match?.[2]
+      if (url !== undefined) resolve(url)
     })
     child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stdout}${stderr}`)))
   })
