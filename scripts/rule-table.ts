@@ -1,5 +1,5 @@
 /**
- * Writes the README's table of SPEC rules (R1..R43) with the test files whose test titles
+ * Writes the table of SPEC rules (docs/rules-and-tests.md) (R1..R43) with the test files whose test titles
  * name each rule. `npm run rules` rewrites it; test/readme.test.ts fails when it is stale.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -7,6 +7,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** The page that carries the rule table. */
+export const RULES_PAGE = path.join(ROOT, 'docs', 'rules-and-tests.md')
 export const RULE_COUNT = 43
 const BEGIN = '<!-- rules:begin -->'
 const END = '<!-- rules:end -->'
@@ -95,11 +97,11 @@ export function ruleTable(root = ROOT): string {
 export function replaceTable(readme: string, table: string): string {
   const start = readme.indexOf(BEGIN)
   const end = readme.indexOf(END)
-  if (start < 0 || end < 0) throw new Error('README.md has no rules markers')
+  if (start < 0 || end < 0) throw new Error('docs/rules-and-tests.md has no rules markers')
   return readme.slice(0, start) + table + readme.slice(end + END.length)
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const file = path.join(ROOT, 'README.md')
+  const file = RULES_PAGE
   writeFileSync(file, replaceTable(readFileSync(file, 'utf8'), ruleTable()))
 }

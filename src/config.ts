@@ -64,12 +64,12 @@ export interface Setting {
   readonly env: string
   /** The value taken when neither the flag nor the variable is set; none when absent. */
   readonly fallback?: string
-  /** How the default reads in `--help` and the README when it is not the fallback itself. */
+  /** How the default reads in `--help` and docs/configuration.md when it is not the fallback itself. */
   readonly shown?: string
   readonly help: string
 }
 
-/** Every setting, the one list `loadConfig`, `--help` and the README's configuration table follow. */
+/** Every setting, the one list `loadConfig`, `--help` and the configuration table of docs/configuration.md follow. */
 export const SETTINGS = {
   host: { env: 'HOST', fallback: '127.0.0.1', help: 'listen address; a non-loopback address needs a token' },
   port: { env: 'PORT', fallback: '8787', help: 'listen port (0: any free port)' },

@@ -49,9 +49,9 @@ describe('--help answers before the server loads', () => {
   })
 })
 
-describe("the README's configuration table", () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('has a row for every setting, in order, with its variable, flag and default as --help prints them', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const readme = readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8')
     const table = readme.slice(readme.indexOf('| variable | flag | default | meaning |')).split('\n\n')[0] ?? ''
     const rows = table
       .split('\n')

@@ -1,5 +1,5 @@
 /**
- * The package as a user installs it (`npm pack`, then the README's `npm install -g` of the
+ * The package as a user installs it (`npm pack`, then the `npm install -g` of docs/install.md of the
  * tarball, into a prefix of its own) and `npm start` as a process manager stops it: a signal to
  * the PID it shows.
  *

@@ -18,8 +18,7 @@ import { startHookServer, type HookServer } from './support/hook-scripts/hooks.j
 import { configFile, SessionApi } from './support/hook-scripts/session-api.js'
 import { textOf } from './support/model-text.js'
 
-const README = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8')
-const SECTION = README.slice(README.indexOf('\n## Permissions and hooks\n')).split(/\n## (?!Permissions and hooks)/)[0] ?? ''
+const SECTION = readFileSync(path.join(import.meta.dirname, '..', 'docs', 'permissions-and-hooks.md'), 'utf8')
 const EXAMPLES = [...SECTION.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] as string)
 const NEVER = new AbortController().signal
 
@@ -50,8 +49,8 @@ const TOOLS: Record<string, ToolEntry> = {
 const toolFor = (name: string): ToolEntry => TOOLS[name] ?? noteTool(name, 'network').entry
 
 describe('README: permissions and hooks', () => {
-  it('R14 has the section at the end with three complete JSON config examples', () => {
-    expect(SECTION.startsWith('\n## Permissions and hooks\n')).toBe(true)
+  it('R14 has a page of its own with three complete JSON config examples', () => {
+    expect(SECTION.startsWith('# Permissions and hooks\n')).toBe(true)
     expect(EXAMPLES).toHaveLength(3)
     for (const text of EXAMPLES) expect(() => JSON.parse(text) as unknown).not.toThrow()
   })

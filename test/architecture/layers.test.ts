@@ -1,7 +1,7 @@
 /**
- * Every import of src points down the layers that the README's architecture section lists, in
+ * Every import of src points down the layers that docs/architecture.md lists, in
  * its table "layer | may import": a file imports its own layer and the layers its row names,
- * and a row names only rows below it. The README is read here, so that it and the imports
+ * and a row names only rows below it. That page is read here, so that it and the imports
  * cannot drift apart. Type-only imports and re-exports count as imports.
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -30,11 +30,11 @@ const EXCEPTIONS: readonly { readonly from: string; readonly to: string; readonl
  */
 const PENDING_STORAGE_IMPORTS: readonly string[] = []
 
-function architectureSection(readme: string): string {
-  const start = readme.indexOf('\n## Architecture\n')
-  if (start < 0) throw new Error('README.md has no "## Architecture" section')
-  const end = readme.indexOf('\n## ', start + 1)
-  return readme.slice(start, end < 0 ? undefined : end)
+/** docs/architecture.md, up to its second-level sections: the layer table is in its opening part. */
+function architectureSection(page: string): string {
+  if (!page.startsWith('# Architecture\n')) throw new Error('docs/architecture.md does not start with "# Architecture"')
+  const end = page.indexOf('\n## ')
+  return page.slice(0, end < 0 ? undefined : end)
 }
 
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)
@@ -96,7 +96,7 @@ function upwardImports(layers: readonly Layer[], graph: ReadonlyMap<string, read
   for (const [file, targets] of graph) {
     const from = layerIndexOf(layers, file)
     if (from < 0) {
-      found.push(`${file}: in no layer of the README's table`)
+      found.push(`${file}: in no layer of the architecture table`)
       continue
     }
     const allowed = allowedOf(layers, from)
@@ -115,13 +115,12 @@ function excused(violation: string): boolean {
   return PENDING_STORAGE_IMPORTS.includes(file) && rest.startsWith('src/storage/')
 }
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-const section = architectureSection(readme)
+const section = architectureSection(readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8'))
 const layers = parseLayers(section)
 const graph = new Map(sourceFiles(SRC).map((file) => [path.relative(ROOT, file), importsOf(file)]))
 
 describe('the layers of src', () => {
-  it('the README names each layer once, and each row only layers below it', () => {
+  it('docs/architecture.md names each layer once, and each row only layers below it', () => {
     const members = layers.flatMap((layer) => layer.members)
     expect(new Set(members).size).toBe(members.length)
     const upward = layers.flatMap((layer, index) =>
@@ -168,7 +167,7 @@ describe('the layers of src', () => {
     expect(upwardImports(table, imports)).toEqual([
       'src/low/b.ts -> src/top/a.ts (`src/low` -> `src/top`)',
       'src/side/d.ts -> src/top/a.ts (`src/side` -> `src/top`)',
-      "src/elsewhere.ts: in no layer of the README's table",
+      'src/elsewhere.ts: in no layer of the architecture table',
     ])
   })
 })

@@ -188,8 +188,8 @@ describe('every reply to a listed origin carries the CORS headers', () => {
   })
 })
 
-describe('the README', () => {
-  const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
+describe('the API documentation (docs/api.md)', () => {
+  const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8')
   const section = readme.slice(readme.indexOf('\n## From a browser\n')).split(/\n## (?!From a browser)/)[0] ?? ''
 
   it('states what the server sends a listed origin, and the reconnection delay, as the code has them', () => {

@@ -6,12 +6,11 @@
  * origins, the listed ones and clients that send neither header (curl, SDKs) are answered as
  * before; with a token the token is the guard and the Origin is not looked at.
  */
-import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply } from '../../src/contracts/api.js'
 import { API_ERROR_CODES } from '../../src/contracts/api-errors.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { until } from '../support/until.js'
+import { codeOf, inject, runningSession, scheduleStatus } from '../support/running-session.js'
 
 const TOKEN = 'csrf-token-8Kq3vW7z'
 const LISTED = 'https://app.example.com'
@@ -32,25 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([open?.close(), listed?.close(), guarded?.close()])
 })
-
-function inject(server: TestServer, options: InjectOptions): Promise<LightMyRequestResponse> {
-  return server.app.inject({ ...options, headers: { host: new URL(server.url).host, ...options.headers } })
-}
-
-const codeOf = (reply: LightMyRequestResponse): string | undefined => (reply.json<ErrorReply>() as Partial<ErrorReply>).error?.code
-
-/** A session whose one call sleeps until cancelled; resolves once the call runs. */
-async function runningSession(server: TestServer, id: string, headers: Record<string, string> = {}): Promise<string> {
-  expect((await server.json('POST', '/sessions', { id }, headers)).status).toBe(201)
-  const accepted = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId: id, createSession: {}, calls: [{ id: 'nap', name: 'Sleep', input: { ms: 60_000 } }] }, headers)
-  expect(accepted.status).toBe(202)
-  await until(async () => ((await server.json<{ status: string }>('GET', `/sessions/${id}`, undefined, headers)).body.status === 'running' ? true : undefined), 'the call to run')
-  return accepted.body.scheduleId
-}
-
-async function scheduleStatus(server: TestServer, scheduleId: string, headers: Record<string, string> = {}): Promise<string> {
-  return (await server.json<{ status: string }>('GET', `/schedules/${scheduleId}`, undefined, headers)).body.status
-}
 
 describe('without a token, a request from a foreign origin', () => {
   const FOREIGN_ORIGINS = [FOREIGN, 'null', 'http://127.0.0.1.attacker.example', 'http://localhost.attacker.example:8787', 'https://10.0.0.5', 'file://', 'not an origin']

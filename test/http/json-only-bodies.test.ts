@@ -5,10 +5,10 @@
  * or without a token. A bare POST (curl -X POST), and an empty or JSON body labelled
  * application/json, still reach a route that takes no body.
  */
-import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply } from '../../src/contracts/api.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { codeOf, inject, runningSession, scheduleStatus } from '../support/running-session.js'
 import { until } from '../support/until.js'
 
 const TOKEN = 'json-token-3Rw9pLx2'
@@ -47,25 +47,6 @@ const NO_BODY_ROUTES: readonly [string, string][] = [
   ['DELETE', '/permissions/rules/rule_x'],
   ['DELETE', '/tools/no-such-tool'],
 ]
-
-function inject(server: TestServer, options: InjectOptions): Promise<LightMyRequestResponse> {
-  return server.app.inject({ ...options, headers: { host: new URL(server.url).host, ...options.headers } })
-}
-
-const codeOf = (reply: LightMyRequestResponse): string | undefined => (reply.json<ErrorReply>() as Partial<ErrorReply>).error?.code
-
-/** A session whose one call sleeps until cancelled; resolves once the call runs. */
-async function runningSession(server: TestServer, id: string, headers: Record<string, string> = {}): Promise<string> {
-  expect((await server.json('POST', '/sessions', { id }, headers)).status).toBe(201)
-  const accepted = await server.json<{ scheduleId: string }>('POST', '/schedules', { sessionId: id, createSession: {}, calls: [{ id: 'nap', name: 'Sleep', input: { ms: 60_000 } }] }, headers)
-  expect(accepted.status).toBe(202)
-  await until(async () => ((await server.json<{ status: string }>('GET', `/sessions/${id}`, undefined, headers)).body.status === 'running' ? true : undefined), 'the call to run')
-  return accepted.body.scheduleId
-}
-
-async function scheduleStatus(server: TestServer, scheduleId: string, headers: Record<string, string> = {}): Promise<string> {
-  return (await server.json<{ status: string }>('GET', `/schedules/${scheduleId}`, undefined, headers)).body.status
-}
 
 describe('a body that is not application/json', () => {
   for (const [method, url] of [...BODY_ROUTES, ...NO_BODY_ROUTES]) {

@@ -1,4 +1,5 @@
 /** One Bash call through a real server's HTTP API: it ran (with its output), or it asked (and was denied). */
+import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import type { CallRecord, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionMode } from '../../src/contracts/ports.js'
@@ -49,4 +50,32 @@ export async function bashCall(json: JsonFetch, sessionId: string, input: Record
 export function commandOutputText(call: CallRecord): string {
   const text = (call.result?.output as BashCommandOutput | undefined)?.output ?? ''
   return call.result?.outputAfterModelContent === true ? textOf(call.modelContent) + text : text
+}
+
+/** What one Bash call that needs no approval gave: its status, exit code, output text and whether it ran confined. */
+export interface BashRun {
+  readonly status: string
+  readonly exitCode: number | null
+  readonly output: string
+  readonly confined: boolean | undefined
+}
+
+/** Runs `command` as one Bash call of `sessionId` (created when new) and waits for its end. */
+export async function runBashCall(json: JsonFetch, sessionId: string, command: string): Promise<BashRun> {
+  const accepted = await json<ScheduleAcceptedReply>('POST', '/schedules', {
+    sessionId,
+    createSession: {},
+    calls: [{ id: `c${randomBytes(4).toString('hex')}`, name: 'Bash', input: { command } }],
+  })
+  expect(accepted.status).toBe(202)
+  const schedule = await json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
+  const call = schedule.body.calls[0]
+  const output = call?.result?.output as BashCommandOutput | undefined
+  const text = call === undefined ? '' : output === undefined ? textOf(call.modelContent ?? '') : commandOutputText(call)
+  return { status: call?.status ?? 'missing', exitCode: output?.exitCode ?? null, output: text, confined: output?.confined }
+}
+
+/** A command no parser can read: the shell gets it from a decoded string at run time, so only the sandbox stands in its way. */
+export function hiddenFromParser(command: string): string {
+  return `echo ${Buffer.from(command).toString('base64')} | base64 -d | bash`
 }

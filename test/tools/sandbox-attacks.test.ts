@@ -15,15 +15,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionService } from '../../src/contracts/ports.js'
-import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { builtinTools } from '../../src/tools/builtin.js'
-import { commandOutputText } from '../support/bash-calls.js'
+import { hiddenFromParser, runBashCall, type BashRun } from '../support/bash-calls.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
-import { textOf } from '../support/model-text.js'
 import { containing } from '../support/matchers.js'
 
 const MARK = randomBytes(6).toString('hex')
@@ -79,38 +76,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-interface Ran {
-  readonly status: string
-  readonly exitCode: number | null
-  readonly output: string
-  readonly confined: boolean | undefined
-}
-
-async function run(server: TestServer, sessionId: string, command: string): Promise<Ran> {
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', {
-    sessionId,
-    createSession: {},
-    calls: [{ id: `c${randomBytes(4).toString('hex')}`, name: 'Bash', input: { command } }],
-  })
-  expect(accepted.status).toBe(202)
-  const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
-  const call = schedule.body.calls[0]
-  const output = call?.result?.output as BashCommandOutput | undefined
-  const text = call === undefined ? '' : output === undefined ? textOf(call.modelContent ?? '') : commandOutputText(call)
-  return { status: call?.status ?? 'missing', exitCode: output?.exitCode ?? null, output: text, confined: output?.confined }
-}
-
 /** The rows name the test's real paths through placeholders. */
 function withPaths(command: string): string {
   return command.replaceAll('/outside/secret', outsideFile).replaceAll('/abs/file', outsideFile).replaceAll('PORT', String(port))
 }
 
-/** A command no parser can read: the shell gets it from a decoded string at run time. */
-function hiddenFromParser(command: string): string {
-  return `echo ${Buffer.from(command).toString('base64')} | base64 -d | bash`
-}
-
-function expectNoSecret(ran: Ran): void {
+function expectNoSecret(ran: BashRun): void {
   for (const secret of SECRETS) expect(ran.output).not.toContain(secret)
   expect(ran.output).not.toMatch(/^root:[^:]*:/m)
   expect(ran.output).not.toContain(`NETWORK-${MARK}`)
@@ -183,6 +154,8 @@ const MORE: Attack[] = [
 ]
 
 const ATTACKS = [...REPORTED, ...MORE]
+
+const run = (server: TestServer, sessionId: string, command: string): Promise<BashRun> => runBashCall(server.json, sessionId, command)
 
 describe('confined (the default where bubblewrap runs)', () => {
   let server: TestServer

@@ -9,12 +9,10 @@ import { randomBytes } from 'node:crypto'
 import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import type { PermissionService } from '../../src/contracts/ports.js'
-import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { probeSandbox, sandboxSummary } from '../../src/tools/bash/sandbox-probe.js'
 import { builtinTools } from '../../src/tools/builtin.js'
-import { commandOutputText } from '../support/bash-calls.js'
+import { hiddenFromParser, runBashCall, type BashRun } from '../support/bash-calls.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 
@@ -22,31 +20,6 @@ const MARK = randomBytes(6).toString('hex')
 const isRoot = process.getuid?.() === 0
 /** A uid that owns nothing on the host but the workspace made for it. */
 const OWNER = 1000
-
-interface Ran {
-  readonly exitCode: number | null
-  readonly output: string
-  readonly confined: boolean | undefined
-}
-
-async function run(server: TestServer, sessionId: string, command: string): Promise<Ran> {
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', {
-    sessionId,
-    createSession: {},
-    calls: [{ id: `c${randomBytes(4).toString('hex')}`, name: 'Bash', input: { command } }],
-  })
-  expect(accepted.status).toBe(202)
-  const schedule = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=20`)
-  const call = schedule.body.calls[0]
-  expect(call?.status).toBe('succeeded')
-  const output = call?.result?.output as BashCommandOutput | undefined
-  return { exitCode: output?.exitCode ?? null, output: call === undefined ? '' : commandOutputText(call), confined: output?.confined }
-}
-
-/** A command no parser can read, so that only the sandbox stands in its way. */
-function hiddenFromParser(command: string): string {
-  return `echo ${Buffer.from(command).toString('base64')} | base64 -d | bash`
-}
 
 /** Everything is allowed and may write the workspace: only the sandbox holds. */
 const ALLOW_ALL: PermissionService = { evaluate: () => ({ behavior: 'allow', ruleId: 'Bash(*)', reason: 'allowed by a rule' }) }
@@ -83,6 +56,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
 })
+
+/** Runs `command` and expects it to end succeeded (whatever its exit code). */
+async function run(server: TestServer, sessionId: string, command: string): Promise<BashRun> {
+  const ran = await runBashCall(server.json, sessionId, command)
+  expect(ran.status).toBe('succeeded')
+  return ran
+}
 
 describe('the kernel settings', () => {
   it.each(KNOBS.flatMap((knob) => [['root', knob] as const, ['owned', knob] as const]))('cannot be opened for writing from a %s workspace: %s', async (session, knob) => {
