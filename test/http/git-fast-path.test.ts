@@ -108,9 +108,12 @@ describe('read-only git on the fast path runs with the keys it cannot be trusted
     writeFileSync(path.join(hooks, 'post-index-change'), `#!/bin/sh\necho hook >> '${marker}'\n`)
     chmodSync(path.join(hooks, 'post-index-change'), 0o755)
     const dir = repo(`[core]\n\thooksPath = ${hooks}`)
-    // Touching the file makes status refresh the index, and so run the hook.
-    provesTheConfigRunsAProgram(dir, 'touch a.txt && sleep 1.1 && touch a.txt && git status --short')
-    spawnSync('bash', ['-c', 'sleep 1.1 && touch a.txt'], { cwd: dir })
+    // A new stat on an unchanged file makes status rewrite the index, and so run the hook. A
+    // modified file would not: its entry stays stale, and only a racy timestamp left by a fast
+    // setup would have the index written.
+    const restat = 'sleep 1.1 && touch b.txt'
+    provesTheConfigRunsAProgram(dir, `${restat} && git status --short`)
+    spawnSync('bash', ['-c', restat], { cwd: dir })
     const outcome = await throughToolexec(dir, 'git status --short')
     expect(outcome).toMatchObject({ kind: 'ran' })
     if (outcome.kind === 'ran') expect(outcome.output).toMatch(/M a\.txt/)
