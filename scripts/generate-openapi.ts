@@ -26,7 +26,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'toolexec-openapi-'))
   const logger = pino({ level: 'silent' })
   // The routes do not depend on the tools, so none are registered.
-  const runtime = createRuntime({ dataDir, workspace: dataDir, tools: [], logger })
+  const runtime = await createRuntime({ dataDir, workspace: dataDir, tools: [], logger })
   try {
     const app = await buildApp({ runtime, logger })
     await app.ready()

@@ -66,7 +66,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
     const hiddenPaths = serverPaths({ dataDir: config.dataDir, configFile: config.configFile, env: process.env })
-    const runtime = createRuntime({
+    const runtime = await createRuntime({
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,
       workspace: config.workspace,
@@ -91,7 +91,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       streamLimits: parts.streamLimits,
       requestTimeoutMs: config.requestTimeoutMs,
     })
-    const report = runtime.recover()
+    const report = await runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
     // What an operator checks first; the token itself, and the database's password, never reach a log.

@@ -5,7 +5,7 @@
 import path from 'node:path'
 import type { Logger } from 'pino'
 import type { HookRunner, ModelClient, PermissionService } from './contracts/ports.js'
-import type { OpenedStore, Store } from './contracts/store.js'
+import type { ArtifactReads, OpenedStore, RuleReads } from './contracts/store.js'
 import type { ToolEntry } from './contracts/tool-entry.js'
 import { BackgroundTaskRegistry } from './executor/background-tasks.js'
 import { createExecutor } from './executor/executor.js'
@@ -32,7 +32,7 @@ import { SessionService } from './sessions/session-service.js'
 import { drainRunningCalls, runningReport, stopRunningWork } from './sessions/shutdown.js'
 import { serverToolServices, withLiveMode } from './sessions/tool-services.js'
 import { Turns } from './sessions/turns.js'
-import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps } from './storage/capped-artifact-store.js'
+import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps, type ArtifactUsage } from './storage/capped-artifact-store.js'
 import { lockDataDir, type DataDirLock } from './storage/data-dir-lock.js'
 import { FsArtifactStore } from './storage/fs-artifact-store.js'
 import { openStore } from './storage/open-store.js'
@@ -84,27 +84,28 @@ export interface RuntimeSandbox {
 const DEFAULT_ARTIFACT_CAPS: ArtifactCaps = { perCallBytes: DEFAULT_ARTIFACT_CALL_CAP_BYTES, perSessionBytes: DEFAULT_ARTIFACT_SESSION_CAP_BYTES }
 
 /** Takes the data directory's lock before anything is read or written there; a refused start leaves it as it was. */
-export function createRuntime(options: RuntimeOptions): Runtime {
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const lock = lockDataDir(options.dataDir)
   try {
-    return composeRuntime(options, lock)
+    return await composeRuntime(options, lock)
   } catch (error) {
     lock.release()
     throw error
   }
 }
 
-function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Runtime {
-  const opened = openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, logger: options.logger })
+async function composeRuntime(options: RuntimeOptions, lock: DataDirLock): Promise<Runtime> {
+  const opened = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, logger: options.logger })
   try {
-    return composeOnStore(options, lock, opened)
+    return await composeOnStore(options, lock, opened)
   } catch (error) {
-    opened.close()
+    // The start's own error is the one to report, whatever closing says.
+    await opened.close().catch((closeError: unknown) => options.logger.warn({ err: closeError }, 'database not closed cleanly after a failed start'))
     throw error
   }
 }
 
-function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: OpenedStore): Runtime {
+async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: OpenedStore): Promise<Runtime> {
   const { store } = opened
   const { logger } = options
   const bus = new EventBus()
@@ -115,24 +116,24 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
   const registry = new InMemoryToolRegistry(options.tools)
   const clientTools = new ClientTools(registry, store, logger)
   // Before recovery: a recovered call of a client tool must find it.
-  clientTools.restore()
+  await clientTools.restore()
   const backgroundTasks = new BackgroundTaskRegistry()
   const memoryDir = options.memoryDir ?? options.policy?.permissions.memoryDir ?? path.join(options.dataDir, 'memory')
   const sandboxSettings = options.sandbox?.settings ?? DEFAULT_SANDBOX_SETTINGS
   const sandbox: SandboxServices = {
-    settingsOf: (sessionId) => withSession(sandboxSettings, store.getSession(sessionId)?.sandbox),
+    settingsOf: async (sessionId) => withSession(sandboxSettings, (await store.sessions.get(sessionId))?.sandbox),
     hiddenPaths: options.sandbox?.hiddenPaths ?? serverPaths({ dataDir: options.dataDir }),
   }
   const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
   const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
   const executor = createExecutor({
     registry,
-    permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store), store), services.session),
+    permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store.rules), store.approvals), services.session),
     services,
     backgroundTasks,
     broker,
     hooks: options.hooks ?? (options.policy === undefined ? undefined : createConfigHookRunner(options.policy.hooks, [], options.commandEnvironment)),
-    artifacts: recordArtifacts(capArtifacts(artifactFiles, options.artifactCaps ?? DEFAULT_ARTIFACT_CAPS, artifactUsage(store)), store),
+    artifacts: recordArtifacts(capArtifacts(artifactFiles, options.artifactCaps ?? DEFAULT_ARTIFACT_CAPS, artifactUsage(store.artifacts)), store),
     model: options.model,
     logger,
     memoryDir,
@@ -183,18 +184,17 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
     stopStartingCalls: () => journal.holdStarts(),
     close: async (closeOptions = {}) => {
       journal.holdStarts()
-      // Without a grace nothing is awaited before the directory is released (see below).
       const graceMs = closeOptions.graceMs ?? 0
-      const report = graceMs > 0 ? await drainRunningCalls(journal, store, graceMs) : runningReport(journal, store)
+      const report = graceMs > 0 ? await drainRunningCalls(journal, store, graceMs) : await runningReport(journal, store)
       // The reserve's space lets what a full disk kept in memory be written before the database closes.
-      if (journal.keptCount > 0 && storage.reserve.release()) journal.flush()
+      if (journal.keptCount > 0 && storage.reserve.release()) await journal.flush()
       storage.reserve.close()
       const lost = journal.keptCount
-      journal.close()
+      await journal.close()
       // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.
       if (lost > 0) logger.error({ dataDir: storage.dataDir, writes: lost }, 'storage full: results not written before shutdown')
-      opened.close()
-      // Released with the database closed, not after the kills below: close() need not be awaited to reopen the directory.
+      await opened.close()
+      // Released once the database is closed, before the kills below: a new server may take the directory while they run.
       lock.release()
       await stopRunningWork(live, backgroundTasks)
       return report
@@ -202,15 +202,15 @@ function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened: Open
   }
 }
 
-function artifactUsage(store: Store): { callBytes(sessionId: string, callId: string): number; sessionBytes(sessionId: string): number } {
+function artifactUsage(artifacts: ArtifactReads): ArtifactUsage {
   return {
-    callBytes: (sessionId, callId) => store.artifactBytesOfCall(sessionId, callId),
-    sessionBytes: (sessionId) => store.artifactBytesOfSession(sessionId),
+    callBytes: (sessionId, callId) => artifacts.bytesOfCall(sessionId, callId),
+    sessionBytes: (sessionId) => artifacts.bytesOfSession(sessionId),
   }
 }
 
 /** Server rules, the workspace's own rules, then the project grants; then the mode. */
-function rulePermissions(policy: Policy | undefined, store: Store): PermissionService {
+function rulePermissions(policy: Policy | undefined, rules: RuleReads): PermissionService {
   const split = ruleCommandSplitter
-  return createRulePermissionService(ruleSource(policy?.rules ?? EMPTY_RULES, workspaceRules(split), projectGrantRules(store, split)))
+  return createRulePermissionService(ruleSource(policy?.rules ?? EMPTY_RULES, workspaceRules(split), projectGrantRules(rules, split)))
 }

@@ -5,32 +5,30 @@
  * are built before it listens, so only the write loop is measured.
  */
 import http from 'node:http'
-import path from 'node:path'
 import { once } from 'node:events'
+import { pino } from 'pino'
 import { frameOf } from '../../src/http/session-stream.js'
-import { openDatabase } from '../../src/storage/sqlite/database.js'
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
+import { openStore } from '../../src/storage/open-store.js'
 import { benchStreamLimits, serveAsChild } from './child-process.js'
 
 const [dataDir, sessionId] = process.argv.slice(2)
 if (dataDir === undefined || sessionId === undefined) throw new Error('usage: bare-sse-child.ts <dataDir> <sessionId>')
 
-function storedPages(): string[] {
-  const db = openDatabase(path.join(dataDir as string, 'toolexec.db'))
-  const store = new SqliteStore(db)
+async function storedPages(dataDir: string, sessionId: string): Promise<string[]> {
+  const opened = await openStore({ dataDir, logger: pino({ level: 'silent' }) })
+  const limits = benchStreamLimits()
   const pages: string[] = []
   for (let after = 0; ;) {
-    const limits = benchStreamLimits()
-    const events = store.eventsAfter(sessionId as string, after, limits.replayPage, limits.replayPageChars)
+    const events = await opened.store.events.after(sessionId, after, limits.replayPage, limits.replayPageChars)
     if (events.length === 0) break
     pages.push(events.map(frameOf).join(''))
     after = events[events.length - 1]?.seq ?? after
   }
-  db.close()
+  await opened.close()
   return pages
 }
 
-const pages = storedPages()
+const pages = await storedPages(dataDir, sessionId)
 
 const server = http.createServer((request, response) => {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })

@@ -1,17 +1,16 @@
 /**
  * The stored session the replay bench reads: events of real tool calls (captured once
  * from the executor running a Read-like tool, then repeated with fresh call ids), written
- * through the real journal and store in batches that each share one transaction.
+ * through the real journal and store in batches that each share one unit of work.
  */
-import path from 'node:path'
 import { Type } from '@sinclair/typebox'
+import { pino } from 'pino'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
 import { defineTool } from '../../src/contracts/tool-entry.js'
 import { createExecutor } from '../../src/executor/executor.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal } from '../../src/sessions/event-journal.js'
-import { openDatabase } from '../../src/storage/sqlite/database.js'
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
+import { openStore } from '../../src/storage/open-store.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
 import { createDenyingBroker } from '../../src/permissions/brokers.js'
 import { createModePermissionService } from '../../src/permissions/mode-permission-service.js'
@@ -50,10 +49,11 @@ function withIds(template: readonly string[], sessionId: string, n: number): Exe
 /** Writes `count` events of session `sessionId` into `<dataDir>/toolexec.db`; returns their total frame count. */
 export async function writeSessionEvents(dataDir: string, sessionId: string, count: number, batchSize: number): Promise<number> {
   const template = (await oneCallEvents()).map((event) => JSON.stringify(event))
-  const db = openDatabase(path.join(dataDir, 'toolexec.db'))
-  const store = new SqliteStore(db)
+  const opened = await openStore({ dataDir, logger: pino({ level: 'silent' }) })
+  const { store } = opened
   const journal = new EventJournal(store, new EventBus())
-  store.insertSession({ id: sessionId, workspace: dataDir, permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: new Date().toISOString() })
+  const session = { id: sessionId, workspace: dataDir, permissionMode: 'default' as const, interactive: true, permissionTimeoutMs: null, createdAt: new Date().toISOString() }
+  await store.commit((unit) => unit.sessions.insert(session))
   let written = 0
   let call = 0
   let pending: ExecutorEvent[] = []
@@ -64,10 +64,11 @@ export async function writeSessionEvents(dataDir: string, sessionId: string, cou
       if (pending.length === 0) pending = withIds(template, sessionId, call++)
       void journal.append(pending.shift() as ExecutorEvent)
     }
-    journal.flush()
+    await journal.flush()
     written += take
   }
-  const stored = store.lastSeq(sessionId)
-  db.close()
+  const stored = await store.events.lastSeq(sessionId)
+  await journal.close()
+  await opened.close()
   return stored
 }

@@ -102,7 +102,8 @@ export interface PermissionTicket {
 
 export interface PermissionBroker {
   readonly interactive: boolean
-  open(request: PermissionRequest): PermissionTicket
+  /** May read what a restart left of the call's request first; the ticket exists before the request is visible either way. */
+  open(request: PermissionRequest): PermissionTicket | Promise<PermissionTicket>
 }
 
 export type HookEventName = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'PostToolUseFailure'

@@ -14,5 +14,5 @@ export interface StorageRoom {
   /** `error` as API_ERR_STORAGE_FULL when it is a want of space (which it records); else undefined. */
   translate(error: unknown): ToolexecError | undefined
   /** Runs `write`; when it fails for want of space, gives it the space reserve and runs it once more. */
-  writeWithReserve<T>(write: () => T): T
+  writeWithReserve<T>(write: () => Promise<T>): Promise<T>
 }

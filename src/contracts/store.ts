@@ -93,111 +93,166 @@ export interface PermissionDecisionRecord {
   readonly decidedAt: string
 }
 
+/** A permission request as it is first recorded: pending. */
+export type NewPermission = Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt'>
+
+/** A schedule as it is first recorded: its arrival is the session's next, and it has not ended. */
+export type NewSchedule = Omit<ScheduleRecord, 'arrival' | 'completedAt'>
+
+export interface SessionCounts {
+  readonly schedules: number
+  readonly calls: number
+  readonly pendingPermissions: number
+}
+
 /**
- * The storage port: every row toolexec keeps. Synchronous on purpose, on every backend: a
- * unit of work (`transaction`) runs without yielding, so a state change and its event commit
- * as one step and nothing else interleaves. Errors leave a store already mapped: a full disk
- * is a `ToolexecError('API_ERR_STORAGE_FULL')`-shaped error `isStorageFull` knows, a unique
- * violation a `StoreConflictError`, a lost database `API_ERR_STORAGE_UNAVAILABLE`.
+ * The storage ports. Each role has its own: reads are asynchronous (on a network database
+ * they are a round trip, and the event loop must never wait for one); writes are recorded
+ * into a unit of work (`Store.commit`) and committed together.
  */
-export interface Store {
-  /**
-   * Runs `fn` as one unit of work: its writes commit together or not at all; called inside another one, it is a savepoint.
-   * A write refused inside a unit (a taken key) fails the innermost unit it is in, and may be reported only when that
-   * unit ends or at its next read: a caller that handles a refusal and goes on runs that write in a unit of its own.
-   */
-  transaction<T>(fn: () => T): T
-  /** Whether a unit of work is open: after a failure that ended the whole transaction (I/O, full disk, a refusal outside any savepoint) it may not be. */
-  readonly inTransaction: boolean
-
-  insertSession(session: SessionRecord): void
-  getSession(id: string): SessionRecord | undefined
-  /** The mode each call's permission check reads. */
-  permissionModeOf(id: string): SessionRecord['permissionMode'] | undefined
+export interface SessionReads {
+  get(id: string): Promise<SessionRecord | undefined>
   /** Newest first: up to `limit` sessions created before `before` (all when undefined). */
-  sessionsBefore(before: SessionRecord | undefined, limit: number): SessionRecord[]
-  sessionIds(): string[]
-  sessionCounts(id: string): { schedules: number; calls: number; pendingPermissions: number }
-  setPermissionMode(sessionId: string, mode: SessionRecord['permissionMode']): void
-  /**
-   * Deletes the session and every row of it, in one unit of work.
-   * @returns the paths of its artifacts, whose files the caller removes once this committed
-   */
-  deleteSession(sessionId: string): string[]
+  page(before: SessionRecord | undefined, limit: number): Promise<SessionRecord[]>
+  ids(): Promise<string[]>
+  counts(id: string): Promise<SessionCounts>
+  /** The session's todo list as TodoWrite last stored it; undefined before the first. */
+  todos(id: string): Promise<unknown>
+}
 
-  /** @throws StoreConflictError when a schedule of that id exists */
-  insertSchedule(schedule: Omit<ScheduleRecord, 'arrival' | 'completedAt'>): void
-  getSchedule(id: string): ScheduleRecord | undefined
-  setScheduleStatus(id: string, status: ScheduleStatus, completedAt: string | null): void
-  setScheduleGroups(id: string, groups: readonly (readonly string[])[]): void
+export interface SessionWrites {
+  insert(session: SessionRecord): void
+  setPermissionMode(id: string, mode: SessionRecord['permissionMode']): void
+  setTodos(id: string, todos: unknown, at: string): void
+  /** Deletes the session and every row of it (read its artifacts' paths first: the caller removes their files once this committed). */
+  delete(id: string): void
+}
+
+export interface ScheduleReads {
+  get(id: string): Promise<ScheduleRecord | undefined>
+  /** Oldest arrival first, of every session. */
+  unfinished(): Promise<ScheduleRecord[]>
+  unfinishedIdsOf(sessionId: string): Promise<string[]>
+  aborted(id: string): Promise<boolean>
+  /** In position order. */
+  calls(scheduleId: string): Promise<CallRow[]>
+  call(sessionId: string, id: string): Promise<CallRow | undefined>
+  /** Terminal records in the order the model saw them (R39). */
+  history(sessionId: string): Promise<(CallRow & { turnId: string })[]>
+  /** Calls whose handler has started and that have no result yet, by key. */
+  runningCalls(): Promise<{ sessionId: string; id: string }[]>
+}
+
+export interface ScheduleWrites {
+  /** A schedule of that id taken fails the unit with StoreConflictError. */
+  insert(schedule: NewSchedule): void
+  setStatus(id: string, status: ScheduleStatus, completedAt: string | null): void
+  setGroups(id: string, groups: readonly (readonly string[])[]): void
   /** Marks the session's schedules not yet ended as aborted, so that a restart does not run what the abort cancelled. */
-  markSchedulesAborted(sessionId: string, at: string): void
-  scheduleAborted(id: string): boolean
-  /** Oldest arrival first. */
-  unfinishedSchedules(): ScheduleRecord[]
-  hasUnfinishedSchedule(sessionId: string): boolean
-  unfinishedScheduleIds(sessionId: string): string[]
-
-  /** @throws StoreConflictError when a call of that id exists in the session */
+  markAborted(sessionId: string, at: string): void
+  /** A call of that id taken in the session fails the unit with StoreConflictError. */
   insertCall(call: NewCall): void
   markCallRunning(sessionId: string, id: string, resolvedInput: unknown, flags: ToolFlags, at: string): void
   setCallStatus(sessionId: string, id: string, status: CallRecordStatus): void
   /** The result is stored whole, once; its event carries the stream's copy. */
   completeCall(sessionId: string, result: ToolExecutionResult, at: string): void
-  /** In position order. */
-  callsOfSchedule(scheduleId: string): CallRow[]
-  getCall(sessionId: string, id: string): CallRow | undefined
-  /** Terminal records in the order the model saw them (R39). */
-  history(sessionId: string): (CallRow & { turnId: string })[]
-  /** Calls whose handler has started and that have no result yet. */
-  runningCallCount(): number
-  /** Calls whose handler has started and that have no result yet, by key. */
-  runningCalls(): { sessionId: string; id: string }[]
+}
 
-  insertPermission(request: Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt'>): void
-  decidePermission(id: string, decision: PermissionDecisionRecord): void
-  getPermission(id: string): PermissionRow | undefined
-  /** Oldest first; of one session when `sessionId` is given. */
-  pendingPermissions(sessionId?: string): PermissionRow[]
-  /** The call's latest permission request, pending or decided. */
-  lastPermissionForCall(sessionId: string, callId: string): PermissionRow | undefined
-  insertGrant(sessionId: string, toolName: string, ruleKey: string, at: string): void
-  hasGrant(sessionId: string, toolName: string, ruleKey: string): boolean
-
-  insertProjectRule(workspace: string, rule: string, at: string): void
-  /** Oldest first. */
-  projectRules(): ProjectRuleRecord[]
-  projectRulesOf(workspace: string): string[]
-  deleteProjectRule(id: string): boolean
-
-  insertArtifact(ref: ArtifactRecord, at: string): void
-  getArtifact(sessionId: string, id: string): (ArtifactRecord & { createdAt: string }) | undefined
-  /** Bytes of the call's recorded artifacts. */
-  artifactBytesOfCall(sessionId: string, callId: string): number
-  /** Bytes of the session's recorded artifacts. */
-  artifactBytesOfSession(sessionId: string): number
-
-  /** @throws StoreConflictError when the session already has an event of that seq */
-  insertEvent(event: StoredEvent, at: string): void
+export interface EventReads {
   /**
    * Up to `limit` events after `afterSeq`, in order; with `maxChars`, the page also ends after
    * the event that brings its data to that many characters (one event at least).
    */
-  eventsAfter(sessionId: string, afterSeq: number, limit: number, maxChars?: number): StoredEvent[]
+  after(sessionId: string, afterSeq: number, limit: number, maxChars?: number): Promise<StoredEvent[]>
   /** 0 for a session with no events. */
-  lastSeq(sessionId: string): number
+  lastSeq(sessionId: string): Promise<number>
+}
 
-  getTodos(sessionId: string): unknown
-  setTodos(sessionId: string, todos: unknown, at: string): void
+export interface EventWrites {
+  /** An event of that seq taken in the session fails the unit with StoreConflictError. */
+  insert(event: StoredEvent, at: string): void
+}
 
-  /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */
-  insertClientTool(name: string, definition: unknown, at: string): void
-  deleteClientTool(name: string): boolean
+export interface ApprovalReads {
+  get(id: string): Promise<PermissionRow | undefined>
+  /** Oldest first; of one session when `sessionId` is given. */
+  pending(sessionId?: string): Promise<PermissionRow[]>
+  /** The call's latest permission request, pending or decided. */
+  lastForCall(sessionId: string, callId: string): Promise<PermissionRow | undefined>
+  hasGrant(sessionId: string, toolName: string, ruleKey: string): Promise<boolean>
+}
+
+export interface ApprovalWrites {
+  /** A request of that id already recorded (re-opened after a restart) is kept as it is. */
+  insert(request: NewPermission): void
+  /** Decides a pending request; one already decided keeps its decision (the first answer wins). */
+  decide(id: string, decision: PermissionDecisionRecord): void
+  /** Grants the request's tool and rule key (its suggested rule, else its tool) to its session. */
+  grantFor(permissionId: string, at: string): void
+  insertGrant(sessionId: string, toolName: string, ruleKey: string, at: string): void
+}
+
+export interface RuleReads {
+  /** Oldest first. */
+  projectRules(): Promise<ProjectRuleRecord[]>
+  projectRulesOf(workspace: string): Promise<string[]>
   /** Definitions as stored, oldest first. */
-  clientTools(): unknown[]
+  clientTools(): Promise<unknown[]>
+}
 
-  /** Row counts of every table; tests use it to prove a rejected request wrote nothing. */
-  rowCounts(): Record<string, number>
+export interface RuleWrites {
+  insertProjectRule(workspace: string, rule: string, at: string): void
+  /** The request's rule (its suggested rule, else its tool) as an allow rule of its session's workspace. */
+  projectRuleFor(permissionId: string, at: string): void
+  deleteProjectRule(id: string): void
+  /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */
+  putClientTool(name: string, definition: unknown, at: string): void
+  deleteClientTool(name: string): void
+}
+
+export interface ArtifactReads {
+  get(sessionId: string, id: string): Promise<(ArtifactRecord & { createdAt: string }) | undefined>
+  /** Bytes of the call's recorded artifacts. */
+  bytesOfCall(sessionId: string, callId: string): Promise<number>
+  /** Bytes of the session's recorded artifacts. */
+  bytesOfSession(sessionId: string): Promise<number>
+  /** Paths of the session's artifact files. */
+  pathsOfSession(sessionId: string): Promise<string[]>
+}
+
+export interface ArtifactWrites {
+  /** An artifact of that id taken in the session fails the unit with StoreConflictError. */
+  insert(ref: ArtifactRecord, at: string): void
+}
+
+/** The writes of one unit of work, by role; recorded in order, committed together or not at all. */
+export interface UnitOfWork {
+  readonly sessions: SessionWrites
+  readonly schedules: ScheduleWrites
+  readonly events: EventWrites
+  readonly approvals: ApprovalWrites
+  readonly rules: RuleWrites
+  readonly artifacts: ArtifactWrites
+}
+
+/**
+ * Every row toolexec keeps, by role. A unit of work is built synchronously (`build` records
+ * writes and reads nothing: what it needs is read before) and committed as one step, on a
+ * network database in one round trip; the returned promise settles once it is durable. Units
+ * not yet settled may commit in any order (a network backend commits them on several
+ * connections at once): a caller that needs an order awaits one before the next, as the
+ * event journal does for each session. Errors are already mapped: a full disk is an error
+ * `isStorageFull` knows, a unique key refused a `StoreConflictError`, a lost database
+ * `API_ERR_STORAGE_UNAVAILABLE`; `build` throwing rejects the promise and writes nothing.
+ */
+export interface Store {
+  readonly sessions: SessionReads
+  readonly schedules: ScheduleReads
+  readonly events: EventReads
+  readonly approvals: ApprovalReads
+  readonly rules: RuleReads
+  readonly artifacts: ArtifactReads
+  commit<T>(build: (unit: UnitOfWork) => T): Promise<T>
 }
 
 /** A write a unique key refused (a schedule, call or event id taken). Thrown by every backend alike. */
@@ -220,10 +275,11 @@ export interface OpenedStore {
   /** A promise while commits should wait (SQLite's WAL being caught up); else undefined. */
   readonly commitGate: () => Promise<void> | undefined
   /** What is wrong with the database (damage, a lost connection), or undefined when it answers. */
-  trouble(): StorageTrouble | undefined
+  trouble(): Promise<StorageTrouble | undefined>
   /** Remembers `error` when it says the database is damaged or gone; anything else is ignored. */
   noteFailure(error: unknown): void
-  close(): void
+  /** Ends the connection (PostgreSQL) or closes the file (SQLite); the store answers nothing after. */
+  close(): Promise<void>
 }
 
 /**

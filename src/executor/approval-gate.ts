@@ -61,7 +61,7 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
   if (preparation?.behavior === 'allow') return { kind: 'narrowed' }
   const broker: PermissionBroker = args.turn.broker ?? args.deps.broker
   // R16: the ticket exists before anyone can see the request, so no answer is dropped.
-  const ticket = broker.open(buildRequest(args, preparation))
+  const ticket = await broker.open(buildRequest(args, preparation))
   // The broker may keep an id it already knows (a request re-opened after a restart).
   const request = ticket.request
   await emitEvent(args.turn.emit, {

@@ -6,11 +6,11 @@
  * replaying long histories interleave, and none holds the loop for its whole history.
  */
 
-/** What one page did: more pages wait, the client waits for its socket to drain, or the replay is over. */
+/** What one page did: more pages wait, the client waits (for its socket to drain, for its next page to be read), or the replay is over. */
 export type PageOutcome = 'more' | 'parked' | 'done'
 
 export interface Replayer {
-  /** Reads and writes one page; when it answers 'parked', it calls `ready` again itself once it can go on. */
+  /** Runs one step of its replay (a page written, or its read begun); when it answers 'parked', it calls `ready` again itself once it can go on. */
   replayPage(): PageOutcome
 }
 

@@ -121,15 +121,41 @@ export class SessionStream {
     else if (!this.#raw.writableEnded) this.#raw.end()
   }
 
-  /** Resolves once every stored event after the resume point was sent, or the stream closed. */
+  /**
+   * Resolves once every stored event after the resume point was sent, or the stream closed.
+   * A turn either starts reading the next page or writes the page read: the client waits
+   * parked while its page is read. A read that fails closes the stream (the client resumes
+   * by id) and rejects.
+   */
   #replay(sessionId: string, feed: Pick<EventFeed, 'eventsAfter'>): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const readPage = (): StoredEvent[] => feed.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, this.#pageChars)
+    return new Promise<void>((resolve, reject) => {
+      let page: readonly StoredEvent[] | undefined
+      const read = (): void => {
+        feed.eventsAfter(sessionId, this.#lastSent, this.#limits.replayPage, this.#pageChars).then(
+          (events) => {
+            page = events
+            this.#pacer.ready(replayer)
+          },
+          (error: unknown) => {
+            this.close()
+            reject(error)
+          },
+        )
+      }
       const replayer: Replayer = {
         replayPage: () => {
-          const outcome = this.#closed ? 'done' : this.#sendPage(readPage())
+          if (this.#closed) {
+            resolve()
+            return 'done'
+          }
+          if (page === undefined) {
+            read()
+            return 'parked'
+          }
+          const outcome = this.#sendPage(page)
+          page = undefined
           if (outcome === 'done') resolve()
-          else if (outcome === 'parked') void this.#drained().then(() => (this.#closed ? resolve() : this.#pacer.ready(replayer)))
+          else if (outcome === 'parked') void this.#drained().then(() => this.#pacer.ready(replayer))
           return outcome
         },
       }

@@ -155,9 +155,12 @@ function askForEveryCall(file: string, reason: string): RuleSet {
   return { deny: [], ask: [askAll], allow: [] }
 }
 
-/** Server rules first, then the workspace's, then the project grants of the database. */
-export function ruleSource(server: RuleSet, workspace: (ws: string) => RuleSet | Promise<RuleSet>, grants: (ws: string) => RuleSet): RuleSource {
+type RulesOfWorkspace = (ws: string) => RuleSet | Promise<RuleSet>
+
+/** Server rules first, then the workspace's, then the project grants of the database; the file and the database are read at once. */
+export function ruleSource(server: RuleSet, workspace: RulesOfWorkspace, grants: RulesOfWorkspace): RuleSource {
   return async function rulesInForce(ws) {
-    return [server, await workspace(ws), grants(ws)]
+    const [own, granted] = await Promise.all([workspace(ws), grants(ws)])
+    return [server, own, granted]
   }
 }

@@ -3,10 +3,10 @@ import { compileRule, type CommandSplitter, type CompiledRule } from './rule-mat
 import type { RuleSet } from './rule-permission-service.js'
 
 export interface ProjectRuleStore {
-  projectRulesOf(workspace: string): string[]
+  projectRulesOf(workspace: string): Promise<string[]>
 }
 
-export function projectGrantRules(store: ProjectRuleStore, split: CommandSplitter): (workspace: string) => RuleSet {
+export function projectGrantRules(store: ProjectRuleStore, split: CommandSplitter): (workspace: string) => Promise<RuleSet> {
   const compiled = new Map<string, CompiledRule | null>()
   const compile = (source: string): CompiledRule | null => {
     if (!compiled.has(source)) {
@@ -19,11 +19,9 @@ export function projectGrantRules(store: ProjectRuleStore, split: CommandSplitte
     }
     return compiled.get(source) ?? null
   }
-  return function grantsOf(workspace) {
-    const allow = store
-      .projectRulesOf(workspace)
-      .map(compile)
-      .filter((rule): rule is CompiledRule => rule !== null)
+  return async function grantsOf(workspace) {
+    const sources = await store.projectRulesOf(workspace)
+    const allow = sources.map(compile).filter((rule): rule is CompiledRule => rule !== null)
     return { deny: [], ask: [], allow }
   }
 }

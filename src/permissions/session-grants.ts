@@ -5,7 +5,7 @@
 import type { PermissionQuery, PermissionService, PermissionVerdict } from '../contracts/ports.js'
 
 export interface GrantLookup {
-  hasGrant(sessionId: string, toolName: string, ruleKey: string): boolean
+  hasGrant(sessionId: string, toolName: string, ruleKey: string): Promise<boolean>
 }
 
 export function ruleKeyOf(verdict: PermissionVerdict, toolName: string): string {
@@ -18,7 +18,7 @@ export function withSessionGrants(base: PermissionService, grants: GrantLookup):
       const verdict = await base.evaluate(query)
       if (verdict.behavior !== 'ask' || query.flags.alwaysAsk) return verdict
       const key = ruleKeyOf(verdict, query.toolName)
-      if (!grants.hasGrant(query.sessionId, query.toolName, key)) return verdict
+      if (!(await grants.hasGrant(query.sessionId, query.toolName, key))) return verdict
       // A grant of a path outside reaches where the path leads now, as the approval did.
       return { behavior: 'allow', ruleId: `grant:${key}`, reason: `Allowed for this session by an earlier approval of ${key}`, leadsTo: verdict.leadsTo }
     },

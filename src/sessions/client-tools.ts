@@ -18,10 +18,10 @@ const STORED = 'the database'
 
 export class ClientTools {
   readonly #registry: InMemoryToolRegistry
-  readonly #store: Store
+  readonly #store: Pick<Store, 'rules' | 'commit'>
   readonly #logger: Logger
 
-  constructor(registry: InMemoryToolRegistry, store: Store, logger: Logger) {
+  constructor(registry: InMemoryToolRegistry, store: Pick<Store, 'rules' | 'commit'>, logger: Logger) {
     this.#registry = registry
     this.#store = store
     this.#logger = logger
@@ -30,11 +30,11 @@ export class ClientTools {
   /**
    * @throws ToolexecError EXEC_ERR_INVALID_TOOL for a bad definition, EXEC_ERR_DUPLICATE_TOOL for a name in use
    */
-  add(definition: HttpToolDefinition): ToolEntry {
+  async add(definition: HttpToolDefinition): Promise<ToolEntry> {
     const entry = createHttpTool(definition)
     this.#registry.register(entry)
     try {
-      this.#store.insertClientTool(definition.name, definition, new Date().toISOString())
+      await this.#store.commit((unit) => unit.rules.putClientTool(definition.name, definition, new Date().toISOString()))
     } catch (error) {
       this.#registry.unregister(definition.name)
       throw error
@@ -45,11 +45,11 @@ export class ClientTools {
   /**
    * @throws ToolexecError API_ERR_TOOL_NOT_FOUND, or API_ERR_TOOL_NOT_DELETABLE for a tool that is not an HTTP tool
    */
-  remove(name: string): void {
+  async remove(name: string): Promise<void> {
     const entry = this.#registry.get(name)
     if (entry === undefined) throw new ToolexecError('API_ERR_TOOL_NOT_FOUND', [name])
     if (!isHttpTool(entry)) throw new ToolexecError('API_ERR_TOOL_NOT_DELETABLE', [name])
-    this.#store.deleteClientTool(name)
+    await this.#store.commit((unit) => unit.rules.deleteClientTool(name))
     this.#registry.unregister(name)
   }
 
@@ -58,8 +58,8 @@ export class ClientTools {
    * took it), or that no longer passes the checks, is left out with a warning and kept, so
    * nothing is lost while the config is being fixed.
    */
-  restore(): void {
-    for (const stored of this.#store.clientTools()) {
+  async restore(): Promise<void> {
+    for (const stored of await this.#store.rules.clientTools()) {
       const name = nameOf(stored)
       try {
         this.#registry.register(createHttpTool(parseHttpToolDefinition(stored, STORED, `client_http_tools (${name})`)))

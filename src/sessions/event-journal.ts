@@ -1,9 +1,11 @@
 /**
  * @module The session event journal: every event gets the session's next sequence number
- * and is written, with the state change it stands for, in one transaction before anyone
- * sees it. Appends from one tick share a transaction (the hot path); a guarded append also
- * shares it, behind a savepoint of its own, so that a change that throws (a rejected request)
- * fails alone. appendNow writes at once, after whatever is queued.
+ * and is written, with the state change it stands for, in one unit of work before anyone
+ * sees it. Appends from one tick share a unit (the hot path); a guarded append is a unit of
+ * its own, so that a change that throws or a key the database refuses (a rejected request)
+ * fails alone. appendNow writes at once, after whatever is queued. One commit is in flight at
+ * a time and units commit in queue order: sequence numbers stay gapless per session, and what
+ * queues meanwhile shares the next commit.
  *
  * A commit that fails for want of space (full disk) loses nothing that already happened:
  * results, ends and decisions stay queued, in order, and are written when space returns
@@ -16,8 +18,7 @@
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
-import type { StoredEvent } from '../contracts/store.js'
-import type { Store } from '../contracts/store.js'
+import type { Store, StoredEvent, UnitOfWork } from '../contracts/store.js'
 import { isStorageFull, isStorageUnavailable } from '../contracts/store.js'
 import type { StorageRoom } from '../contracts/storage-room.js'
 import type { EventBus } from './event-bus.js'
@@ -30,10 +31,12 @@ export type { StateChange }
 export type CommitGate = () => Promise<void> | undefined
 
 interface Pending {
+  /** The session it belongs to: units of one session commit one after another. */
+  readonly sessionId: string
   /** Undefined for a staged change that has no event of its own. */
   readonly event: ExecutorEvent | undefined
   readonly change: StateChange | undefined
-  /** A change that may throw: it runs behind its own savepoint and only its append fails. */
+  /** A change that may throw or be refused: it is a unit of its own and only its append fails. */
   readonly guarded: boolean
   readonly resolve: (stored: StoredEvent) => void
   readonly reject: (error: unknown) => void
@@ -49,24 +52,37 @@ const MAX_UNAVAILABLE_RETRY_MS = 1_000
 /** Why a failed commit keeps what it could not write. */
 type KeptFor = 'full' | 'unavailable'
 
-type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
+/** A commit that failed for want of space or of the database. */
+interface Kept {
+  readonly error: unknown
+  readonly why: KeptFor
+}
+
 type Written = StoredEvent | undefined
 
 export class EventJournal {
   readonly #store: Store
   readonly #bus: EventBus
+  /** Each session's last committed sequence number, once read. */
   readonly #lastSeq = new Map<string, number>()
   readonly #gate: CommitGate | undefined
+  readonly #space: StorageRoom | undefined
+  /** Appended, not yet taken by a flush. */
   #queue: Pending[] = []
+  /** What failed commits kept (want of space, or a database away), in order: written before the queue. */
+  #kept: Pending[] = []
+  /** Taken back from a flush in flight (held starts, a deleted session's writes): not written. */
+  readonly #withdrawn = new WeakSet<Pending>()
+  /** Sessions with a batch in flight: what they append waits for it, other sessions' batches commit meanwhile. */
+  readonly #busy = new Set<string>()
+  /** Batches being committed; they never reject. */
+  readonly #inFlight = new Set<Promise<void>>()
   #flushScheduled = false
   #closed = false
   #holdingStarts = false
   /** Starts held while the server stops: never written, rejected at close. */
   #heldStarts: Pending[] = []
-  readonly #space: StorageRoom | undefined
-  /** How many items at the head of the queue a failed commit kept (want of space, or a database away). */
-  #keptCount = 0
-  /** Why the last failed commit kept them, and its error. */
+  /** Why the last failed commit kept what it kept, and its error. */
   #keptFor: KeptFor = 'full'
   #keptCause: unknown = undefined
   #retryMs = FIRST_RETRY_MS
@@ -82,16 +98,16 @@ export class EventJournal {
   }
 
   append(event: ExecutorEvent, change?: StateChange): Promise<StoredEvent> {
-    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, guarded: false, resolve, reject }))
+    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ sessionId: event.sessionId, event, change, guarded: false, resolve, reject }))
   }
 
   /**
-   * Like append, for a change that may throw (a request checked against the stored state): it
-   * shares the tick's commit, and when it throws, nothing of it is written and only this
-   * promise rejects, with the change's error.
+   * Like append, for a change that may throw (a request checked against the stored state) or
+   * be refused by a key: it is a unit of its own, and when it fails, nothing of it is written
+   * and only this promise rejects, with the change's error.
    */
   appendGuarded(event: ExecutorEvent, change: StateChange): Promise<StoredEvent> {
-    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ event, change, guarded: true, resolve, reject }))
+    return new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ sessionId: event.sessionId, event, change, guarded: true, resolve, reject }))
   }
 
   /**
@@ -100,23 +116,41 @@ export class EventJournal {
    * what waits on it, a schedule's end, is not held by a full disk.
    */
   appendEnsured(event: ExecutorEvent, change?: StateChange): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.#enqueue({ event, change, guarded: false, resolve: () => resolve(), reject, kept: resolve }))
+    return new Promise<void>((resolve, reject) => this.#enqueue({ sessionId: event.sessionId, event, change, guarded: false, resolve: () => resolve(), reject, kept: resolve }))
   }
 
   /**
-   * Writes `change` now, in its own transaction; when there is no space for it, keeps it
-   * to be written in order with the queue when space returns. For changes that end or stop
-   * work (an abort, a close), which must take effect on a full disk too.
+   * Writes what is queued, then this event at once in a unit of its own, and returns it
+   * stored. Refused while a failed commit keeps earlier writes: written before them, it would
+   * come before them in the session's order.
    */
-  writeOrKeep(change: StateChange): void {
-    try {
-      this.#store.transaction(() => change(this.#store, new Date().toISOString()))
-    } catch (error) {
-      const why = keptFor(error)
-      if (why === undefined) throw error
-      if (why === 'full') this.#space?.markFull()
-      this.stage(change)
-    }
+  async appendNow(event: ExecutorEvent, change?: StateChange): Promise<StoredEvent> {
+    if (this.#closed) throw shuttingDown()
+    await this.flush()
+    if (this.#kept.length > 0) throw this.#keptError()
+    const stored = new Promise<StoredEvent>((resolve, reject) => this.#enqueue({ sessionId: event.sessionId, event, change, guarded: true, resolve, reject }))
+    void this.flush()
+    return stored
+  }
+
+  /**
+   * Writes `change` now, after what is queued; when there is no space or no database for it,
+   * keeps it to be written in order with the queue when they return. For changes that end or
+   * stop work (an abort, a close), which must take effect on a full disk too. Resolves once
+   * it is written or kept.
+   */
+  writeOrKeep(sessionId: string, change: StateChange): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => this.#enqueue({ sessionId, event: undefined, change, guarded: false, resolve: () => resolve(), reject, kept: resolve }))
+    void this.flush()
+    return written
+  }
+
+  /**
+   * A change with no event, written in order in the next commit of the queue (so it shares
+   * the commit of the events that follow it instead of paying one of its own).
+   */
+  stage(sessionId: string, change: StateChange): void {
+    this.#enqueue({ sessionId, event: undefined, change, guarded: false, resolve: noop, reject: noop })
   }
 
   /**
@@ -125,7 +159,7 @@ export class EventJournal {
    * begin now (a queued schedule) waits for it, in order, instead of failing.
    */
   whenWritable(): Promise<void> | undefined {
-    if (this.#keptCount === 0 || this.#keptFor !== 'unavailable' || this.#closed) return undefined
+    if (this.#kept.length === 0 || this.#keptFor !== 'unavailable' || this.#closed) return undefined
     if (this.#writable === undefined) {
       let resolve: () => void = noop
       const promise = new Promise<void>((done) => (resolve = done))
@@ -136,7 +170,7 @@ export class EventJournal {
 
   /** Items a failed commit kept in memory, not yet written. */
   get keptCount(): number {
-    return this.#keptCount
+    return this.#kept.length
   }
 
   /** Keys `sessionId callId` of the results kept in memory, not yet written. */
@@ -150,34 +184,84 @@ export class EventJournal {
   }
 
   #keptEvents(): ExecutorEvent[] {
-    return this.#queue.slice(0, this.#keptCount).flatMap((item) => (item.event === undefined ? [] : [item.event]))
-  }
-
-  /**
-   * A change with no event, written in order in the next commit of the queue (so it shares
-   * the commit of the events that follow it instead of paying one of its own).
-   */
-  stage(change: StateChange): void {
-    this.#enqueue({ event: undefined, change, guarded: false, resolve: noop, reject: noop })
+    return this.#kept.flatMap((item) => (item.event === undefined ? [] : [item.event]))
   }
 
   /**
    * From now on a call's start is held, never written: a call that had not started stays
    * unstarted (it runs at the next start), while calls already running finish and are recorded.
-   * A start queued but not yet written is held too: its handler has not run.
+   * A start queued or kept but not yet written is held too: its handler has not run.
    */
   holdStarts(): void {
     this.#holdingStarts = true
-    const queued = this.#takeQueue()
-    let kept = 0
-    for (const [index, item] of queued.entries()) {
-      if (isStart(item)) this.#heldStarts.push(item)
-      else {
-        this.#queue.push(item)
-        if (index < this.#keptCount) kept++
-      }
+    const hold = (items: Pending[]): Pending[] => items.filter((item) => !isStart(item) || !this.#withdraw(item, this.#heldStarts))
+    this.#queue = hold(this.#queue)
+    this.#kept = hold(this.#kept)
+  }
+
+  /**
+   * Forgets the session's sequence (its events were deleted), and what a failed commit kept
+   * of it; a new session of that id starts at 1.
+   */
+  forget(sessionId: string): void {
+    this.#lastSeq.delete(sessionId)
+    this.#kept = this.#kept.filter((item) => item.sessionId !== sessionId || !this.#withdraw(item))
+  }
+
+  /** The session's last committed sequence number. */
+  async lastSeq(sessionId: string): Promise<number> {
+    return this.#lastSeq.get(sessionId) ?? (await this.#store.events.lastSeq(sessionId))
+  }
+
+  /** Writes what is queued; from then on every append fails with API_ERR_SHUTTING_DOWN. */
+  async close(): Promise<void> {
+    await this.flush()
+    this.#closed = true
+    clearTimeout(this.#retryTimer)
+    const error = this.#keptError()
+    const left = [...this.#kept.splice(0), ...this.#queue.splice(0)]
+    this.#wakeWaiters()
+    for (const item of left) item.reject(error)
+    for (const item of this.#heldStarts.splice(0)) item.reject(shuttingDown())
+  }
+
+  /**
+   * Writes what was kept, then what is queued, as batches: a run of appends shares one unit, a
+   * guarded one is a unit of its own. A session with a batch in flight waits for it; other
+   * sessions' batches commit meanwhile. Resolves once everything queued before is written,
+   * refused or kept.
+   */
+  async flush(): Promise<void> {
+    this.#flushScheduled = false
+    for (;;) {
+      this.#startReady()
+      if (this.#inFlight.size === 0) return
+      await Promise.all(this.#inFlight)
+      // What a failed commit kept waits for its retry, not for this flush.
+      if (this.#kept.length > 0 && !this.#hasReady(this.#queue)) return
     }
-    this.#keptCount = kept
+  }
+
+  /** Starts a batch of every item whose session has none in flight. */
+  #startReady(): void {
+    const ready = (items: Pending[]): Pending[] => items.filter((item) => !this.#busy.has(item.sessionId))
+    const waiting = (items: Pending[]): Pending[] => items.filter((item) => this.#busy.has(item.sessionId))
+    const taken = [...ready(this.#kept), ...ready(this.#queue)]
+    this.#queue = waiting(this.#queue)
+    const batch = this.#refuseStartsWhenFull(taken)
+    if (batch.length === 0) return
+    const sessions = new Set(batch.map((item) => item.sessionId))
+    for (const sessionId of sessions) this.#busy.add(sessionId)
+    const done: Promise<void> = this.#commitInOrder(batch).finally(() => {
+      for (const sessionId of sessions) this.#busy.delete(sessionId)
+      this.#inFlight.delete(done)
+      if (this.#hasReady(this.#queue)) this.#scheduleFlush()
+    })
+    this.#inFlight.add(done)
+  }
+
+  #hasReady(items: readonly Pending[]): boolean {
+    return items.some((item) => !this.#busy.has(item.sessionId))
   }
 
   #enqueue(item: Pending): void {
@@ -190,121 +274,121 @@ export class EventJournal {
       return
     }
     this.#queue.push(item)
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true
-      setImmediate(() => this.#flushWhenOpen())
-    }
+    this.#scheduleFlush()
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return
+    this.#flushScheduled = true
+    setImmediate(() => this.#flushWhenOpen())
   }
 
   // What queues up while the gate is shut joins the same commit.
   #flushWhenOpen(): void {
     const shut = this.#gate?.()
-    if (shut === undefined) this.flush()
+    if (shut === undefined) void this.flush()
     else void shut.then(() => this.flush())
   }
 
-  /** Writes what is queued (its own commit), then this event at once, and returns it stored. */
-  appendNow(event: ExecutorEvent, change?: StateChange): StoredEvent {
-    if (this.#closed) throw shuttingDown()
-    this.flush()
-    // Written before what a failed commit kept, it would come before it in the session's order.
-    if (this.#keptCount > 0) throw this.#keptError()
-    let stored: StoredEvent
-    try {
-      stored = this.#store.transaction(() => this.#writeEvent(event, change, new Date().toISOString()))
-    } catch (error) {
-      this.#forgetSeqs([event.sessionId])
-      throw error
-    }
-    this.#bus.publish(stored)
-    return stored
+  /**
+   * Commits the batch as one unit; when that is refused (a guarded change threw, a key was
+   * taken), commits it again unit by unit, a guarded item alone, so that only what failed fails.
+   */
+  async #commitInOrder(batch: Pending[]): Promise<void> {
+    const whole = await this.#commitUnit(batch, batch.length === unitEnd(batch, 0))
+    if (whole === 'refused') await this.#commitOneByOne(batch)
+    else if (whole !== undefined) this.#keep(batch, whole.error, whole.why)
   }
 
-  /** Writes what is queued; from then on every append fails with API_ERR_SHUTTING_DOWN. */
-  close(): void {
-    this.flush()
-    this.#closed = true
-    clearTimeout(this.#retryTimer)
-    const kept = this.#queue.splice(0)
-    const error = this.#keptError()
-    this.#keptCount = 0
-    this.#wakeWaiters()
-    for (const item of kept) item.reject(error)
-    for (const item of this.#heldStarts.splice(0)) item.reject(shuttingDown())
-  }
-
-  /** Writes whatever is queued; the tick's appends share one transaction. */
-  flush(): void {
-    this.#flushScheduled = false
-    const queued = this.#refuseStartsWhenFull(this.#takeQueue())
-    if (queued.length === 0) return
-    let outcomes: Attempt<Written>[]
-    try {
-      outcomes = this.#store.transaction(() => {
-        const at = new Date().toISOString()
-        return queued.map((item) => (item.guarded ? this.#writeGuarded(item, at) : { ok: true, value: this.#write(item, at) }))
-      })
-    } catch (error) {
-      this.#forgetSeqs(sessionsOf(queued))
-      const why = keptFor(error)
-      if (why !== undefined) this.#keep(queued, error, why)
-      else for (const item of queued) item.reject(error)
-      return
-    }
-    this.#keptCount = 0
-    this.#retryMs = FIRST_RETRY_MS
-    this.#wakeWaiters()
-    for (let i = 0; i < outcomes.length; i++) {
-      const outcome = outcomes[i] as Attempt<Written>
-      const item = queued[i] as Pending
-      if (!outcome.ok) item.reject(outcome.error)
-      else if (outcome.value !== undefined) {
-        this.#bus.publish(outcome.value)
-        item.resolve(outcome.value)
+  async #commitOneByOne(batch: Pending[]): Promise<void> {
+    for (let start = 0; start < batch.length;) {
+      const end = unitEnd(batch, start)
+      const failure = await this.#commitUnit(batch.slice(start, end), true)
+      if (failure !== undefined && failure !== 'refused') {
+        this.#keep(batch.slice(start), failure.error, failure.why)
+        return
       }
+      start = end
     }
   }
 
   /**
-   * Forgets the session's sequence (its events were deleted), and what a failed commit kept
-   * of it; a new session of that id starts at 1.
+   * Commits one unit. A failure for want of space or of the database is returned: the unit and
+   * what follows wait. Any other failure rejects the unit's items when it is `final`, else it is
+   * returned as 'refused' for the caller to try the items in smaller units.
    */
-  forget(sessionId: string): void {
-    this.#lastSeq.delete(sessionId)
-    const kept = this.#queue.slice(0, this.#keptCount)
-    const remaining = kept.filter((item) => item.event?.sessionId !== sessionId)
-    this.#queue.splice(0, kept.length, ...remaining)
-    this.#keptCount = remaining.length
+  async #commitUnit(items: readonly Pending[], final: boolean): Promise<Kept | 'refused' | undefined> {
+    const unit = items.filter((item) => !this.#withdrawn.has(item))
+    if (unit.length === 0) return undefined
+    const seqs = new Map<string, number>()
+    let written: Written[]
+    try {
+      await this.#readLastSeqs(unit)
+      const at = new Date().toISOString()
+      written = await this.#store.commit((work) => unit.map((item) => this.#write(work, item, at, seqs)))
+    } catch (error) {
+      const why = keptFor(error)
+      if (why !== undefined) return { error, why }
+      if (!final) return 'refused'
+      this.#settled(unit)
+      for (const item of unit) item.reject(error)
+      return undefined
+    }
+    for (const [sessionId, seq] of seqs) this.#lastSeq.set(sessionId, seq)
+    this.#settled(unit)
+    this.#retryMs = FIRST_RETRY_MS
+    for (const [index, item] of unit.entries()) {
+      const stored = written[index]
+      if (stored !== undefined) this.#bus.publish(stored)
+      item.resolve(stored as StoredEvent)
+    }
+    return undefined
   }
 
-  lastSeq(sessionId: string): number {
-    let seq = this.#lastSeq.get(sessionId)
-    if (seq === undefined) {
-      seq = this.#store.lastSeq(sessionId)
-      this.#lastSeq.set(sessionId, seq)
+  /** The unit is written or refused: no longer kept. */
+  #settled(unit: readonly Pending[]): void {
+    if (this.#kept.length === 0) return
+    const done = new Set(unit)
+    this.#kept = this.#kept.filter((item) => !done.has(item))
+    if (this.#kept.length === 0) this.#wakeWaiters()
+  }
+
+  /** The last committed number of every session of `unit` whose number is not known yet. */
+  async #readLastSeqs(unit: readonly Pending[]): Promise<void> {
+    for (const sessionId of new Set(sessionsOf(unit))) {
+      if (!this.#lastSeq.has(sessionId)) this.#lastSeq.set(sessionId, await this.#store.events.lastSeq(sessionId))
     }
-    return seq
+  }
+
+  /** Takes `item` out of what is queued or kept, so that a flush in flight skips it too. */
+  #withdraw(item: Pending, into?: Pending[]): true {
+    this.#withdrawn.add(item)
+    into?.push(item)
+    return true
   }
 
   /**
    * After a commit failed for want of space or of the database: what already happened stays
-   * at the head of the queue, in order, for the next commit (a retry, or any later append).
-   * A guarded request is refused; what would begin something new is refused on a full disk,
-   * and waits for its commit while the database is away (progress is dropped).
+   * kept, in order, for the next commit (a retry, or any later flush). A guarded request is
+   * refused; what would begin something new is refused on a full disk, and waits for its
+   * commit while the database is away (progress is dropped).
    */
-  #keep(queued: readonly Pending[], cause: unknown, why: KeptFor): void {
+  #keep(items: readonly Pending[], cause: unknown, why: KeptFor): void {
     if (why === 'full') this.#space?.markFull()
     this.#keptFor = why
     this.#keptCause = cause
     const kept: Pending[] = []
-    for (const item of queued) {
+    for (const item of items) {
+      if (this.#withdrawn.has(item)) continue
       if (refusedWhenKept(item, why)) item.reject(this.#keptError(cause))
       else kept.push(item)
     }
-    this.#queue = [...kept, ...this.#queue]
-    this.#keptCount = kept.length
+    // The batch held every kept item of its sessions: these replace them; anything queued meanwhile stays after them.
+    const batch = new Set(items)
+    this.#kept = [...this.#kept.filter((item) => !batch.has(item)), ...kept]
     for (const item of kept) if (!(why === 'unavailable' && waitsForDatabase(item))) item.kept?.()
     if (kept.length > 0) this.#scheduleRetry()
+    else this.#wakeWaiters()
   }
 
   /**
@@ -312,19 +396,13 @@ export class EventJournal {
    * still fit (a WAL with room to reuse): a start, a permission request or progress is refused
    * before it is written, and the call ends failed with API_ERR_STORAGE_FULL without starting.
    */
-  #refuseStartsWhenFull(queued: Pending[]): Pending[] {
-    if (this.#space === undefined || !queued.some(refusedWhenFull) || !this.#space.fullNow()) return queued
+  #refuseStartsWhenFull(batch: Pending[]): Pending[] {
+    if (this.#space === undefined || !batch.some(refusedWhenFull) || !this.#space.fullNow()) return batch
     const error = this.#space.error()
-    const kept = this.#keptCount
-    const left: Pending[] = []
-    for (const [index, item] of queued.entries()) {
-      if (!refusedWhenFull(item)) left.push(item)
-      else {
-        if (index < kept) this.#keptCount--
-        item.reject(error)
-      }
-    }
-    return left
+    const refused = batch.filter(refusedWhenFull)
+    this.#settled(refused)
+    for (const item of refused) item.reject(error)
+    return batch.filter((item) => !refusedWhenFull(item))
   }
 
   #wakeWaiters(): void {
@@ -339,7 +417,7 @@ export class EventJournal {
     this.#retryMs = Math.min(most, delay * 2)
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined
-      this.flush()
+      void this.flush()
     }, delay)
     this.#retryTimer.unref()
   }
@@ -350,53 +428,28 @@ export class EventJournal {
     return this.#space?.error(cause) ?? new ToolexecError('API_ERR_STORAGE_FULL', ['(unknown)'], { cause })
   }
 
-  #takeQueue(): Pending[] {
-    const queued = this.#queue
-    this.#queue = []
-    return queued
-  }
-
-  #writeGuarded(item: Pending, at: string): Attempt<Written> {
-    const attempt = this.#savepoint(() => this.#write(item, at))
-    if (!attempt.ok && item.event !== undefined) this.#forgetSeqs([item.event.sessionId])
-    return attempt
-  }
-
-  #write(item: Pending, at: string): Written {
-    if (item.event !== undefined) return this.#writeEvent(item.event, item.change, at)
-    item.change?.(this.#store, at)
-    return undefined
-  }
-
-  #writeEvent(event: ExecutorEvent, change: StateChange | undefined, at: string): StoredEvent {
-    change?.(this.#store, at)
-    const sessionId = event.sessionId
-    const seq = this.lastSeq(sessionId) + 1
-    this.#lastSeq.set(sessionId, seq)
-    const { type, sessionId: _sessionId, ...rest } = event
+  #write(work: UnitOfWork, item: Pending, at: string, seqs: Map<string, number>): Written {
+    item.change?.(work, at)
+    if (item.event === undefined) return undefined
+    const { type, sessionId, ...rest } = item.event
+    const seq = (seqs.get(sessionId) ?? this.#lastSeq.get(sessionId) ?? 0) + 1
+    seqs.set(sessionId, seq)
     const stored: StoredEvent = { sessionId, seq, type, data: JSON.stringify({ type, sessionId, seq, at, ...rest }) }
-    this.#store.insertEvent(stored, at)
+    work.events.insert(stored, at)
     return stored
-  }
-
-  /** A nested transaction; an error SQLite answers by ending the whole transaction (I/O, full disk) fails the commit. */
-  #savepoint<T>(write: () => T): Attempt<T> {
-    try {
-      return { ok: true, value: this.#store.transaction(write) }
-    } catch (error) {
-      if (!this.#store.inTransaction) throw error
-      return { ok: false, error }
-    }
-  }
-
-  // After a rolled-back transaction the cached numbers are ahead of the database.
-  #forgetSeqs(sessionIds: readonly string[]): void {
-    for (const sessionId of sessionIds) this.#lastSeq.delete(sessionId)
   }
 }
 
+/** Where the unit that begins at `start` ends: a guarded item is a unit of its own, a run of the others shares one. */
+function unitEnd(queued: readonly Pending[], start: number): number {
+  if ((queued[start] as Pending).guarded) return start + 1
+  let end = start + 1
+  while (end < queued.length && !(queued[end] as Pending).guarded) end++
+  return end
+}
+
 function sessionsOf(queued: readonly Pending[]): string[] {
-  return queued.flatMap((item) => (item.event === undefined ? [] : [item.event.sessionId]))
+  return queued.flatMap((item) => (item.event === undefined ? [] : [item.sessionId]))
 }
 
 function keptFor(error: unknown): KeptFor | undefined {

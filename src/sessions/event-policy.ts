@@ -49,48 +49,46 @@ export const EVENT_POLICY = {
     waitsForDatabase: true,
     heldWhileStopping: true,
     frameMayWait: true,
-    change: (event) => (store, at) => store.markCallRunning(event.sessionId, event.callId, event.input, event.flags, at),
+    change: (event) => (unit, at) => unit.schedules.markCallRunning(event.sessionId, event.callId, event.input, event.flags, at),
   },
   PermissionRequested: {
     ...SETTLED,
     refusedWhenFull: true,
     waitsForDatabase: true,
-    change: (event) => (store, at) => {
-      // A request re-opened after a restart keeps its row (same id).
-      if (store.getPermission(event.permissionId) === undefined) {
-        store.insertPermission({
-          id: event.permissionId,
-          sessionId: event.sessionId,
-          callId: event.callId,
-          toolName: event.toolName,
-          input: event.input,
-          preview: event.preview,
-          riskLevel: event.riskLevel,
-          reason: event.reason,
-          suggestedRule: event.suggestedRule ?? null,
-          createdAt: at,
-        })
-      }
-      store.setCallStatus(event.sessionId, event.callId, 'awaiting_permission')
+    change: (event) => (unit, at) => {
+      // A request re-opened after a restart keeps its row (same id): the insert leaves it as it is.
+      unit.approvals.insert({
+        id: event.permissionId,
+        sessionId: event.sessionId,
+        callId: event.callId,
+        toolName: event.toolName,
+        input: event.input,
+        preview: event.preview,
+        riskLevel: event.riskLevel,
+        reason: event.reason,
+        suggestedRule: event.suggestedRule ?? null,
+        createdAt: at,
+      })
+      unit.schedules.setCallStatus(event.sessionId, event.callId, 'awaiting_permission')
     },
   },
   PermissionResolved: {
     ...SETTLED,
-    change: (event) => (store, at) => {
+    change: (event) => (unit, at) => {
       if (event.permissionId !== undefined) {
-        recordDecision(store, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
+        recordDecision(unit, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
       }
-      if (event.decision === 'allow') store.setCallStatus(event.sessionId, event.callId, 'pending')
+      if (event.decision === 'allow') unit.schedules.setCallStatus(event.sessionId, event.callId, 'pending')
     },
   },
   ModelNetworkStatus: NOTICE,
   ToolCallProgress: { ...NOTICE, refusedWhenFull: true },
-  ToolCallResult: { ...SETTLED, awaited: false, change: (event) => (store, at) => store.completeCall(event.sessionId, event.result, at) },
+  ToolCallResult: { ...SETTLED, awaited: false, change: (event) => (unit, at) => unit.schedules.completeCall(event.sessionId, event.result, at) },
   HookRunStarted: NOTICE,
   HookRunCompleted: NOTICE,
   HookRunBlocked: SETTLED,
   HookRunFailed: SETTLED,
-  ScheduleCompleted: { ...SETTLED, change: (event) => (store, at) => store.setScheduleStatus(event.scheduleId, event.status, at) },
+  ScheduleCompleted: { ...SETTLED, change: (event) => (unit, at) => unit.schedules.setStatus(event.scheduleId, event.status, at) },
 } as const satisfies EventPolicyTable
 
 /** The policy of this event's type. */

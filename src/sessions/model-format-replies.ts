@@ -16,7 +16,7 @@ import type { ListedTool } from '../model-formats/tool-schema.js'
 import { parseArtifactUri } from '../contracts/artifact-uri.js'
 
 /** The artifact of a session by id, as the store records it. */
-export type ArtifactLookup = (sessionId: string, artifactId: string) => Pick<ArtifactRef, 'path' | 'bytes'> | undefined
+export type ArtifactLookup = (sessionId: string, artifactId: string) => Promise<Pick<ArtifactRef, 'path' | 'bytes'> | undefined>
 
 export function toolsInFormat(tools: readonly ListedTool[], format: ModelFormat): AnthropicTool[] | OpenAIChatTool[] | OpenAIResponsesTool[] {
   if (format === 'anthropic') return anthropicTools(tools)
@@ -51,7 +51,7 @@ async function resolvedBlock(block: ModelContentBlock, sessionId: string, lookup
 async function artifactBytes(uri: string | undefined, sessionId: string, lookup: ArtifactLookup): Promise<Buffer | undefined> {
   const named = uri === undefined ? undefined : parseArtifactUri(uri)
   if (named === undefined || named.sessionId !== sessionId) return undefined
-  const artifact = lookup(sessionId, named.artifactId)
+  const artifact = await lookup(sessionId, named.artifactId)
   if (artifact === undefined) return undefined
   try {
     return (await readFile(artifact.path)).subarray(0, artifact.bytes)

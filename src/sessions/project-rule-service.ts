@@ -3,19 +3,21 @@ import { ToolexecError } from '../contracts/errors.js'
 import type { ProjectRuleRecord, Store } from '../contracts/store.js'
 
 export class ProjectRuleService {
-  readonly #store: Store
+  readonly #store: Pick<Store, 'rules' | 'commit'>
 
-  constructor(store: Store) {
+  constructor(store: Pick<Store, 'rules' | 'commit'>) {
     this.#store = store
   }
 
   /** Oldest first. */
-  list(): ProjectRuleRecord[] {
-    return this.#store.projectRules()
+  list(): Promise<ProjectRuleRecord[]> {
+    return this.#store.rules.projectRules()
   }
 
   /** Later requests the rule covered ask again; throws API_ERR_RULE_NOT_FOUND for an unknown id. */
-  delete(id: string): void {
-    if (!this.#store.deleteProjectRule(id)) throw new ToolexecError('API_ERR_RULE_NOT_FOUND', [id])
+  async delete(id: string): Promise<void> {
+    const rules = await this.#store.rules.projectRules()
+    if (!rules.some((rule) => rule.id === id)) throw new ToolexecError('API_ERR_RULE_NOT_FOUND', [id])
+    await this.#store.commit((unit) => unit.rules.deleteProjectRule(id))
   }
 }

@@ -30,45 +30,45 @@ export interface RecoveryReport {
 
 /** What recovery reads and writes. */
 export interface RecoveryParts {
-  readonly store: Store
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'approvals' | 'commit'>
   readonly journal: EventJournal
   readonly executor: Pick<Executor, 'plan'>
   readonly live: LiveSessions
   readonly logger: Logger
 }
 
-export function recoverUnfinished(ctx: RecoveryParts, schedules: ScheduleService): RecoveryReport {
+export async function recoverUnfinished(ctx: RecoveryParts, schedules: ScheduleService): Promise<RecoveryReport> {
   let interrupted = 0
   let resumed = 0
-  const unfinished = ctx.store.unfinishedSchedules()
+  const unfinished = await ctx.store.schedules.unfinished()
   for (const schedule of unfinished) {
-    const outcome = recoverSchedule(ctx, schedules, schedule)
+    const outcome = await recoverSchedule(ctx, schedules, schedule)
     interrupted += outcome.interrupted
     resumed += outcome.resumed
   }
   return { schedules: unfinished.length, interrupted, resumed }
 }
 
-function recoverSchedule(ctx: RecoveryParts, schedules: ScheduleService, schedule: ScheduleRecord): { interrupted: number; resumed: number } {
-  const session = ctx.store.getSession(schedule.sessionId)
+async function recoverSchedule(ctx: RecoveryParts, schedules: ScheduleService, schedule: ScheduleRecord): Promise<{ interrupted: number; resumed: number }> {
+  const session = await ctx.store.sessions.get(schedule.sessionId)
   if (session === undefined) return { interrupted: 0, resumed: 0 }
-  const aborted = ctx.store.scheduleAborted(schedule.id)
+  const aborted = await ctx.store.schedules.aborted(schedule.id)
   const earlier: ToolExecutionResult[] = []
   const remaining: ToolCall[] = []
   let interrupted = 0
-  for (const row of ctx.store.callsOfSchedule(schedule.id)) {
+  for (const row of await ctx.store.schedules.calls(schedule.id)) {
     if (row.result !== undefined) earlier.push(row.result)
     else if (row.status === 'running') {
-      earlier.push(interrupt(ctx, row))
+      earlier.push(await interrupt(ctx, row))
       interrupted++
     } else {
-      if (aborted) resolvePendingAsAborted(ctx, row)
+      if (aborted) await resolvePendingAsAborted(ctx, row)
       remaining.push(toCall(row))
     }
   }
   // A schedule still open for streamed calls gets none after a restart: it closes, and its
   // record shows the plan its remaining calls run in, as a close would have.
-  if (schedule.status === 'open') closeRecovered(ctx, schedule.id, remaining)
+  if (schedule.status === 'open') await closeRecovered(ctx, schedule.id, remaining)
   // An aborted turn's signal: its remaining calls end cancelled without starting, as they would have.
   const signal = aborted ? AbortSignal.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } })) : ctx.live.get(session.id).controller.signal
   const accepted = { id: schedule.id, session, turnId: schedule.turnId, calls: remaining, signal }
@@ -77,15 +77,15 @@ function recoverSchedule(ctx: RecoveryParts, schedules: ScheduleService, schedul
   return { interrupted, resumed: remaining.length }
 }
 
-function closeRecovered(ctx: RecoveryParts, scheduleId: string, remaining: readonly ToolCall[]): void {
+async function closeRecovered(ctx: RecoveryParts, scheduleId: string, remaining: readonly ToolCall[]): Promise<void> {
   const groups = ctx.executor.plan(pruneDependencies(remaining))
-  ctx.store.transaction(() => {
-    ctx.store.setScheduleGroups(scheduleId, groups)
-    ctx.store.setScheduleStatus(scheduleId, 'queued', null)
+  await ctx.store.commit((unit) => {
+    unit.schedules.setGroups(scheduleId, groups)
+    unit.schedules.setStatus(scheduleId, 'queued', null)
   })
 }
 
-function interrupt(ctx: RecoveryParts, row: CallRow): ToolExecutionResult {
+async function interrupt(ctx: RecoveryParts, row: CallRow): Promise<ToolExecutionResult> {
   const result = createErrorResult({
     callId: row.id,
     toolName: row.name,
@@ -95,13 +95,13 @@ function interrupt(ctx: RecoveryParts, row: CallRow): ToolExecutionResult {
     message: INTERRUPTED_TEXT,
   })
   const event = { type: 'ToolCallResult' as const, sessionId: row.sessionId, callId: row.id, toolName: row.name, result }
-  ctx.journal.appendNow(event, stateChangeFor(event))
+  await ctx.journal.appendNow(event, stateChangeFor(event))
   return result
 }
 
 /** The approval a call of an aborted schedule still waited for resolves as the abort resolved it. */
-function resolvePendingAsAborted(ctx: RecoveryParts, row: CallRow): void {
-  const request = ctx.store.lastPermissionForCall(row.sessionId, row.id)
+async function resolvePendingAsAborted(ctx: RecoveryParts, row: CallRow): Promise<void> {
+  const request = await ctx.store.approvals.lastForCall(row.sessionId, row.id)
   if (request?.status !== 'pending') return
   const event = {
     type: 'PermissionResolved' as const,
@@ -113,7 +113,7 @@ function resolvePendingAsAborted(ctx: RecoveryParts, row: CallRow): void {
     decidedBy: 'abort' as const,
     reason: 'Tool execution cancelled',
   }
-  ctx.journal.appendNow(event, stateChangeFor(event))
+  await ctx.journal.appendNow(event, stateChangeFor(event))
 }
 
 function toCall(row: CallRow): ToolCall {

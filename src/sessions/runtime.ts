@@ -37,7 +37,7 @@ export interface Runtime {
   readonly database: Pick<OpenedStore, 'backend' | 'trouble' | 'noteFailure'>
   /** Whether Bash commands are confined, as the server probed it at start. */
   readonly sandbox: SandboxStatus
-  recover(): RecoveryReport
+  recover(): Promise<RecoveryReport>
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
   /** Stops starting calls, lets running ones finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */

@@ -26,7 +26,7 @@ export interface AcceptedSchedule {
 /** Runs `calls` as planned (R5), after `earlier` results of the same turn (early dispatch, recovery). */
 export async function runAccepted(parts: RunnerParts, schedule: AcceptedSchedule, calls: readonly ToolCall[], earlier: readonly ToolExecutionResult[] = []): Promise<void> {
   // Rides in the commit of the schedule's first events rather than paying a commit of its own.
-  parts.journal.stage((store) => store.setScheduleStatus(schedule.id, 'running', null))
+  parts.journal.stage(schedule.session.id, (unit) => unit.schedules.setStatus(schedule.id, 'running', null))
   const turn = parts.turns.of(schedule.session, schedule.id, schedule.turnId, schedule.signal)
   const outcome = await parts.executor.executeSchedule(pruneDependencies(calls), turn, earlier.some(stopsTurn))
   const status = schedule.signal.aborted ? 'cancelled' : earlier.some(stopsTurn) ? 'stopped' : outcome.status

@@ -6,14 +6,14 @@
 import { MAX_SCHEDULE_CALLS, type CreateScheduleBody, type ScheduleAcceptedReply, type ScheduleCallInput, type ScheduleReply } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { ToolCall } from '../contracts/tool-call.js'
-import { StoreConflictError, type NewCall, type SessionRecord, type Store } from '../contracts/store.js'
+import { isStorageFull, isStorageUnavailable, StoreConflictError, type NewCall, type SessionRecord, type Store } from '../contracts/store.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { Logger } from 'pino'
 import type { Executor } from '../executor/executor.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import type { Turns } from './turns.js'
-import { unknownSessionOfSchedule, type SessionService } from './session-service.js'
+import type { SessionService } from './session-service.js'
 import { scheduleView } from './views.js'
 import { scheduleCallsOf } from '../model-formats/schedule-calls.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
@@ -25,13 +25,15 @@ import { ScheduleBacklog, type BacklogBounds, type BacklogRelease } from './sche
 interface OpenSchedule {
   readonly schedule: AcceptedSchedule
   readonly dispatched: Map<string, Promise<ToolExecutionResult>>
+  /** Streamed calls whose rows are being written; a close waits for them. */
+  readonly inserting: Set<Promise<unknown>>
   readonly closed: Promise<void>
   close(): void
 }
 
 /** What the schedule service reads, writes and runs. */
 export interface ScheduleParts {
-  readonly store: Store
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'commit'>
   readonly journal: EventJournal
   readonly executor: Executor
   readonly turns: Turns
@@ -56,35 +58,26 @@ export class ScheduleService {
   }
 
   /**
-   * Accepts a schedule: it is stored with its ScheduleAccepted event in the next shared
-   * commit, and runs once that commit is done. A call id already used in the session is
-   * found by the primary key, inside that commit, and fails only this request.
+   * Accepts a schedule: it is stored with its ScheduleAccepted event in a unit of its own, and
+   * runs once that is committed. A call id already used in the session is found by the primary
+   * key, by that commit, and fails only this request.
    */
   async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
     const calls = scheduleCallsOf(body).map(toToolCall)
     const open = body.open === true
-    const proposed = this.#sessions.forSchedule(body.sessionId, body.createSession)
-    this.#assertDistinctCallIds(proposed.id, calls)
+    const proposed = await this.#sessions.forSchedule(body.sessionId, body.createSession)
+    this.#assertDistinctCallIds(proposed.session.id, calls)
     // A closed schedule is planned now (cycles are a 400); an open one is planned at close,
     // so its calls may depend only on calls before them.
     this.#assertDependencies(calls, 0, !open)
     const groups = open ? [] : this.#parts.executor.plan(calls)
     const scheduleId = `sch_${timeOrderedUuid()}`
     const turnId = body.turnId ?? `turn_${crypto.randomUUID()}`
-    let session = proposed
     // Last of the checks and before anything is written: a refused schedule leaves no trace.
-    const started = this.#backlog.admit(proposed.id)
+    const started = this.#backlog.admit(proposed.session.id)
+    let session: SessionRecord
     try {
-      await this.#parts.journal.appendGuarded({ type: 'ScheduleAccepted', sessionId: proposed.id, scheduleId, turnId, groups }, (tx, at) => {
-        // Another request of this tick may have created or deleted the session since it was looked up.
-        const stored = tx.getSession(proposed.id)
-        if (stored === undefined && body.createSession === undefined) throw unknownSessionOfSchedule(proposed.id)
-        if (stored === undefined) tx.insertSession(proposed)
-        else if (body.createSession !== undefined) this.#sessions.assertSame(stored, body.createSession)
-        session = stored ?? proposed
-        tx.insertSchedule({ id: scheduleId, sessionId: session.id, turnId, status: open ? 'open' : 'queued', groups, createdAt: at })
-        calls.forEach((call, position) => insertNewCall(tx, { ...call, sessionId: session.id, scheduleId, position }))
-      })
+      session = await this.#record({ id: scheduleId, turnId, status: open ? 'open' : 'queued', groups, calls }, proposed, body)
     } catch (error) {
       started()
       throw error
@@ -95,9 +88,46 @@ export class ScheduleService {
     return this.#acceptedReply(schedule, open ? 'open' : 'queued', groups, calls)
   }
 
+  /**
+   * Writes the schedule, its calls and its ScheduleAccepted event (with the session when it is
+   * new). When the database refuses a key, the refusal is told apart by reading what took it:
+   * another request created the session since it was looked up (written again, once, into
+   * that one), the session was deleted, or a call id is taken.
+   */
+  async #record(schedule: NewScheduleOf, proposed: { readonly session: SessionRecord; readonly isNew: boolean }, body: CreateScheduleBody): Promise<SessionRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const { session, isNew } = proposed
+      const event = { type: 'ScheduleAccepted' as const, sessionId: session.id, scheduleId: schedule.id, turnId: schedule.turnId, groups: schedule.groups }
+      try {
+        await this.#parts.journal.appendGuarded(event, (unit, at) => {
+          if (isNew) unit.sessions.insert(session)
+          unit.schedules.insert({ id: schedule.id, sessionId: session.id, turnId: schedule.turnId, status: schedule.status, groups: schedule.groups, createdAt: at })
+          schedule.calls.forEach((call, position) => unit.schedules.insertCall(newCall(call, session.id, schedule.id, position)))
+        })
+        return session
+      } catch (error) {
+        if (error instanceof ToolexecError || isStorageFull(error) || isStorageUnavailable(error)) throw error
+        const now = await this.#sessions.forSchedule(session.id, body.createSession)
+        if (now.isNew !== isNew && attempt === 1) {
+          proposed = now
+          continue
+        }
+        await this.#assertCallIdsFree(session.id, schedule.calls)
+        throw error
+      }
+    }
+  }
+
+  async #assertCallIdsFree(sessionId: string, calls: readonly ToolCall[]): Promise<void> {
+    for (const call of calls) {
+      if ((await this.#parts.store.schedules.call(sessionId, call.id)) !== undefined) throw callIdTaken(call.id, sessionId)
+    }
+  }
+
   /** R11: a streamed call starts at once when it is eligible and no call before it waits; else it waits for close. */
   async addCall(scheduleId: string, input: ScheduleCallInput): Promise<ScheduleAcceptedReply> {
-    const open = this.#requireOpen(scheduleId)
+    const open = this.#open.get(scheduleId)
+    if (open === undefined) throw await this.#notOpen(scheduleId)
     const call = toToolCall(input)
     const { schedule } = open
     if (schedule.calls.length >= MAX_SCHEDULE_CALLS) throw new ToolexecError('API_ERR_VALIDATION', [`A schedule holds at most ${MAX_SCHEDULE_CALLS} calls`])
@@ -105,8 +135,16 @@ export class ScheduleService {
     // R5 keeps the model's order: once one call is held for close, every later call is too
     // (a Read streamed after a held Edit of the same file must see the edit).
     const followsHeldCall = schedule.calls.some((earlier) => !open.dispatched.has(earlier.id))
-    insertNewCall(this.#parts.store, { ...call, sessionId: schedule.session.id, scheduleId, position: schedule.calls.length })
+    // Its place is taken before the write, so that calls streamed meanwhile get the next ones.
+    const position = schedule.calls.length
     schedule.calls.push(call)
+    const inserted = this.#insertCall(open, newCall(call, schedule.session.id, scheduleId, position))
+    try {
+      await inserted
+    } catch (error) {
+      schedule.calls.splice(schedule.calls.indexOf(call), 1)
+      throw error
+    }
     const turn = this.#parts.turns.of(schedule.session, scheduleId, schedule.turnId, schedule.signal)
     const eligible = !followsHeldCall && call.dependsOn === undefined && (await this.#parts.executor.canDispatchEarly(call, turn))
     // A close during the check has planned this call with the rest: it runs there, once.
@@ -114,18 +152,35 @@ export class ScheduleService {
     return this.#acceptedReply(schedule, 'open', [], schedule.calls, open.dispatched)
   }
 
-  close(scheduleId: string): ScheduleAcceptedReply {
-    const open = this.#requireOpen(scheduleId)
+  /** Inserts a streamed call; an id the session already used is the client's error (409), told by the primary key. */
+  #insertCall(open: OpenSchedule, call: NewCall): Promise<void> {
+    const inserted = this.#parts.store
+      .commit((unit) => unit.schedules.insertCall(call))
+      .catch((error: unknown) => {
+        throw error instanceof StoreConflictError ? callIdTaken(call.id, call.sessionId) : error
+      })
+    const tracked = inserted.catch(() => {}).finally(() => open.inserting.delete(tracked))
+    open.inserting.add(tracked)
+    return inserted
+  }
+
+  async close(scheduleId: string): Promise<ScheduleAcceptedReply> {
+    const open = this.#open.get(scheduleId)
+    if (open === undefined) throw await this.#notOpen(scheduleId)
+    this.#open.delete(scheduleId)
+    // A call streamed just before the close is planned with the rest once its row is written.
+    await Promise.all(open.inserting)
     const { schedule } = open
     const rest = schedule.calls.filter((call) => !open.dispatched.has(call.id))
     const groups = this.#parts.executor.plan(pruneDependencies(rest))
-    // An abort closes open schedules: on a full disk too, with the record written when space returns.
-    this.#parts.journal.writeOrKeep((store) => {
-      store.setScheduleGroups(scheduleId, groups)
-      store.setScheduleStatus(scheduleId, 'queued', null)
+    // An abort closes open schedules: on a full disk too, with the record written when space
+    // returns. Queued before the schedule may start, so it commits first.
+    const recorded = this.#parts.journal.writeOrKeep(schedule.session.id, (unit) => {
+      unit.schedules.setGroups(scheduleId, groups)
+      unit.schedules.setStatus(scheduleId, 'queued', null)
     })
-    this.#open.delete(scheduleId)
     open.close()
+    await recorded
     return this.#acceptedReply(schedule, 'queued', groups, schedule.calls, open.dispatched)
   }
 
@@ -133,23 +188,23 @@ export class ScheduleService {
    * R23 for the session's turn (see SessionService.abort). No more calls will come to its open
    * schedules, and its later schedules wait behind them: they close, and end cancelled.
    */
-  abortTurn(sessionId: string): { sessionId: string; aborted: boolean } {
-    const aborted = this.#sessions.abort(sessionId)
+  async abortTurn(sessionId: string): Promise<{ sessionId: string; aborted: boolean }> {
+    const aborted = await this.#sessions.abort(sessionId)
     for (const [scheduleId, open] of [...this.#open]) {
-      if (open.schedule.session.id === sessionId) this.close(scheduleId)
+      if (open.schedule.session.id === sessionId) await this.close(scheduleId)
     }
     return aborted
   }
 
-  view(scheduleId: string): ScheduleReply {
-    const schedule = this.#parts.store.getSchedule(scheduleId)
+  async view(scheduleId: string): Promise<ScheduleReply> {
+    const schedule = await this.#parts.store.schedules.get(scheduleId)
     if (schedule === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
-    return scheduleView(schedule, this.#parts.store.callsOfSchedule(scheduleId))
+    return scheduleView(schedule, await this.#parts.store.schedules.calls(scheduleId))
   }
 
   /** Holds until the schedule ends or `seconds` pass, whichever is first. */
   async waitFor(scheduleId: string, seconds: number): Promise<ScheduleReply> {
-    const current = this.view(scheduleId)
+    const current = await this.view(scheduleId)
     if (isFinished(current.status) || seconds <= 0) return current
     await this.waiters.wait(scheduleId, seconds * 1000)
     return this.view(scheduleId)
@@ -170,7 +225,7 @@ export class ScheduleService {
     const signal = schedule.signal
     signal.addEventListener('abort', close, { once: true })
     void closed.then(() => signal.removeEventListener('abort', close))
-    const open: OpenSchedule = { schedule, dispatched: new Map(), closed, close }
+    const open: OpenSchedule = { schedule, dispatched: new Map(), inserting: new Set(), closed, close }
     this.#open.set(schedule.id, open)
     this.#enqueue(schedule, started, async () => {
       await closed
@@ -206,12 +261,11 @@ export class ScheduleService {
       })
   }
 
-  #requireOpen(scheduleId: string): OpenSchedule {
-    const open = this.#open.get(scheduleId)
-    if (open !== undefined) return open
-    const stored = this.#parts.store.getSchedule(scheduleId)
-    if (stored === undefined) throw new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
-    throw new ToolexecError('API_ERR_SCHEDULE_NOT_OPEN', [scheduleId, stored.status])
+  /** Why a schedule that is not open takes no call and no close: it does not exist, or has its status. */
+  async #notOpen(scheduleId: string): Promise<ToolexecError> {
+    const stored = await this.#parts.store.schedules.get(scheduleId)
+    if (stored === undefined) return new ToolexecError('API_ERR_SCHEDULE_NOT_FOUND', [scheduleId])
+    return new ToolexecError('API_ERR_SCHEDULE_NOT_OPEN', [scheduleId, stored.status])
   }
 
   #assertDistinctCallIds(sessionId: string, calls: readonly ToolCall[]): void {
@@ -257,14 +311,20 @@ export class ScheduleService {
   }
 }
 
-/** Inserts a call; an id the session already used is the client's error (409), told by the primary key. */
-function insertNewCall(store: Store, call: NewCall): void {
-  try {
-    store.insertCall(call)
-  } catch (error) {
-    if (error instanceof StoreConflictError) throw new ToolexecError('API_ERR_CALL_ID_TAKEN', [call.id, call.sessionId])
-    throw error
-  }
+interface NewScheduleOf {
+  readonly id: string
+  readonly turnId: string
+  readonly status: 'open' | 'queued'
+  readonly groups: string[][]
+  readonly calls: readonly ToolCall[]
+}
+
+function newCall(call: ToolCall, sessionId: string, scheduleId: string, position: number): NewCall {
+  return { ...call, sessionId, scheduleId, position }
+}
+
+function callIdTaken(callId: string, sessionId: string): ToolexecError {
+  return new ToolexecError('API_ERR_CALL_ID_TAKEN', [callId, sessionId])
 }
 
 function toToolCall(input: ScheduleCallInput): ToolCall {

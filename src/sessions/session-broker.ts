@@ -22,17 +22,17 @@ const DECIDED_TICKET_TTL_MS = 30_000
 
 export class SessionPermissionBroker implements PermissionBroker {
   readonly interactive = true
-  readonly #store: Store
+  readonly #store: Pick<Store, 'approvals' | 'commit'>
   readonly #journal: EventJournal
   readonly #tickets = new Map<string, PermissionTicket>()
 
-  constructor(store: Store, journal: EventJournal) {
+  constructor(store: Pick<Store, 'approvals' | 'commit'>, journal: EventJournal) {
     this.#store = store
     this.#journal = journal
   }
 
-  open(request: PermissionRequest): PermissionTicket {
-    const reopened = this.#reopened(request)
+  async open(request: PermissionRequest): Promise<PermissionTicket> {
+    const reopened = await this.#reopened(request)
     const effective = reopened === undefined ? request : { ...request, permissionId: reopened.id }
     const ticket = createPermissionTicket(effective, (settled) => this.#forgetLater(settled))
     this.#tickets.set(effective.permissionId, ticket)
@@ -47,16 +47,16 @@ export class SessionPermissionBroker implements PermissionBroker {
    * showed other input (a hook changed since) is closed, and the call asks anew: nobody may
    * approve one input and have another run.
    */
-  #reopened(request: PermissionRequest): PermissionRow | undefined {
-    const stored = this.#store.lastPermissionForCall(request.sessionId, request.callId)
+  async #reopened(request: PermissionRequest): Promise<PermissionRow | undefined> {
+    const stored = await this.#store.approvals.lastForCall(request.sessionId, request.callId)
     if (stored === undefined) return undefined
     if (JSON.stringify(stored.input) === JSON.stringify(request.input ?? null)) return stored
-    if (stored.status === 'pending') this.#closeSuperseded(stored)
+    if (stored.status === 'pending') await this.#closeSuperseded(stored)
     return undefined
   }
 
   // A client still drawing the old dialog learns from the stream that it closed.
-  #closeSuperseded(stored: PermissionRow): void {
+  async #closeSuperseded(stored: PermissionRow): Promise<void> {
     const event = {
       type: 'PermissionResolved' as const,
       sessionId: stored.sessionId,
@@ -67,22 +67,22 @@ export class SessionPermissionBroker implements PermissionBroker {
       decidedBy: 'broker' as const,
       reason: SUPERSEDED,
     }
-    this.#journal.appendNow(event, stateChangeFor(event))
+    await this.#journal.appendNow(event, stateChangeFor(event))
   }
 
-  answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): AnswerOutcome {
+  async answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): Promise<AnswerOutcome> {
     const ticket = this.#tickets.get(permissionId)
     if (ticket !== undefined) {
       if (sessionId !== undefined && ticket.request.sessionId !== sessionId) return { kind: 'unknown' }
       if (!ticket.settle(answer)) return compare(ticket.settled ?? answer, answer)
-      this.#record(permissionId, answer)
+      await this.#record(permissionId, answer)
       return { kind: 'settled', answer }
     }
-    const row = this.#store.getPermission(permissionId)
+    const row = await this.#store.approvals.get(permissionId)
     if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) return { kind: 'unknown' }
     if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
     // Its call has not asked again since a restart: the stored answer waits for it.
-    this.#record(permissionId, answer)
+    await this.#record(permissionId, answer)
     return { kind: 'settled', answer }
   }
 
@@ -94,9 +94,9 @@ export class SessionPermissionBroker implements PermissionBroker {
   }
 
   /** The answer, committed before the client hears it was taken. */
-  #record(permissionId: string, answer: PermissionAnswer): void {
+  #record(permissionId: string, answer: PermissionAnswer): Promise<void> {
     const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null }
-    this.#store.transaction(() => recordDecision(this.#store, permissionId, decision, new Date().toISOString()))
+    return this.#store.commit((unit) => recordDecision(unit, permissionId, decision, new Date().toISOString()))
   }
 
   #forgetLater(ticket: PermissionTicket): void {

@@ -21,7 +21,7 @@ import { isWithin } from '../paths/locations.js'
 
 /** What deleting a session touches. */
 export interface DeletionParts {
-  readonly store: Store
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'artifacts' | 'commit'>
   readonly journal: EventJournal
   /** Its reserve lets the delete be written on a full disk. */
   readonly storage: StorageRoom
@@ -37,13 +37,14 @@ export interface DeletionParts {
 }
 
 export async function deleteSession(ctx: DeletionParts, sessionId: string): Promise<void> {
-  if (ctx.store.getSession(sessionId) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
+  if ((await ctx.store.sessions.get(sessionId)) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
   // A schedule accepted in this tick is written first, so that it counts as work going on.
-  ctx.journal.flush()
-  const busy = workGoingOn(ctx, sessionId)
+  await ctx.journal.flush()
+  const busy = await workGoingOn(ctx, sessionId)
   if (busy !== undefined) throw new ToolexecError('API_ERR_SESSION_BUSY', [sessionId, busy, sessionId])
+  const files = await ctx.store.artifacts.pathsOfSession(sessionId)
   // Its transaction appends to the WAL, which a full disk may leave no room to grow.
-  const files = ctx.storage.writeWithReserve(() => ctx.store.deleteSession(sessionId))
+  await ctx.storage.writeWithReserve(() => ctx.store.commit((unit) => unit.sessions.delete(sessionId)))
   ctx.journal.forget(sessionId)
   ctx.live.forget(sessionId)
   ctx.broker.forgetSession(sessionId)
@@ -52,12 +53,13 @@ export async function deleteSession(ctx: DeletionParts, sessionId: string): Prom
   await removeArtifactFiles(ctx, files)
 }
 
-function workGoingOn(ctx: DeletionParts, sessionId: string): string | undefined {
+async function workGoingOn(ctx: DeletionParts, sessionId: string): Promise<string | undefined> {
   if ((ctx.live.peek(sessionId)?.running ?? 0) > 0) return 'a schedule is running'
+  if (ctx.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
+  const unfinished = await ctx.store.schedules.unfinishedIdsOf(sessionId)
   // A schedule whose end a full disk keeps in memory has ended: its rows go with the session.
   const ending = ctx.journal.keptScheduleEnds(sessionId)
-  if (ctx.store.unfinishedScheduleIds(sessionId).some((id) => !ending.has(id))) return 'a schedule has not ended'
-  if (ctx.backgroundTasks.list(sessionId).length > 0) return 'a background task is running'
+  if (unfinished.some((id) => !ending.has(id))) return 'a schedule has not ended'
   return undefined
 }
 

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { CreateSessionBody, CreateSessionFields, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { PermissionMode } from '../contracts/ports.js'
-import type { ArtifactRecord, SessionRecord, Store } from '../contracts/store.js'
+import { StoreConflictError, type ArtifactRecord, type SessionRecord, type Store } from '../contracts/store.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { EventJournal } from './event-journal.js'
@@ -23,7 +23,7 @@ export function unknownSessionOfSchedule(id: string): ToolexecError {
 
 /** What the session service reads and changes. */
 export interface SessionParts {
-  readonly store: Store
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'approvals' | 'artifacts' | 'commit'>
   readonly journal: EventJournal
   readonly live: LiveSessions
   readonly broker: SessionPermissionBroker
@@ -43,26 +43,34 @@ export class SessionService {
     this.#parts = parts
   }
 
-  create(body: CreateSessionBody): Session {
+  async create(body: CreateSessionBody): Promise<Session> {
     const id = body.id ?? `ses_${crypto.randomUUID()}`
-    if (this.#parts.store.getSession(id) !== undefined) throw new ToolexecError('API_ERR_SESSION_EXISTS', [id])
-    this.#parts.store.insertSession(this.newRecord(id, body))
-    return this.view(id) as Session
+    const exists = (): ToolexecError => new ToolexecError('API_ERR_SESSION_EXISTS', [id])
+    if ((await this.#parts.store.sessions.get(id)) !== undefined) throw exists()
+    const record = this.newRecord(id, body)
+    try {
+      await this.#parts.store.commit((unit) => unit.sessions.insert(record))
+    } catch (error) {
+      // Another request created it since it was looked up.
+      if (error instanceof StoreConflictError) throw exists()
+      throw error
+    }
+    return (await this.view(id)) as Session
   }
 
   /**
    * The session a schedule runs in: the stored one, or, when the request asks to create it, a
-   * new record not yet stored. An unknown id is never a session made up with defaults: a
-   * mistyped id would run the calls in the server's default workspace.
+   * new record not yet stored (`isNew`). An unknown id is never a session made up with
+   * defaults: a mistyped id would run the calls in the server's default workspace.
    */
-  forSchedule(id: string, create: CreateSessionFields | undefined): SessionRecord {
-    const stored = this.#parts.store.getSession(id)
+  async forSchedule(id: string, create: CreateSessionFields | undefined): Promise<{ readonly session: SessionRecord; readonly isNew: boolean }> {
+    const stored = await this.#parts.store.sessions.get(id)
     if (stored === undefined) {
       if (create === undefined) throw unknownSessionOfSchedule(id)
-      return this.newRecord(id, create)
+      return { session: this.newRecord(id, create), isNew: true }
     }
     if (create !== undefined) this.assertSame(stored, create)
-    return stored
+    return { session: stored, isNew: false }
   }
 
   /** A retried createSession is accepted; one asking for other fields than the session has is refused. */
@@ -87,26 +95,29 @@ export class SessionService {
     }
   }
 
-  get(id: string): SessionRecord {
-    const record = this.#parts.store.getSession(id)
+  async get(id: string): Promise<SessionRecord> {
+    const record = await this.#parts.store.sessions.get(id)
     if (record === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id, ''])
     return record
   }
 
-  view(id: string): Session | undefined {
-    const record = this.#parts.store.getSession(id)
+  async view(id: string): Promise<Session | undefined> {
+    const record = await this.#parts.store.sessions.get(id)
     if (record === undefined) return undefined
     const running = (this.#parts.live.peek(id)?.running ?? 0) > 0
-    return sessionView(record, this.#parts.store.sessionCounts(id), running, this.#parts.journal.lastSeq(id))
+    const [counts, lastSeq] = await Promise.all([this.#parts.store.sessions.counts(id), this.#parts.journal.lastSeq(id)])
+    return sessionView(record, counts, running, lastSeq)
   }
 
   /** Newest first, a page at a time; `before` is the `next` of the previous page. */
-  list(query: SessionListQuery): SessionList {
+  async list(query: SessionListQuery): Promise<SessionList> {
     const limit = query.limit ?? DEFAULT_PAGE
     if (limit > MAX_PAGE) throw new ToolexecError('API_ERR_VALIDATION', [`limit must be at most ${MAX_PAGE}, not ${limit}`])
-    const before = query.before === undefined ? undefined : this.get(query.before)
-    const page = this.#parts.store.sessionsBefore(before, limit + 1)
-    const sessions = page.slice(0, limit).map((record) => this.view(record.id) as Session)
+    const before = query.before === undefined ? undefined : await this.get(query.before)
+    const page = await this.#parts.store.sessions.page(before, limit + 1)
+    const views = await Promise.all(page.slice(0, limit).map((record) => this.view(record.id)))
+    // A session deleted since the page was read is left out.
+    const sessions = views.filter((view): view is Session => view !== undefined)
     const last = sessions.at(-1)
     return page.length > limit && last !== undefined ? { sessions, next: last.id } : { sessions }
   }
@@ -116,15 +127,17 @@ export class SessionService {
    * cancelled. The abort is stored with the schedules before it is acknowledged: a crash before
    * they end must not let a restart run them.
    */
-  abort(id: string): { sessionId: string; aborted: boolean } {
-    this.get(id)
-    // On a full disk the abort still happens; its record is written when space returns.
-    this.#parts.journal.writeOrKeep((store, at) => store.markSchedulesAborted(id, at))
+  async abort(id: string): Promise<{ sessionId: string; aborted: boolean }> {
+    await this.get(id)
+    // Queued first, so it commits before any schedule end the abort brings about. On a full
+    // disk the abort still happens; its record is written when space returns.
+    const recorded = this.#parts.journal.writeOrKeep(id, (unit, at) => unit.schedules.markAborted(id, at))
     const live = this.#parts.live.get(id)
     const previous = live.controller
     live.controller = new AbortController()
     previous.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: TURN_ABORTED } }))
     this.#parts.backgroundTasks.cancelSession(id, TURN_ABORTED)
+    await recorded
     return { sessionId: id, aborted: true }
   }
 
@@ -134,27 +147,27 @@ export class SessionService {
   }
 
   /** An artifact the session's calls recorded. */
-  artifact(sessionId: string, artifactId: string): ArtifactRecord {
-    const artifact = this.#parts.store.getArtifact(sessionId, artifactId)
+  async artifact(sessionId: string, artifactId: string): Promise<ArtifactRecord> {
+    const artifact = await this.#parts.store.artifacts.get(sessionId, artifactId)
     if (artifact === undefined) throw new ToolexecError('API_ERR_ARTIFACT_NOT_FOUND', [artifactId, sessionId])
     return artifact
   }
 
   /** The artifact, or undefined when the session recorded none of that id. */
-  findArtifact(sessionId: string, artifactId: string): ArtifactRecord | undefined {
-    return this.#parts.store.getArtifact(sessionId, artifactId)
+  findArtifact(sessionId: string, artifactId: string): Promise<ArtifactRecord | undefined> {
+    return this.#parts.store.artifacts.get(sessionId, artifactId)
   }
 
-  answerPermission(id: string, body: PermissionAnswerBody): PermissionRequestRecord {
+  async answerPermission(id: string, body: PermissionAnswerBody): Promise<PermissionRequestRecord> {
     const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once' }
-    const outcome = this.#parts.broker.answer(id, answer, body.sessionId)
+    const outcome = await this.#parts.broker.answer(id, answer, body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     if (outcome.kind === 'conflict') {
       throw new ToolexecError('API_ERR_PERMISSION_DECIDED', [id, outcome.answer.decision, outcome.answer.decidedBy], {
         context: { decision: outcome.answer.decision, decidedBy: outcome.answer.decidedBy },
       })
     }
-    const row = this.#parts.store.getPermission(id)
+    const row = await this.#parts.store.approvals.get(id)
     if (row === undefined) throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     // The stored row may lag the live decision by a tick; show the decision that holds.
     const view = permissionView(row)
@@ -162,14 +175,14 @@ export class SessionService {
     return { ...view, status: outcome.answer.decision, decidedBy: outcome.answer.decidedBy }
   }
 
-  pendingPermissions(sessionId?: string): PermissionRequestRecord[] {
-    return this.#parts.store.pendingPermissions(sessionId).map(permissionView)
+  async pendingPermissions(sessionId?: string): Promise<PermissionRequestRecord[]> {
+    return (await this.#parts.store.approvals.pending(sessionId)).map(permissionView)
   }
 
-  history(id: string): HistoryEntry[] {
-    this.get(id)
+  async history(id: string): Promise<HistoryEntry[]> {
+    await this.get(id)
     const entries: HistoryEntry[] = []
-    for (const row of this.#parts.store.history(id)) {
+    for (const row of await this.#parts.store.schedules.history(id)) {
       const entry = historyView(row, this.#parts.toolEntry(row.name))
       if (entry !== undefined) entries.push(entry)
     }

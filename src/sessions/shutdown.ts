@@ -29,24 +29,24 @@ const DRAIN_POLL_MS = 25
  * `interrupted`. A call awaiting approval is not waited for: it stays pending, answerable
  * after the restart.
  */
-export async function drainRunningCalls(journal: EventJournal, store: Store, graceMs: number): Promise<ShutdownReport> {
-  const running = stillRunning(journal, store)
+export async function drainRunningCalls(journal: EventJournal, store: Pick<Store, 'schedules'>, graceMs: number): Promise<ShutdownReport> {
+  const running = await stillRunning(journal, store)
   const deadline = performance.now() + graceMs
   let left = running
   while (left > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
-    left = stillRunning(journal, store)
+    left = await stillRunning(journal, store)
   }
   // The last result may still be queued for the next commit.
-  journal.flush()
+  await journal.flush()
   return { running, finished: running - left, stopped: left }
 }
 
 /** The report of a stop without a grace: every call still running is stopped (none counted when the database cannot tell). */
-export function runningReport(journal: EventJournal, store: Store): ShutdownReport {
+export async function runningReport(journal: EventJournal, store: Pick<Store, 'schedules'>): Promise<ShutdownReport> {
   let running = 0
   try {
-    running = stillRunning(journal, store)
+    running = await stillRunning(journal, store)
   } catch {
     // A damaged database still closes; the count is only for the log line.
   }
@@ -61,10 +61,10 @@ export interface ShutdownReport {
 }
 
 /** How many calls run, not counting one whose result a full disk keeps in memory (it has finished); none while the database is away (nothing of them could be written). */
-function stillRunning(journal: EventJournal, store: Store): number {
+async function stillRunning(journal: EventJournal, store: Pick<Store, 'schedules'>): Promise<number> {
   let running: { sessionId: string; id: string }[]
   try {
-    running = store.runningCalls()
+    running = await store.schedules.runningCalls()
   } catch (error) {
     if (isStorageUnavailable(error)) return 0
     throw error

@@ -1,4 +1,4 @@
-/** @module What an event changes in the store, run by the journal in the event's own transaction. */
-import type { Store } from '../contracts/store.js'
+/** @module What an event changes in the store: writes recorded into the unit of work that also writes the event. */
+import type { UnitOfWork } from '../contracts/store.js'
 
-export type StateChange = (store: Store, at: string) => void
+export type StateChange = (unit: UnitOfWork, at: string) => void

@@ -12,28 +12,30 @@ import { forgetModeBeforePlan } from '../tools/enter-plan-mode/plan-mode-memory.
 import type { Store } from '../contracts/store.js'
 import { DEFAULT_WEB_FETCH, InMemoryFileStateStore, type BuiltinServices, type SessionControl, type TodoItem, type TodoStore, type WebFetchSettings } from '../tools/services.js'
 
-export function storedTodos(store: Store): TodoStore {
+type SessionStore = Pick<Store, 'sessions' | 'commit'>
+
+export function storedTodos(store: SessionStore): TodoStore {
   return {
-    get: (sessionId) => {
-      const todos = store.getTodos(sessionId)
+    get: async (sessionId) => {
+      const todos = await store.sessions.todos(sessionId)
       return Array.isArray(todos) ? (todos as TodoItem[]) : []
     },
-    set: (sessionId, todos) => store.setTodos(sessionId, todos, new Date().toISOString()),
+    set: (sessionId, todos) => store.commit((unit) => unit.sessions.setTodos(sessionId, todos, new Date().toISOString())),
   }
 }
 
-export function storedSessionControl(store: Store): SessionControl {
+export function storedSessionControl(store: SessionStore): SessionControl {
   return {
-    getPermissionMode: (sessionId) => store.permissionModeOf(sessionId) ?? 'default',
-    setPermissionMode: (sessionId, mode) => store.setPermissionMode(sessionId, mode),
+    getPermissionMode: async (sessionId) => (await store.sessions.get(sessionId))?.permissionMode ?? 'default',
+    setPermissionMode: (sessionId, mode) => store.commit((unit) => unit.sessions.setPermissionMode(sessionId, mode)),
   }
 }
 
 /** The session's mode as stored now, so EnterPlanMode takes effect for the calls after it. */
 export function withLiveMode(base: PermissionService, session: SessionControl): PermissionService {
   return {
-    evaluate: function evaluateInLiveMode(query: PermissionQuery) {
-      const mode: PermissionMode = session.getPermissionMode(query.sessionId)
+    evaluate: async function evaluateInLiveMode(query: PermissionQuery) {
+      const mode: PermissionMode = await session.getPermissionMode(query.sessionId)
       return base.evaluate(mode === query.mode ? query : { ...query, mode })
     },
   }
@@ -47,7 +49,7 @@ export interface ServerToolServices extends BuiltinServices {
 }
 
 export function serverToolServices(
-  store: Store,
+  store: SessionStore,
   backgroundTasks: BackgroundTaskRegistry,
   memoryDir: string,
   webFetch: Partial<WebFetchSettings> = {},

@@ -14,34 +14,54 @@ export interface ArtifactCaps {
   readonly perSessionBytes: number
 }
 
-/** Bytes of artifacts already kept: of one call, and of one session. */
+/** Bytes of artifacts already kept: of one call, and of one session (read from the store). */
 export interface ArtifactUsage {
-  callBytes(sessionId: string, callId: string): number
-  sessionBytes(sessionId: string): number
+  callBytes(sessionId: string, callId: string): Promise<number>
+  sessionBytes(sessionId: string): Promise<number>
+}
+
+/** What the call and its session already kept, read once; a stream checks each chunk against it without a read. */
+interface UsedBytes {
+  readonly call: number
+  readonly session: number
+}
+
+async function usedBytes(usage: ArtifactUsage, request: ArtifactOpenRequest): Promise<UsedBytes> {
+  const [call, session] = await Promise.all([usage.callBytes(request.sessionId, request.callId), usage.sessionBytes(request.sessionId)])
+  return { call, session }
 }
 
 /** The error for `bytes` more of `request`'s call, or undefined when they fit both caps. */
-export function capError(caps: ArtifactCaps, usage: ArtifactUsage, request: ArtifactOpenRequest, bytes: number): ToolexecError | undefined {
-  const callTotal = usage.callBytes(request.sessionId, request.callId) + bytes
+function overCap(caps: ArtifactCaps, used: UsedBytes, request: ArtifactOpenRequest, bytes: number): ToolexecError | undefined {
+  const callTotal = used.call + bytes
   if (callTotal > caps.perCallBytes) return new ToolexecError('ART_ERR_CALL_CAP', [callTotal, caps.perCallBytes])
-  const sessionUsed = usage.sessionBytes(request.sessionId)
-  if (sessionUsed + bytes > caps.perSessionBytes) return new ToolexecError('ART_ERR_SESSION_CAP', [request.sessionId, sessionUsed, bytes, caps.perSessionBytes])
+  if (used.session + bytes > caps.perSessionBytes) return new ToolexecError('ART_ERR_SESSION_CAP', [request.sessionId, used.session, bytes, caps.perSessionBytes])
   return undefined
 }
 
-function cappedStream(stream: ArtifactStream, overCap: (bytes: number) => ToolexecError | undefined): ArtifactStream {
+/** The error for `bytes` more of `request`'s call, by what the store holds now, or undefined when they fit both caps. */
+export async function capError(caps: ArtifactCaps, usage: ArtifactUsage, request: ArtifactOpenRequest, bytes: number): Promise<ToolexecError | undefined> {
+  return overCap(caps, await usedBytes(usage, request), request, bytes)
+}
+
+/**
+ * Each chunk is checked against the usage read when the stream opened; the close checks the
+ * whole again against what the store holds then, which counts artifacts kept meanwhile.
+ */
+function cappedStream(stream: ArtifactStream, overCapAsOpened: (bytes: number) => ToolexecError | undefined, overCapAsStored: (bytes: number) => Promise<ToolexecError | undefined>): ArtifactStream {
   let failure: ToolexecError | undefined
   return {
     get bytes() {
       return stream.bytes
     },
     write: (chunk) => {
-      failure ??= overCap(stream.bytes + chunk.byteLength)
+      failure ??= overCapAsOpened(stream.bytes + chunk.byteLength)
       // The caller discards the stream on this error, which removes what was written.
       if (failure !== undefined) throw failure
       return stream.write(chunk)
     },
     close: async () => {
+      failure ??= await overCapAsStored(stream.bytes)
       if (failure !== undefined) {
         await stream.discard()
         throw failure
@@ -52,13 +72,13 @@ function cappedStream(stream: ArtifactStream, overCap: (bytes: number) => Toolex
   }
 }
 
-function cappedReservation(reservation: ArtifactReservation, overCap: (bytes: number) => ToolexecError | undefined): ArtifactReservation {
+function cappedReservation(reservation: ArtifactReservation, overCapAsStored: (bytes: number) => Promise<ToolexecError | undefined>): ArtifactReservation {
   return {
     path: reservation.path,
     fd: reservation.fd,
     closeFd: () => reservation.closeFd(),
     commit: async (content) => {
-      const failure = overCap(content.bytes)
+      const failure = await overCapAsStored(content.bytes)
       if (failure === undefined) return reservation.commit(content)
       await reservation.discard()
       throw failure
@@ -70,23 +90,24 @@ function cappedReservation(reservation: ArtifactReservation, overCap: (bytes: nu
 export function capArtifacts(inner: ArtifactStore, caps: ArtifactCaps, usage: ArtifactUsage): ArtifactStore {
   const open = inner.open?.bind(inner)
   const reserve = inner.reserve?.bind(inner)
-  const overCapOf = (request: ArtifactOpenRequest) => (bytes: number) => capError(caps, usage, request, bytes)
+  const overCapAsStoredOf = (request: ArtifactOpenRequest) => (bytes: number) => capError(caps, usage, request, bytes)
   return {
     write: async function writeWithinCaps(request): Promise<ArtifactRef> {
       const bytes = typeof request.content === 'string' ? Buffer.byteLength(request.content) : request.content.byteLength
-      const failure = capError(caps, usage, request, bytes)
+      const failure = await capError(caps, usage, request, bytes)
       if (failure !== undefined) throw failure
       return inner.write(request)
     },
     open:
       open &&
       async function openWithinCaps(request) {
-        return cappedStream(await open(request), overCapOf(request))
+        const used = await usedBytes(usage, request)
+        return cappedStream(await open(request), (bytes) => overCap(caps, used, request, bytes), overCapAsStoredOf(request))
       },
     reserve:
       reserve &&
       async function reserveWithinCaps(request) {
-        return cappedReservation(await reserve(request), overCapOf(request))
+        return cappedReservation(await reserve(request), overCapAsStoredOf(request))
       },
   }
 }

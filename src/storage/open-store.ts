@@ -21,8 +21,9 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url)
 }
 
-export function openStore(location: StoreLocation): OpenedStore {
+/** Rejects, never throws: a file that cannot be opened and a database that does not answer fail alike. */
+export async function openStore(location: StoreLocation): Promise<OpenedStore> {
   const { databaseUrl, logger } = location
-  if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) return openPostgresStore(databaseUrl, { logger })
+  if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) return await openPostgresStore(databaseUrl, { logger })
   return openSqliteStore(path.join(location.dataDir, SQLITE_FILE))
 }

@@ -1,9 +1,9 @@
 /** @module An artifact store that also records each artifact's row, so the API can serve it. */
-import { rmSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import type { ArtifactRef, ArtifactReservation, ArtifactStore, ArtifactStream } from '../contracts/ports.js'
 import type { Store } from '../contracts/store.js'
 
-type Record = (ref: ArtifactRef) => ArtifactRef
+type Record = (ref: ArtifactRef) => Promise<ArtifactRef>
 
 function recordedStream(stream: ArtifactStream, record: Record): ArtifactStream {
   return {
@@ -26,13 +26,13 @@ function recordedReservation(reservation: ArtifactReservation, record: Record): 
   }
 }
 
-export function recordArtifacts(inner: ArtifactStore, store: Store): ArtifactStore {
-  const record: Record = (ref) => {
+export function recordArtifacts(inner: ArtifactStore, store: Pick<Store, 'commit'>): ArtifactStore {
+  const record: Record = async (ref) => {
     try {
-      store.insertArtifact(ref, new Date().toISOString())
+      await store.commit((unit) => unit.artifacts.insert(ref, new Date().toISOString()))
     } catch (error) {
       // No row, no artifact: a file nobody can serve or delete is not left behind (a full disk).
-      rmSync(ref.path, { force: true })
+      await rm(ref.path, { force: true })
       throw error
     }
     return ref

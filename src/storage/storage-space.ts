@@ -75,14 +75,14 @@ export class StorageSpace implements StorageRoom {
    * Runs `write`; when it fails for want of space, gives it the reserve's space and runs it
    * once more. For a write a full disk must not stop and that holds nothing back (a delete).
    */
-  writeWithReserve<T>(write: () => T): T {
+  async writeWithReserve<T>(write: () => Promise<T>): Promise<T> {
     try {
-      return write()
+      return await write()
     } catch (error) {
       if (!isStorageFull(error)) throw error
       this.markFull()
       if (!this.reserve.spend()) throw error
-      return write()
+      return await write()
     }
   }
 

@@ -24,14 +24,16 @@ export interface TodoItem {
   readonly activeForm?: string | undefined
 }
 
+/** Asynchronous: the server keeps todos in its database. `set` resolves once they are stored. */
 export interface TodoStore {
-  get(sessionId: string): TodoItem[]
-  set(sessionId: string, todos: readonly TodoItem[]): void
+  get(sessionId: string): Promise<TodoItem[]>
+  set(sessionId: string, todos: readonly TodoItem[]): Promise<void>
 }
 
+/** Asynchronous: the server keeps the mode in its database. `setPermissionMode` resolves once it is stored. */
 export interface SessionControl {
-  getPermissionMode(sessionId: string): PermissionMode
-  setPermissionMode(sessionId: string, mode: PermissionMode): void
+  getPermissionMode(sessionId: string): Promise<PermissionMode>
+  setPermissionMode(sessionId: string, mode: PermissionMode): Promise<void>
 }
 
 export interface WebFetchSettings {
@@ -84,12 +86,13 @@ export class InMemoryFileStateStore implements FileStateStore {
 export class InMemoryTodoStore implements TodoStore {
   readonly #todos = new Map<string, TodoItem[]>()
 
-  get(sessionId: string): TodoItem[] {
-    return [...(this.#todos.get(sessionId) ?? [])]
+  get(sessionId: string): Promise<TodoItem[]> {
+    return Promise.resolve([...(this.#todos.get(sessionId) ?? [])])
   }
 
-  set(sessionId: string, todos: readonly TodoItem[]): void {
+  set(sessionId: string, todos: readonly TodoItem[]): Promise<void> {
     this.#todos.set(sessionId, [...todos])
+    return Promise.resolve()
   }
 }
 

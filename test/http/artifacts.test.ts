@@ -128,9 +128,9 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
     expect(await response.text()).toBe('<script>alert(1)</script>')
   })
 
-  it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', () => {
+  it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {
     expect(persistedPath.startsWith(`${s.dataDir}/cli/artifacts/ses-artifacts/dump-1-${artifactId}`)).toBe(true)
-    expect(s.runtime.store.getArtifact(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
+    expect(await s.runtime.store.artifacts.get(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
   })
 
   it('R36 serves exactly the recorded bytes even when the file grew after it was recorded (a process left writing)', async () => {

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply } from '../../src/contracts/api.js'
+import { rowCounts } from '../support/row-counts.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { openSse } from '../support/sse-client.js'
 
@@ -59,10 +60,10 @@ const UNAUTHORIZED = { error: { code: 'API_ERR_UNAUTHORIZED', message: 'Missing 
 
 describe('bearer token (TOOLEXEC_TOKEN)', () => {
   it.each(ROUTES)('%s %s without a token replies 401 in the error format and does nothing', async (method, route, body) => {
-    const before = guarded.runtime.store.rowCounts()
+    const before = await rowCounts(guarded)
     const reply = await guarded.json<ErrorReply>(method, route, body)
     expect(reply).toEqual({ status: 401, body: UNAUTHORIZED })
-    expect(guarded.runtime.store.rowCounts()).toEqual(before)
+    expect(await rowCounts(guarded)).toEqual(before)
   })
 
   it.each([
@@ -167,10 +168,10 @@ describe('without a token, only loopback names', () => {
     })
 
   it.each(['rebound.example', 'rebound.example:8787', '10.0.0.5'])('refuses Host %s with 403 and writes nothing', async (host) => {
-    const before = open.runtime.store.rowCounts()
+    const before = await rowCounts(open)
     expect(await asHost(open, host, 'POST', '/sessions', { id: 'rebound' })).toBe(403)
     expect(await asHost(open, host, 'GET', '/tools')).toBe(403)
-    expect(open.runtime.store.rowCounts()).toEqual(before)
+    expect(await rowCounts(open)).toEqual(before)
   })
 
   it.each(['localhost', '127.0.0.1', '[::1]'])('answers Host %s with the port', async (name) => {

@@ -13,6 +13,7 @@ import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-forma
 import { BODY_LIMIT_BYTES } from '../../src/http/json-body.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { Contract, send, type Operation, type Reply, type RequestOptions } from '../support/contract.js'
+import { rowCounts } from '../support/row-counts.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { expectCarriesModelContent, PIXEL_PNG } from '../support/model-formats.js'
 import { dumpTool, sleepTool } from '../support/tools.js'
@@ -340,7 +341,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       })
     }
     await expectStatus(full('GET', '/sessions'), 200)
-    expect(noSpace.runtime.store.rowCounts()).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
+    expect(await rowCounts(noSpace)).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
   })
 
   it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {

@@ -50,7 +50,7 @@ const reads = (prefix: string, count: number, file = 'f.txt'): unknown[] => Arra
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
 
-const stored = (sessionId: string): StoredEvent[] => s.runtime.store.eventsAfter(sessionId, 0, 1_000_000)
+const stored = (sessionId: string): Promise<StoredEvent[]> => s.runtime.store.events.after(sessionId, 0, 1_000_000)
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -79,7 +79,7 @@ describe('GET /sessions/:id/events', () => {
       expect(data).toMatchObject({ type: frame.event, sessionId, seq: Number(frame.id) })
       expect(new Date(String(data.at)).toISOString()).toBe(data.at)
     }
-    expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).map((event) => event.data))
+    expect(stream.frames.map((frame) => frame.data)).toEqual((await stored(sessionId)).map((event) => event.data))
     const types = new Set(stream.frames.map((frame) => frame.event))
     expect([...types]).toEqual(expect.arrayContaining(['ScheduleAccepted', 'BatchStarted', 'ToolCallStarted', 'ToolCallResult', 'BatchCompleted', 'ScheduleCompleted']))
     // Calls of one group start together: their ToolCallStarted events come in any order.
@@ -151,7 +151,7 @@ describe('GET /sessions/:id/events', () => {
     // A session deleted and created again starts over at 1: a client still holding an id of the old one.
     const sessionId = fresh('ahead')
     await finished((await accept(sessionId, reads('ahead', 1))).scheduleId)
-    const last = stored(sessionId).length
+    const last = (await stored(sessionId)).length
     const stream = await watch(sessionId, { [how]: last + 5 })
     expect(stream.status).toBe(400)
     expect(stream.body).toEqual({
@@ -183,7 +183,7 @@ describe('resuming by id', () => {
   beforeAll(async () => {
     sessionId = fresh('resume')
     for (let i = 0; i < 6; i++) await finished((await accept(sessionId, reads(`r${i}-`, 20))).scheduleId)
-    last = s.runtime.journal.lastSeq(sessionId)
+    last = await s.runtime.journal.lastSeq(sessionId)
     expect(last).toBeGreaterThan(2 * LIMITS.replayPage)
   })
 
@@ -200,13 +200,9 @@ describe('resuming by id', () => {
     const more = await accept(sessionId, reads(`more${counter++}-`, 5))
     await stream.waitFor(completes(more.scheduleId), 8_000)
     await stream.waitFor(completes(posted.scheduleId))
-    const end = s.runtime.journal.lastSeq(sessionId)
+    const end = await s.runtime.journal.lastSeq(sessionId)
     expect(stream.ids()).toEqual(range(from + 1, end))
-    expect(stream.frames.map((frame) => frame.data)).toEqual(
-      stored(sessionId)
-        .slice(from)
-        .map((event) => event.data),
-    )
+    expect(stream.frames.map((frame) => frame.data)).toEqual((await stored(sessionId)).slice(from).map((event) => event.data))
     last = end
   })
 })
@@ -219,10 +215,10 @@ describe('a replay of large events', () => {
     const journal = s.runtime.journal
     for (let i = 0; i < 7; i++) await journal.append({ type: 'ModelNetworkStatus', sessionId, status: 'ok', detail: `${i}`.repeat(3_000_000) } as never)
     const stream = await watch(sessionId)
-    const last = journal.lastSeq(sessionId)
+    const last = await journal.lastSeq(sessionId)
     await until(() => stream.frames.length >= last, 10_000)
     expect(stream.ids()).toEqual(range(1, last))
-    expect(stream.frames.map((frame) => frame.data)).toEqual(stored(sessionId).map((event) => event.data))
+    expect(stream.frames.map((frame) => frame.data)).toEqual((await stored(sessionId)).map((event) => event.data))
   })
 })
 
@@ -242,7 +238,7 @@ describe('a slow client', () => {
     for (let i = 0; i < 3; i++) schedules.push(await accept(sessionId, reads(`small${i}-`, 20)))
     await until(() => bus.subscriberCount(sessionId) === 0, 8_000)
     for (const schedule of schedules) await finished(schedule.scheduleId)
-    const end = s.runtime.journal.lastSeq(sessionId)
+    const end = await s.runtime.journal.lastSeq(sessionId)
 
     const firstPart = parseSse(await readAll(response)).frames
     const firstIds = firstPart.map((frame) => Number(frame.id))
@@ -253,7 +249,7 @@ describe('a slow client', () => {
     await resumed.waitForId(end, 8_000)
     const all = [...firstPart, ...resumed.frames]
     expect(all.map((frame) => Number(frame.id))).toEqual(range(1, end))
-    expect(all.map((frame) => frame.data)).toEqual(stored(sessionId).map((event) => event.data))
+    expect(all.map((frame) => frame.data)).toEqual((await stored(sessionId)).map((event) => event.data))
   }, 30_000)
 
   it('is disconnected when it is closed: the frames that waited for it are dropped, not held until it reads again', async () => {
@@ -293,7 +289,7 @@ describe('a client that keeps up', () => {
       const calls = [{ id: 'long', name: 'Read', input: { file_path: 'y'.repeat(20_000) } }]
       const accepted = await tight.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keeps-up', createSession: {}, calls })
       await tight.json('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
-      const end = tight.runtime.journal.lastSeq('keeps-up')
+      const end = await tight.runtime.journal.lastSeq('keeps-up')
       await stream.waitForId(end, 5_000)
       expect(stream.frames.map((frame) => Number(frame.id))).toEqual(range(1, end))
       expect(bus.subscriberCount('keeps-up')).toBe(1)

@@ -10,6 +10,7 @@ import { Pool } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ScheduleAcceptedReply } from '../../src/contracts/api.js'
 import { routeRequests, type FuzzPools, type FuzzRequest } from '../support/crash-fuzz.js'
+import { rowCounts } from '../support/row-counts.js'
 import { readTool, editTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { until } from '../support/until.js'
@@ -25,7 +26,7 @@ let pool: Pool
 let pools: FuzzPools
 const tally = new Map<string, { accepted: number; rejected: number }>()
 
-const rowCounts = (): string => JSON.stringify(server.runtime.store.rowCounts())
+const counted = async (): Promise<string> => JSON.stringify(await rowCounts(server))
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -50,11 +51,11 @@ function settled(): true | undefined {
 /** An accepted request may go on writing (its schedule runs): wait until its work has settled, and its rows stop changing. */
 async function quiesce(): Promise<void> {
   await until(settled, 'the work of an accepted request to end or wait on an approval', 15_000, 5)
-  let last = rowCounts()
+  let last = await counted()
   // Reads a few ms apart: a schedule's commits come a tick or a file read apart.
   for (let stable = 0; stable < 3;) {
     await pause(5)
-    const next = rowCounts()
+    const next = await counted()
     stable = next === last ? stable + 1 : 0
     last = next
   }
@@ -78,7 +79,7 @@ async function send(request: FuzzRequest): Promise<{ status: number; type: strin
 
 async function checkOne(route: string, request: FuzzRequest): Promise<void> {
   const what = describeRequest(request)
-  const before = rowCounts()
+  const before = await counted()
   const { status, type, text } = await send(request)
   const counts = tally.get(route) ?? { accepted: 0, rejected: 0 }
   tally.set(route, counts)
@@ -94,7 +95,7 @@ async function checkOne(route: string, request: FuzzRequest): Promise<void> {
   expect(body.error, `${what} -> ${text.slice(0, 300)}`).toEqual(expect.objectContaining({ code: anyOf(String), message: anyOf(String) }))
   await nextTurn()
   await nextTurn()
-  expect(rowCounts(), `${what} -> ${status} wrote rows`).toBe(before)
+  expect(await counted(), `${what} -> ${status} wrote rows`).toBe(before)
 }
 
 async function seedPools(): Promise<FuzzPools> {
@@ -118,7 +119,7 @@ async function seedPools(): Promise<FuzzPools> {
     openSchedules: open,
     permissions: pending.map((request) => request.id),
     artifacts: [
-      ['fz-b', seedArtifact('fz-b')],
+      ['fz-b', await seedArtifact('fz-b')],
       ['fz-a', 'tool-result-missing'],
     ],
   }
@@ -134,13 +135,13 @@ async function pendingRequests(count: number): Promise<PermissionRequestRecord[]
 }
 
 /** A real artifact file and row, so Range headers meet real bytes. */
-function seedArtifact(sessionId: string): string {
+async function seedArtifact(sessionId: string): Promise<string> {
   const id = 'tool-result-fuzz'
   const file = path.join(server.dataDir, 'cli', 'artifacts', sessionId, `r0-${id}.txt`)
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, 'x'.repeat(1_000))
   const ref = { id, sessionId, callId: 'r0', path: file, uri: `toolexec-artifact://${sessionId}/${id}`, bytes: 1_000, mediaType: 'text/plain', retention: 'session' as const, sha256: '0'.repeat(64) }
-  server.runtime.store.insertArtifact(ref, new Date().toISOString())
+  await server.runtime.store.commit((unit) => unit.artifacts.insert(ref, new Date().toISOString()))
   return id
 }
 

@@ -102,6 +102,6 @@ describe('clients generated from openapi.yaml', () => {
       unknownSessionCode: 'API_ERR_SESSION_NOT_FOUND',
       createdSessionMode: 'plan',
     })
-    expect(server.runtime.store.getSession(`generated-${consumer}-typo`)).toBeUndefined()
+    expect(await server.runtime.store.sessions.get(`generated-${consumer}-typo`)).toBeUndefined()
   })
 })

@@ -26,7 +26,7 @@ describe('replay seam under live traffic', () => {
     await server.json('POST', '/sessions', { id: 'seam' })
     const { journal } = server.runtime
     for (let n = 0; n < STORED; n++) void journal.append(progress('seam', n))
-    journal.flush()
+    await journal.flush()
     const stream = await openSse(server.url, 'seam', { after: 0 })
     for (let n = 0; n < LIVE; n++) {
       await journal.append(progress('seam', STORED + n))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
+import { rowCounts } from '../support/row-counts.js'
 import { settledRowCounts, type TestServer } from '../support/server.js'
 import { dataOf, type SseClient } from '../support/sse-client.js'
 
@@ -77,7 +78,7 @@ describe('POST /schedules', () => {
     })
     expect(await settledRowCounts(s)).toEqual(before)
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(404)
-    expect(s.runtime.journal.lastSeq(sessionId)).toBe(0)
+    expect(await s.runtime.journal.lastSeq(sessionId)).toBe(0)
   })
 
   it('creates an unknown session with the defaults when asked with createSession: {}', async () => {
@@ -134,7 +135,7 @@ describe('POST /schedules', () => {
     const sessionId = fresh('race-create')
     const replies = await Promise.all(['a', 'b'].map((id) => s.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, createSession: { permissionMode: 'plan' }, calls: [read(id)] })))
     expect(replies.map((reply) => reply.status)).toEqual([202, 202])
-    expect(s.runtime.store.sessionCounts(sessionId)).toMatchObject({ schedules: 2, calls: 2 })
+    expect(await s.runtime.store.sessions.counts(sessionId)).toMatchObject({ schedules: 2, calls: 2 })
   })
 
   it.each<[string, unknown]>([
@@ -157,7 +158,7 @@ describe('POST /schedules', () => {
     expect(Object.keys(reply.body)).toEqual(['error'])
     expect(reply.body.error.code).toBe('API_ERR_VALIDATION')
     expect(reply.body.error.message.length).toBeGreaterThan(0)
-    expect(s.runtime.store.rowCounts()).toEqual(before)
+    expect(await rowCounts(s)).toEqual(before)
   })
 
   it('R26 accepts an unknown tool name and gives that call `Tool not found: <name>` (A4) while the others run', async () => {
@@ -174,11 +175,11 @@ describe('POST /schedules', () => {
   it('replies 409 for a call id already used in the session, and writes no row', async () => {
     const sessionId = fresh('reuse')
     await finished((await accept(sessionId, [read('c1')])).scheduleId)
-    const before = s.runtime.store.rowCounts()
+    const before = await rowCounts(s)
     const reply = await s.json<ErrorReply>('POST', '/schedules', { sessionId, calls: [read('c2'), read('c1')] })
     expect(reply.status).toBe(409)
     expect(reply.body.error).toEqual({ code: 'API_ERR_CALL_ID_TAKEN', message: `Call id c1 is already used in session ${sessionId}` })
-    expect(s.runtime.store.rowCounts()).toEqual(before)
+    expect(await rowCounts(s)).toEqual(before)
     expect((await accept(fresh('other-session'), [read('c1')])).calls[0]?.id).toBe('c1')
   })
 
@@ -187,7 +188,7 @@ describe('POST /schedules', () => {
     const replies = await Promise.all([1, 2].map(() => s.json<ErrorReply>('POST', '/schedules', { sessionId, createSession: {}, calls: [read('same')] })))
     expect(replies.map((reply) => reply.status).sort()).toEqual([202, 409])
     expect(replies.find((reply) => reply.status === 409)?.body.error.code).toBe('API_ERR_CALL_ID_TAKEN')
-    expect(s.runtime.store.sessionCounts(sessionId).calls).toBe(1)
+    expect((await s.runtime.store.sessions.counts(sessionId)).calls).toBe(1)
     expect((await s.json('GET', `/sessions/${sessionId}`)).status).toBe(200)
   })
 

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallRecord, ErrorReply, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
+import { rowCounts } from '../support/row-counts.js'
 import { SseClient } from '../support/sse-client.js'
 import { sleepTool } from '../support/tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -102,7 +103,7 @@ describe('DELETE /sessions/:id', () => {
     const ended = await server.json<ScheduleReply>('GET', `/schedules/${accepted.body.scheduleId}?wait=10`)
     expect(ended.body.status).toBe('cancelled')
     expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
-    expect(server.runtime.store.rowCounts().schedule_aborts).toBe(0)
+    expect((await rowCounts(server)).schedule_aborts).toBe(0)
   })
 
   it('refuses a session with a background task running', async () => {
@@ -169,7 +170,7 @@ describe('DELETE /sessions/:id', () => {
     server = await startTestServer()
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
     await runApproved(server, 's1', 'c1', 'Edit', { file_path: 'a.txt' })
-    const permissionId = server.runtime.store.lastPermissionForCall('s1', 'c1')?.id
+    const permissionId = (await server.runtime.store.approvals.lastForCall('s1', 'c1'))?.id
     expect((await server.json('DELETE', '/sessions/s1')).status).toBe(204)
 
     for (const decision of ['deny', 'allow']) {

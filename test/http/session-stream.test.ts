@@ -20,14 +20,14 @@ let store: Store
 let server: http.Server | undefined
 beforeEach(async () => {
   dir = tempDirSync('stream')
-  opened = openStore({ dataDir: dir, databaseUrl: await freshDatabaseUrl(), logger: pino({ level: 'silent' }) })
+  opened = await openStore({ dataDir: dir, databaseUrl: await freshDatabaseUrl(), logger: pino({ level: 'silent' }) })
   store = opened.store
 })
 afterEach(async () => {
   server?.closeAllConnections()
   await new Promise((resolve) => server?.close(resolve))
   server = undefined
-  opened.close()
+  await opened.close()
   rmSync(dir, { recursive: true, force: true })
 })
 

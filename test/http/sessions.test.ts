@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ErrorReply, HistoryEntry, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session, ToolInfo } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
+import { rowCounts } from '../support/row-counts.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { probeSandbox } from '../../src/tools/bash/sandbox-probe.js'
 import { dataOf } from '../support/sse-client.js'
@@ -79,12 +80,12 @@ describe('POST /sessions', () => {
     ['an array body', []],
     ['a body that is not JSON', '{"id":'],
   ])('replies 400 in the error format for %s, and stores nothing', async (_case, body) => {
-    const before = s.runtime.store.rowCounts()
+    const before = await rowCounts(s)
     const reply = await s.json<ErrorReply>('POST', '/sessions', body)
     expect(reply.status).toBe(400)
     expect(reply.body.error.code).toBe('API_ERR_VALIDATION')
     expect(reply.body.error.message.length).toBeGreaterThan(0)
-    expect(s.runtime.store.rowCounts()).toEqual(before)
+    expect(await rowCounts(s)).toEqual(before)
   })
 
   it('replies 409 for an id that exists and leaves the first session as it was', async () => {

@@ -180,12 +180,12 @@ describe('streaming early dispatch over HTTP', () => {
       const { scheduleId } = await open(sessionId)
       const adding = s.json('POST', `/schedules/${scheduleId}/calls`, read('r1'))
       // Close as soon as the call is stored, while the request adding it still awaits its permission check.
-      while (s.runtime.store.callsOfSchedule(scheduleId).length === 0) await new Promise((resolve) => setImmediate(resolve))
+      while ((await s.runtime.store.schedules.calls(scheduleId)).length === 0) await new Promise((resolve) => setImmediate(resolve))
       await close(scheduleId)
       expect((await adding).status).toBe(202)
       const record = await finished(scheduleId)
       expect(record.calls.map((call) => call.status)).toEqual(['succeeded'])
-      const started = s.runtime.store.eventsAfter(sessionId, 0, 1000).filter((event) => event.type === 'ToolCallStarted')
+      const started = (await s.runtime.store.events.after(sessionId, 0, 1000)).filter((event) => event.type === 'ToolCallStarted')
       expect(started).toHaveLength(1)
     }
   })
@@ -216,7 +216,7 @@ describe('streaming early dispatch over HTTP', () => {
     const over = await s.json<ErrorReply>('POST', `/schedules/${scheduleId}/calls`, read('r1000'))
     expect(over.status).toBe(400)
     expect(over.body.error).toEqual({ code: 'API_ERR_VALIDATION', message: 'A schedule holds at most 1000 calls' })
-    expect(s.runtime.store.callsOfSchedule(scheduleId)).toHaveLength(1000)
+    expect(await s.runtime.store.schedules.calls(scheduleId)).toHaveLength(1000)
     await s.json('POST', `/sessions/${sessionId}/abort`)
     expect((await finished(scheduleId)).status).toBe('cancelled')
   }, 60_000)

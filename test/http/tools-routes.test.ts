@@ -145,7 +145,7 @@ describe('client tools across a restart', () => {
     await server.json('DELETE', '/tools/pick_color')
     await restart()
     expect(await toolNames()).not.toContain('pick_color')
-    expect(server.runtime.store.clientTools()).toEqual([])
+    expect(await server.runtime.store.rules.clientTools()).toEqual([])
   })
 
   it('runs a call that awaited approval across the restart once it is allowed', async () => {
@@ -170,13 +170,13 @@ describe('client tools across a restart', () => {
     await restart({ TOOLEXEC_CONFIG: configFile })
     const tools = await server.json<{ tools: ToolInfo[] }>('GET', '/tools')
     expect(tools.body.tools.filter((tool) => tool.name === 'pick_color').map((tool) => tool.description)).toEqual(['From the config file'])
-    expect(server.runtime.store.clientTools()).toEqual([expect.objectContaining({ name: 'pick_color', description: 'Asks the user to pick a color' })])
+    expect(await server.runtime.store.rules.clientTools()).toEqual([expect.objectContaining({ name: 'pick_color', description: 'Asks the user to pick a color' })])
   })
 
   it('does not keep a tool that was refused', async () => {
     await server.json('POST', '/tools', pickColor({ name: 'Read' }))
     await server.json('POST', '/tools', pickColor({ url: 'file:///etc/passwd' }))
-    expect(server.runtime.store.clientTools()).toEqual([])
+    expect(await server.runtime.store.rules.clientTools()).toEqual([])
   })
 })
 

@@ -68,7 +68,7 @@ describe('R17 the denying broker', () => {
   it('R17 is not interactive and leaves the deny to the gate, with the exact text', async () => {
     const broker = createDenyingBroker()
     expect(broker.interactive).toBe(false)
-    const ticket = broker.open(request('p1'))
+    const ticket = await broker.open(request('p1'))
     expect(ticket.settled).toBeUndefined()
     // A hook may still decide first; only then does the no-client denial apply.
     expect(ticket.settle({ decision: 'allow', decidedBy: 'hook' })).toBe(true)

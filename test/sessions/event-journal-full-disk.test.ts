@@ -53,11 +53,11 @@ function freeDatabase(): void {
   freeBytes = Number.MAX_SAFE_INTEGER
 }
 
-const storedTypes = (sessionId: string): string[] => store.eventsAfter(sessionId, 0, 1000).map((event) => `${event.seq}:${event.type}`)
+const storedTypes = async (sessionId: string): Promise<string[]> => (await store.events.after(sessionId, 0, 1000)).map((event) => `${event.seq}:${event.type}`)
 
-async function until(what: string, condition: () => boolean): Promise<void> {
+async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 10_000
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
@@ -69,12 +69,14 @@ beforeEach(async () => {
   freeBytes = Number.MAX_SAFE_INTEGER
   space = new StorageSpace(dir, { freeBytes: () => freeBytes })
   journal = new EventJournal(store, new EventBus(), undefined, space)
-  store.insertSession(record('s1'))
-  store.insertSession(record('s2'))
+  await store.commit((unit) => {
+    unit.sessions.insert(record('s1'))
+    unit.sessions.insert(record('s2'))
+  })
 })
 
 afterEach(async () => {
-  journal.close()
+  await journal.close()
   store.db.close()
   await rm(dir, { recursive: true, force: true })
 })
@@ -90,13 +92,13 @@ describe('EventJournal on a full disk', () => {
     expect(journal.keptResults()).toEqual(new Set(['s1 c1']))
     expect(journal.keptScheduleEnds('s1')).toEqual(new Set(['sch1']))
     expect(space.full).toBe(true)
-    expect(storedTypes('s1')).toEqual(['1:BatchStarted'])
+    expect(await storedTypes('s1')).toEqual(['1:BatchStarted'])
 
     freeDatabase()
     // Written by the journal's own retry: nothing else is appended meanwhile.
     await expect(result).resolves.toMatchObject({ seq: 2, type: 'ToolCallResult' })
     await until('the kept writes written', () => journal.keptCount === 0)
-    expect(storedTypes('s1')).toEqual(['1:BatchStarted', '2:ToolCallResult', '3:ScheduleCompleted'])
+    expect(await storedTypes('s1')).toEqual(['1:BatchStarted', '2:ToolCallResult', '3:ScheduleCompleted'])
     await until('room for new work again', () => !space.full)
   })
 
@@ -107,14 +109,14 @@ describe('EventJournal on a full disk', () => {
     freeDatabase()
     const next = await journal.append({ type: 'BatchCompleted', sessionId: 's1', batchIndex: 0, callIds: ['c1'], stopTurn: false })
     expect(next.seq).toBe(2)
-    expect(storedTypes('s1')).toEqual(['1:ToolCallResult', '2:BatchCompleted'])
+    expect(await storedTypes('s1')).toEqual(['1:ToolCallResult', '2:BatchCompleted'])
   })
 
   it('refuses a start, a guarded request and progress with API_ERR_STORAGE_FULL naming the data directory, and keeps none of them', async () => {
     fillDatabase()
     const refused = [
       journal.appendEnsured(start('s1', 'c1')),
-      journal.appendGuarded(bigResult('s2', 'c2'), (tx) => tx.insertSession(record('s3'))),
+      journal.appendGuarded(bigResult('s2', 'c2'), (unit) => unit.sessions.insert(record('s3'))),
       journal.append({ type: 'ToolCallProgress', sessionId: 's1', callId: 'c1', toolName: 'Big', progress: { tail: 'z'.repeat(200_000) } }),
     ]
     for (const outcome of await Promise.allSettled(refused)) {
@@ -122,27 +124,27 @@ describe('EventJournal on a full disk', () => {
     }
     expect(journal.keptCount).toBe(0)
     freeDatabase()
-    journal.flush()
-    expect(storedTypes('s1')).toEqual([])
-    expect(store.getSession('s3')).toBeUndefined()
+    await journal.flush()
+    expect(await storedTypes('s1')).toEqual([])
+    expect(await store.sessions.get('s3')).toBeUndefined()
   })
 
   it('refuses appendNow while writes are kept, rather than number it before them', async () => {
     fillDatabase()
     journal.append(bigResult('s1', 'c1')).catch(ignore)
     await until('the result kept', () => journal.keptCount === 1)
-    expect(() => journal.appendNow({ type: 'BatchStarted', sessionId: 's1', batchIndex: 1, callIds: [] })).toThrow(expect.objectContaining({ code: 'API_ERR_STORAGE_FULL' }))
+    await expect(journal.appendNow({ type: 'BatchStarted', sessionId: 's1', batchIndex: 1, callIds: [] })).rejects.toMatchObject({ code: 'API_ERR_STORAGE_FULL' })
   })
 
   it('writeOrKeep writes a change at once, or keeps it for when space returns', async () => {
-    journal.writeOrKeep((tx, at) => tx.markSchedulesAborted('s1', at))
+    await journal.writeOrKeep('s1', (unit, at) => unit.schedules.markAborted('s1', at))
     fillDatabase()
     journal.append(bigResult('s1', 'c1')).catch(ignore)
     await until('the result kept', () => journal.keptCount === 1)
-    journal.writeOrKeep((tx) => tx.insertSession({ ...record('s4'), workspace: 'w'.repeat(200_000) }))
-    expect(store.getSession('s4')).toBeUndefined()
+    await journal.writeOrKeep('s4', (unit) => unit.sessions.insert({ ...record('s4'), workspace: 'w'.repeat(200_000) }))
+    expect(await store.sessions.get('s4')).toBeUndefined()
     freeDatabase()
-    await until('the kept writes written', () => journal.keptCount === 0 && store.getSession('s4') !== undefined)
+    await until('the kept writes written', async () => journal.keptCount === 0 && (await store.sessions.get('s4')) !== undefined)
   })
 
   it("forgets a deleted session's kept writes and keeps the others'", async () => {
@@ -154,14 +156,14 @@ describe('EventJournal on a full disk', () => {
     expect(journal.keptResults()).toEqual(new Set(['s2 c2']))
     freeDatabase()
     await expect(other).resolves.toMatchObject({ seq: 1 })
-    expect(storedTypes('s1')).toEqual([])
+    expect(await storedTypes('s1')).toEqual([])
   })
 
   it('at close, still full, rejects what it kept with API_ERR_STORAGE_FULL', async () => {
     fillDatabase()
     const kept = journal.append(bigResult('s1', 'c1'))
     await until('the result kept', () => journal.keptCount === 1)
-    journal.close()
+    await journal.close()
     await expect(kept).rejects.toMatchObject({ code: 'API_ERR_STORAGE_FULL' })
     expect(journal.keptCount).toBe(0)
   })

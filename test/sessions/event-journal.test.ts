@@ -3,7 +3,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
-import type { SessionRecord, StoredEvent } from '../../src/contracts/store.js'
+import type { SessionRecord, StoredEvent, UnitOfWork } from '../../src/contracts/store.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal, type StateChange } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/sqlite/database.js'
@@ -37,16 +37,16 @@ const batch = (sessionId: string, batchIndex: number): ExecutorEvent => ({ type:
 const record = (id: string): SessionRecord => ({ id, workspace: '/w', permissionMode: 'default', interactive: true, permissionTimeoutMs: null, createdAt: 'now' })
 const insertSession =
   (id: string): StateChange =>
-  (tx) =>
-    tx.insertSession(record(id))
+  (unit) =>
+    unit.sessions.insert(record(id))
 const failing: StateChange = () => {
   throw new Error('change failed')
 }
 /** Inserts a row and then throws: a rollback must take the row back too. */
 const halfDone =
   (id: string): StateChange =>
-  (tx) => {
-    tx.insertSession(record(id))
+  (unit) => {
+    unit.sessions.insert(record(id))
     throw new Error('change failed halfway')
   }
 
@@ -67,7 +67,7 @@ describe('EventJournal', () => {
     await journal.append(batch('a', 3))
     expect(committedSeqs('a')).toEqual([1, 2, 3, 4])
     expect(committedSeqs('b')).toEqual([1, 2])
-    const data = JSON.parse(store.eventsAfter('a', 1, 1)[0]?.data ?? '{}') as Record<string, unknown>
+    const data = JSON.parse((await store.events.after('a', 1, 1))[0]?.data ?? '{}') as Record<string, unknown>
     expect(Object.keys(data)).toEqual(['type', 'sessionId', 'seq', 'at', 'batchIndex', 'callIds'])
     expect(data).toMatchObject({ type: 'BatchStarted', sessionId: 'a', seq: 2, batchIndex: 1, callIds: ['c1'] })
   })
@@ -75,7 +75,7 @@ describe('EventJournal', () => {
   it('continues after the last stored seq when a new journal opens the same database', async () => {
     await Promise.all([journal.append(batch('a', 0)), journal.append(batch('a', 1))])
     const restarted = new EventJournal(store, new EventBus())
-    expect(restarted.lastSeq('a')).toBe(2)
+    expect(await restarted.lastSeq('a')).toBe(2)
     expect((await restarted.append(batch('a', 2))).seq).toBe(3)
   })
 
@@ -97,7 +97,7 @@ describe('EventJournal', () => {
     await expect(write(batch('a', 1), halfDone('ghost'))).rejects.toThrow('change failed halfway')
     expect(committedSession('ghost')).toBe(false)
     expect(committedSeqs('a')).toEqual([1])
-    expect(journal.lastSeq('a')).toBe(1)
+    expect(await journal.lastSeq('a')).toBe(1)
     expect(seen).toEqual([])
     expect((await journal.append(batch('a', 2))).seq).toBe(2)
     expect(committedSeqs('a')).toEqual([1, 2])
@@ -123,24 +123,24 @@ describe('EventJournal', () => {
     const seen = listen('a')
     const first = journal.append(batch('a', 0))
     const second = journal.append(batch('a', 1), insertSession('made-before'))
-    const now = journal.appendNow(batch('a', 2))
+    const now = await journal.appendNow(batch('a', 2))
     expect(now.seq).toBe(3)
     expect(committedSeqs('a')).toEqual([1, 2, 3])
     expect(committedSession('made-before')).toBe(true)
     expect([(await first).seq, (await second).seq]).toEqual([1, 2])
     expect(seen.map((event) => event.seq)).toEqual([1, 2, 3])
-    journal.flush()
+    await journal.flush()
     expect(committedSeqs('a')).toEqual([1, 2, 3])
   })
 
   it('a failing appendNow does not take back the appends queued before it', async () => {
     const queued = journal.append(batch('b', 0), insertSession('other'))
-    expect(() => journal.appendNow(batch('a', 0), failing)).toThrow('change failed')
+    await expect(journal.appendNow(batch('a', 0), failing)).rejects.toThrow('change failed')
     await expect(queued).resolves.toMatchObject({ sessionId: 'b', seq: 1 })
     expect(committedSession('other')).toBe(true)
     expect(committedSeqs('b')).toEqual([1])
     expect(committedSeqs('a')).toEqual([])
-    expect(journal.appendNow(batch('a', 1)).seq).toBe(1)
+    expect((await journal.appendNow(batch('a', 1))).seq).toBe(1)
   })
 
   it("a guarded append shares the tick's commit, and when its change throws only it fails", async () => {
@@ -160,10 +160,10 @@ describe('EventJournal', () => {
 
   it('guarded appends of one tick commit once, all together', async () => {
     let commits = 0
-    const transaction = store.transaction.bind(store)
-    store.transaction = <T>(fn: () => T): T => {
-      if (!store.db.inTransaction) commits++
-      return transaction(fn)
+    const commit = store.commit.bind(store)
+    store.commit = <T>(build: (unit: UnitOfWork) => T): Promise<T> => {
+      commits++
+      return commit(build)
     }
     const appends = ['g1', 'g2', 'g3'].map((id, i) => journal.appendGuarded(batch('a', i), insertSession(id)))
     expect((await Promise.all(appends)).map((event) => event.seq)).toEqual([1, 2, 3])
@@ -184,7 +184,7 @@ describe('EventJournal', () => {
     const queuedBatch = journal.append(batch('a', 0))
     journal.holdStarts()
     expect((await queuedBatch).seq).toBe(1)
-    journal.close()
+    await journal.close()
     await expect(queuedStart).rejects.toMatchObject({ code: 'API_ERR_SHUTTING_DOWN' })
     expect(committedSeqs('a')).toEqual([1])
   })

@@ -12,9 +12,10 @@ let files: FsArtifactStore
 let kept: ArtifactRef[]
 let store: ArtifactStore
 
+const bytesOf = (refs: ArtifactRef[]): number => refs.reduce((sum, ref) => sum + ref.bytes, 0)
 const usage: ArtifactUsage = {
-  callBytes: (sessionId, callId) => kept.filter((ref) => ref.sessionId === sessionId && ref.callId === callId).reduce((sum, ref) => sum + ref.bytes, 0),
-  sessionBytes: (sessionId) => kept.filter((ref) => ref.sessionId === sessionId).reduce((sum, ref) => sum + ref.bytes, 0),
+  callBytes: (sessionId, callId) => Promise.resolve(bytesOf(kept.filter((ref) => ref.sessionId === sessionId && ref.callId === callId))),
+  sessionBytes: (sessionId) => Promise.resolve(bytesOf(kept.filter((ref) => ref.sessionId === sessionId))),
 }
 const request = (callId: string, sessionId = 's1') => ({ sessionId, callId, mediaType: 'text/plain', retention: 'session' as const })
 

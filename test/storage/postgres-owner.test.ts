@@ -10,9 +10,8 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StartupError } from '../../src/contracts/errors.js'
 import type { OpenedStore } from '../../src/contracts/store.js'
-import { openStore } from '../../src/storage/open-store.js'
+import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
 import { dropDatabase, freshDatabaseUrl } from '../support/test-database.js'
-import { tempDir } from '../support/temp-dirs.js'
 
 const logger = pino({ level: 'silent' })
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -27,14 +26,14 @@ async function newDatabase(): Promise<string> {
 }
 
 async function open(url: string): Promise<OpenedStore> {
-  const store = openStore({ dataDir: await tempDir('pg-owner'), databaseUrl: url, logger })
+  const store = await openPostgresStore(url, { logger })
   opened.push(store)
   return store
 }
 
-function refusal(run: () => unknown): StartupError {
+async function refusal(opening: Promise<unknown>): Promise<StartupError> {
   try {
-    run()
+    await opening
   } catch (error) {
     if (error instanceof StartupError) return error
     throw error
@@ -43,7 +42,7 @@ function refusal(run: () => unknown): StartupError {
 }
 
 afterEach(async () => {
-  for (const store of opened.splice(0)) store.close()
+  for (const store of opened.splice(0)) await store.close()
   for (const url of databases.splice(0)) await dropDatabase(url)
 })
 
@@ -51,26 +50,25 @@ describe('the owner of a PostgreSQL database', () => {
   it('refuses a second server on the same database, naming the first, and lets one in once the first is closed', async () => {
     const url = await newDatabase()
     const first = await open(url)
-    const dataDir = await tempDir('pg-owner')
-    const error = refusal(() => openStore({ dataDir, databaseUrl: url, logger }))
+    const error = await refusal(openPostgresStore(url, { logger }))
     expect(error.code).toBe('STORE_ERR_DB_IN_USE')
     expect(error.message).toMatch(/in use by another toolexec server \(toolexec \(PID \d+ on .+\)\)/)
     expect(error.message).toContain(`PostgreSQL database ${url}:`)
-    first.close()
+    await first.close()
     const second = await open(url)
-    expect(second.trouble()).toBeUndefined()
+    expect(await second.trouble()).toBeUndefined()
   })
 
   it('is free again at once after its holder is killed with SIGKILL', async () => {
     const url = await newDatabase()
-    const script = `import { openStore } from './src/storage/open-store.ts'; import { pino } from 'pino'; openStore({ dataDir: process.argv[1], databaseUrl: process.argv[2], logger: pino({ level: 'silent' }) }); console.log('open'); setInterval(() => {}, 1000)`
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, await tempDir('pg-owner'), url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    const script = `import { openPostgresStore } from './src/storage/postgres/open-postgres.ts'; import { pino } from 'pino'; await openPostgresStore(process.argv[1], { logger: pino({ level: 'silent' }) }); console.log('open'); setInterval(() => {}, 1000)`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
     const [first] = (await once(child.stdout, 'data')) as [Buffer]
     expect(first.toString()).toContain('open')
-    expect(refusal(() => openStore({ dataDir: '/nonexistent', databaseUrl: url, logger })).code).toBe('STORE_ERR_DB_IN_USE')
+    expect((await refusal(openPostgresStore(url, { logger }))).code).toBe('STORE_ERR_DB_IN_USE')
     child.kill('SIGKILL')
     await once(child, 'exit')
     const store = await open(url)
-    expect(store.store.rowCounts().sessions).toBe(0)
+    expect(await store.store.sessions.ids()).toEqual([])
   })
 })

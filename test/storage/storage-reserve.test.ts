@@ -36,12 +36,11 @@ describe('the space reserve', () => {
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('gives its space to a write that failed for want of it, which runs once more', () => {
+  it('gives its space to a write that failed for want of it, which runs once more', async () => {
     let attempts = 0
-    const value = space.writeWithReserve(() => {
+    const value = await space.writeWithReserve(() => {
       attempts++
-      if (attempts === 1) throw spaceError()
-      return 'deleted'
+      return attempts === 1 ? Promise.reject(spaceError()) : Promise.resolve('deleted')
     })
     expect(value).toBe('deleted')
     expect(attempts).toBe(2)
@@ -49,33 +48,33 @@ describe('the space reserve', () => {
     expect(space.full).toBe(true)
   })
 
-  it('a write that still finds no space fails with its error; a spent reserve is not spent twice', () => {
+  it('a write that still finds no space fails with its error; a spent reserve is not spent twice', async () => {
     let attempts = 0
-    const failing = (): never => {
+    const failing = (): Promise<never> => {
       attempts++
-      throw spaceError()
+      return Promise.reject(spaceError())
     }
-    expect(() => space.writeWithReserve(failing)).toThrow('database or disk is full')
+    await expect(space.writeWithReserve(failing)).rejects.toThrow('database or disk is full')
     expect(attempts).toBe(2)
-    expect(() => space.writeWithReserve(failing)).toThrow('database or disk is full')
+    await expect(space.writeWithReserve(failing)).rejects.toThrow('database or disk is full')
     expect(attempts).toBe(3)
   })
 
-  it('another error is not retried and keeps the reserve', () => {
+  it('another error is not retried and keeps the reserve', async () => {
     let attempts = 0
-    expect(() =>
+    await expect(
       space.writeWithReserve(() => {
         attempts++
-        throw Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT' })
+        return Promise.reject(Object.assign(new Error('constraint'), { code: 'SQLITE_CONSTRAINT' }))
       }),
-    ).toThrow('constraint')
+    ).rejects.toThrow('constraint')
     expect(attempts).toBe(1)
     expect(statSync(reserveFile()).size).toBe(BYTES)
   })
 
   it('is made again once the disk has room for it and for new work, not before', async () => {
     vi.useFakeTimers()
-    spendReserve(space)
+    await spendReserve(space)
     free = MIN_FREE_BYTES + BYTES - 1
     await vi.advanceTimersByTimeAsync(5_000)
     expect(existsSync(reserveFile())).toBe(false)
@@ -86,12 +85,12 @@ describe('the space reserve', () => {
 
   it('is not made again after the server stopped', async () => {
     vi.useFakeTimers()
-    spendReserve(space)
+    await spendReserve(space)
     space.reserve.close()
     free = Number.MAX_SAFE_INTEGER
     await vi.advanceTimersByTimeAsync(5_000)
     expect(existsSync(reserveFile())).toBe(false)
-    expect(space.writeWithReserve(() => 'ok')).toBe('ok')
+    expect(await space.writeWithReserve(() => Promise.resolve('ok'))).toBe('ok')
   })
 
   it('released at a stop, it stays released', async () => {
@@ -104,11 +103,11 @@ describe('the space reserve', () => {
   })
 })
 
-function spendReserve(space: StorageSpace): void {
+async function spendReserve(space: StorageSpace): Promise<void> {
   let first = true
-  space.writeWithReserve(() => {
-    if (!first) return
+  await space.writeWithReserve(() => {
+    if (!first) return Promise.resolve()
     first = false
-    throw spaceError()
+    return Promise.reject(spaceError())
   })
 }

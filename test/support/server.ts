@@ -3,6 +3,7 @@ import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { startServer, type RunningServer, type ServerParts } from '../../src/server.js'
+import { rowCounts, type StoreTarget } from './row-counts.js'
 import { editTool, readTool, sleepTool } from './tools.js'
 import { tempDirSync } from './temp-dirs.js'
 import { databaseUrlOf, testBackend } from './test-database.js'
@@ -59,11 +60,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
  * Row counts once nothing more is being written (two reads 20 ms apart agree): a test that
  * proves a rejected request wrote nothing must not count what earlier work still commits.
  */
-export async function settledRowCounts(server: RunningServer): Promise<Record<string, number>> {
-  let last = JSON.stringify(server.runtime.store.rowCounts())
+export async function settledRowCounts(server: StoreTarget): Promise<Record<string, number>> {
+  let last = JSON.stringify(await rowCounts(server))
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 20))
-    const next = JSON.stringify(server.runtime.store.rowCounts())
+    const next = JSON.stringify(await rowCounts(server))
     if (next === last) return JSON.parse(next) as Record<string, number>
     last = next
   }

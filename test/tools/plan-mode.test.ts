@@ -18,13 +18,14 @@ class SessionModes implements SessionControl {
   readonly #modes = new Map<string, PermissionMode>()
   readonly changes: [string, PermissionMode][] = []
 
-  getPermissionMode(sessionId: string): PermissionMode {
-    return this.#modes.get(sessionId) ?? 'default'
+  getPermissionMode(sessionId: string): Promise<PermissionMode> {
+    return Promise.resolve(this.#modes.get(sessionId) ?? 'default')
   }
 
-  setPermissionMode(sessionId: string, mode: PermissionMode): void {
+  setPermissionMode(sessionId: string, mode: PermissionMode): Promise<void> {
     this.changes.push([sessionId, mode])
     this.#modes.set(sessionId, mode)
+    return Promise.resolve()
   }
 }
 
@@ -41,8 +42,8 @@ async function harness(answer: PermissionAnswer | undefined = CLIENT_ALLOW, with
     services: withSession ? { session } : {},
   })
   /** Each schedule is a turn that starts in the session's current mode, as the runtime would. */
-  const turn = (calls: ToolCall[], sessionId = 's1', mode?: PermissionMode) =>
-    executor.executeSchedule(calls, { sessionId, emit: sink.emit, permissionMode: mode ?? session.getPermissionMode(sessionId) })
+  const turn = async (calls: ToolCall[], sessionId = 's1', mode?: PermissionMode) =>
+    executor.executeSchedule(calls, { sessionId, emit: sink.emit, permissionMode: mode ?? (await session.getPermissionMode(sessionId)) })
   return { executor, session, sink, turn }
 }
 
@@ -53,22 +54,22 @@ const read = (id = 'read'): ToolCall => ({ id, name: 'Read', input: { file_path:
 describe('EnterPlanMode and ExitPlanMode', () => {
   it.each<PermissionMode>(['default', 'acceptEdits'])('R12 enters plan mode from %s and an approved exit restores it, with the plan as preview', async (startMode) => {
     const { session, sink, turn } = await harness()
-    session.setPermissionMode('s1', startMode)
+    await session.setPermissionMode('s1', startMode)
     const entered = await turn([enter()])
     expect(entered.results[0]?.modelContent).toBe(ENTERED_PLAN_MODE_TEXT)
     expect(entered.results[0]?.output).toEqual({ previousMode: startMode, alreadyInPlanMode: false })
-    expect(session.getPermissionMode('s1')).toBe('plan')
+    expect(await session.getPermissionMode('s1')).toBe('plan')
     const exited = await turn([exit()])
     expect(exited.results[0]?.modelContent).toBe(approvedPlanText(startMode))
     expect(exited.results[0]?.permission).toBe('approved')
-    expect(session.getPermissionMode('s1')).toBe(startMode)
+    expect(await session.getPermissionMode('s1')).toBe(startMode)
     const asked = ofType(sink.events, 'PermissionRequested').filter((event) => event.toolName === 'ExitPlanMode')
     expect(asked.map((event) => event.preview)).toEqual([{ title: 'Plan', text: PLAN }])
   })
 
   it('R14 asks for the plan even when permissions are bypassed (alwaysAsk)', async () => {
     const { session, sink, turn } = await harness()
-    session.setPermissionMode('s1', 'plan')
+    await session.setPermissionMode('s1', 'plan')
     const outcome = await turn([exit()], 's1', 'bypassPermissions')
     expect(outcome.results[0]?.status).toBe('succeeded')
     expect(ofType(sink.events, 'PermissionRequested').map((event) => event.toolName)).toEqual(['ExitPlanMode'])
@@ -76,36 +77,36 @@ describe('EnterPlanMode and ExitPlanMode', () => {
 
   it('R12 entering twice keeps the mode to return to', async () => {
     const { session, turn } = await harness()
-    session.setPermissionMode('s1', 'acceptEdits')
+    await session.setPermissionMode('s1', 'acceptEdits')
     await turn([enter('e1')])
     const again = await turn([enter('e2')])
     expect(again.results[0]?.modelContent).toBe(ALREADY_IN_PLAN_MODE_TEXT)
     await turn([exit()])
-    expect(session.getPermissionMode('s1')).toBe('acceptEdits')
+    expect(await session.getPermissionMode('s1')).toBe('acceptEdits')
   })
 
   it('R12 restores default when plan mode was entered some other way, and remembers per session', async () => {
     const { session, turn } = await harness()
-    session.setPermissionMode('s1', 'acceptEdits')
-    session.setPermissionMode('s2', 'plan')
+    await session.setPermissionMode('s1', 'acceptEdits')
+    await session.setPermissionMode('s2', 'plan')
     await turn([enter()], 's1')
     await turn([exit()], 's2')
-    expect(session.getPermissionMode('s2')).toBe('default')
+    expect(await session.getPermissionMode('s2')).toBe('default')
     await turn([exit()], 's1')
-    expect(session.getPermissionMode('s1')).toBe('acceptEdits')
+    expect(await session.getPermissionMode('s1')).toBe('acceptEdits')
   })
 
   it('R26 exiting outside plan mode is a tool_use_error that changes nothing', async () => {
     const { session, turn } = await harness()
-    session.setPermissionMode('s1', 'acceptEdits')
+    await session.setPermissionMode('s1', 'acceptEdits')
     const outcome = await turn([exit()])
     expect(outcome.results[0]?.modelContent).toBe(`<tool_use_error>${NOT_IN_PLAN_MODE_TEXT}</tool_use_error>`)
-    expect(session.getPermissionMode('s1')).toBe('acceptEdits')
+    expect(await session.getPermissionMode('s1')).toBe('acceptEdits')
   })
 
   it('R30 a denial with feedback does not stop the turn: the model reads A5 text, the feedback goes back', async () => {
     const { session, turn } = await harness({ decision: 'deny', decidedBy: 'client', message: 'Also update the docs' })
-    session.setPermissionMode('s1', 'plan')
+    await session.setPermissionMode('s1', 'plan')
     const outcome = await turn([exit(), read()])
     const [denied, later] = outcome.results
     expect(denied).toMatchObject({ status: 'denied', modelContent: 'The plan was not approved by the user.' })
@@ -113,19 +114,19 @@ describe('EnterPlanMode and ExitPlanMode', () => {
     expect(denied?.error?.context).toEqual({ userFeedback: 'Also update the docs' })
     expect(later?.status).toBe('succeeded')
     expect(outcome.status).toBe('completed')
-    expect(session.getPermissionMode('s1')).toBe('plan')
+    expect(await session.getPermissionMode('s1')).toBe('plan')
   })
 
   it('R9 a denial without feedback stops the turn and later groups get the turn-stop text', async () => {
     const { session, turn } = await harness({ decision: 'deny', decidedBy: 'client' })
-    session.setPermissionMode('s1', 'plan')
+    await session.setPermissionMode('s1', 'plan')
     const outcome = await turn([exit(), read()])
     const [denied, later] = outcome.results
     expect(denied).toMatchObject({ status: 'denied', modelContent: 'Permission denied for ExitPlanMode' })
     expect(denied?.control?.turnControl).toEqual({ reason: 'plan_exit_denied', stopTurnAfterResult: true })
     expect(later).toMatchObject({ status: 'cancelled', modelContent: TURN_STOP_TEXT })
     expect(outcome.status).toBe('stopped')
-    expect(session.getPermissionMode('s1')).toBe('plan')
+    expect(await session.getPermissionMode('s1')).toBe('plan')
   })
 
   it('R25 fails with a clear message when the host gives no session service', async () => {

@@ -35,14 +35,14 @@ describe('TodoWrite', () => {
     expect(result.modelContent).toBe(
       'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).\n' + '1. [completed] Read the spec\n2. [in_progress] Write the tool\n3. [pending] Write the tests',
     )
-    expect(todos.get('s1')).toEqual(LIST)
-    expect(todos.get('s2')).toEqual([])
+    expect(await todos.get('s1')).toEqual(LIST)
+    expect(await todos.get('s2')).toEqual([])
     const second = await write({ todos: [{ content: 'Elsewhere', status: 'pending' }] }, 's2')
     expect((second.output as TodoWriteOutput).oldTodos).toEqual([])
     const replaced = await write({ todos: [{ content: 'Ship', status: 'in_progress' }] })
     expect(replaced.output).toEqual({ oldTodos: LIST, newTodos: [{ content: 'Ship', status: 'in_progress' }] })
-    expect(todos.get('s1')).toEqual([{ content: 'Ship', status: 'in_progress' }])
-    expect(todos.get('s2')).toEqual([{ content: 'Elsewhere', status: 'pending' }])
+    expect(await todos.get('s1')).toEqual([{ content: 'Ship', status: 'in_progress' }])
+    expect(await todos.get('s2')).toEqual([{ content: 'Elsewhere', status: 'pending' }])
   })
 
   it('R12 clears the list when given none', async () => {
@@ -50,7 +50,7 @@ describe('TodoWrite', () => {
     await write({ todos: LIST })
     const result = await write({ todos: [] })
     expect(result.modelContent).toBe('Todo list cleared (0 items).')
-    expect(todos.get('s1')).toEqual([])
+    expect(await todos.get('s1')).toEqual([])
   })
 
   it('R26 refuses two items in progress with a tool_use_error and keeps the old list', async () => {
@@ -65,7 +65,7 @@ describe('TodoWrite', () => {
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('TOOL_ERR_TODO_SEVERAL_IN_PROGRESS')
     expect(result.modelContent).toBe('<tool_use_error>At most one todo may be in_progress, but 2 are: "a", "b". Mark the others pending or completed.</tool_use_error>')
-    expect(todos.get('s1')).toEqual(LIST)
+    expect(await todos.get('s1')).toEqual(LIST)
   })
 
   it.each([

@@ -53,7 +53,7 @@ export const artifactRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
     },
     async (request, reply) => {
       const { sessionId, artifactId } = request.params
-      const artifact = runtime.sessions.artifact(sessionId, artifactId)
+      const artifact = await runtime.sessions.artifact(sessionId, artifactId)
       void reply.headers(INERT).header('accept-ranges', 'bytes').type(servedMediaType(artifact.mediaType))
       const rangeHeader = request.headers.range
       if (rangeHeader === undefined) {

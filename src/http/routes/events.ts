@@ -73,9 +73,8 @@ export const eventRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime; limit
       // The SSE plugin refuses a client whose Accept excludes text/event-stream in a body of its own.
       onSend: async (request, reply, payload) => (reply.statusCode === 406 ? notAcceptable(request.headers.accept) : payload),
       // The session check runs before the SSE wrapper commits the response as a stream.
-      preHandler: (request, _reply, done) => {
-        runtime.events.assertResumable(request.params.id, resumePoint(request.headers['last-event-id'], request.query.after))
-        done()
+      preHandler: async (request) => {
+        await runtime.events.assertResumable(request.params.id, resumePoint(request.headers['last-event-id'], request.query.after))
       },
     },
     async (request, reply) => {
@@ -86,7 +85,11 @@ export const eventRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime; limit
       reply.raw.write(RETRY_FRAME)
       const stream = new SessionStream(reply.raw, after, limits)
       reply.sse.onClose(() => stream.close())
-      await stream.run(request.params.id, runtime.events)
+      await stream.run(request.params.id, runtime.events).catch((error: unknown) => {
+        // The stream is already open, so no error reply can follow: the client resumes by id.
+        runtime.database.noteFailure(error)
+        request.log.warn({ err: error, sessionId: request.params.id }, 'event replay failed: stream closed')
+      })
     },
   )
   done()

@@ -40,7 +40,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
         response: { 200: Type.Object({ requests: Type.Array(inline(PermissionRequestRecordSchema)) }), ...errors(400) },
       },
     },
-    (request) => ({ requests: runtime.sessions.pendingPermissions(request.query.sessionId) }),
+    async (request) => ({ requests: await runtime.sessions.pendingPermissions(request.query.sessionId) }),
   )
 
   app.get(
@@ -53,7 +53,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
         response: { 200: Type.Object({ rules: Type.Array(inline(ProjectRuleSchema)) }) },
       },
     },
-    () => ({ rules: runtime.projectRules.list() }),
+    async () => ({ rules: await runtime.projectRules.list() }),
   )
 
   app.delete(
@@ -68,7 +68,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
       },
     },
     async (request, reply) => {
-      runtime.projectRules.delete(request.params.id)
+      await runtime.projectRules.delete(request.params.id)
       return reply.code(204).send(null)
     },
   )

@@ -70,7 +70,7 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
         response: { 202: inline(ScheduleAcceptedReplySchema), ...errors(404, 409) },
       },
     },
-    async (request, reply) => reply.code(202).send(runtime.schedules.close(request.params.id)),
+    async (request, reply) => reply.code(202).send(await runtime.schedules.close(request.params.id)),
   )
 
   app.get(

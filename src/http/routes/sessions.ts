@@ -20,7 +20,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    async (request, reply) => reply.code(201).send(runtime.sessions.create(request.body)),
+    async (request, reply) => reply.code(201).send(await runtime.sessions.create(request.body)),
   )
 
   app.get(
@@ -48,8 +48,8 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
         response: { 200: inline(SessionSchema), ...errors(404) },
       },
     },
-    (request) => {
-      const view = runtime.sessions.view(request.params.id)
+    async (request) => {
+      const view = await runtime.sessions.view(request.params.id)
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id, ''])
       return view
     },
@@ -97,7 +97,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
         response: { 200: Type.Object({ sessionId: Type.String(), entries: Type.Array(inline(HistoryEntrySchema)) }), ...errors(404) },
       },
     },
-    (request) => ({ sessionId: request.params.id, entries: runtime.sessions.history(request.params.id) }),
+    async (request) => ({ sessionId: request.params.id, entries: await runtime.sessions.history(request.params.id) }),
   )
   done()
 }

@@ -70,7 +70,7 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => {
-      const entry = runtime.clientTools.add(request.body)
+      const entry = await runtime.clientTools.add(request.body)
       return reply.code(201).send(toolView(entry))
     },
   )
@@ -87,7 +87,7 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
       },
     },
     async (request, reply) => {
-      runtime.clientTools.remove(request.params.name)
+      await runtime.clientTools.remove(request.params.name)
       return reply.code(204).send(null)
     },
   )
@@ -105,7 +105,7 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
       },
     },
     async (_request, reply) => {
-      const trouble = runtime.database.trouble()
+      const trouble = await runtime.database.trouble()
       if (trouble === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
       const error = new ToolexecError(trouble.code, [trouble.reason])
       return reply.code(503).send({ error: { code: trouble.code, message: error.message } })

@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import type pg from 'pg'
 import { fileURLToPath } from 'node:url'
 import { StartupError } from '../../contracts/errors.js'
-import type { UnitOfWork } from './unit-of-work.js'
 
 export const POSTGRES_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/postgres/', import.meta.url))
 const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/
@@ -32,21 +32,31 @@ export function readPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): PostgresM
  * Returns the versions it applied; one that fails rolls back them all.
  * @throws StartupError when the database records a version this build does not have
  */
-export function applyPostgresMigrations(work: UnitOfWork, migrations: readonly PostgresMigration[], databaseName: string): number[] {
-  return work.transaction(() => {
-    work.query({ text: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})` })
-    work.write({ text: 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)' })
-    const applied = work.query({ text: 'SELECT version FROM schema_migrations ORDER BY version' }).rows.map((row) => Number(row.version))
-    refuseUnknown(applied, migrations, databaseName)
-    const done: number[] = []
-    for (const migration of migrations) {
-      if (applied.includes(migration.version)) continue
-      work.write({ text: migration.sql })
-      work.write({ text: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', values: [migration.version, migration.name, new Date().toISOString()] })
-      done.push(migration.version)
-    }
+export async function applyPostgresMigrations(client: pg.Client, migrations: readonly PostgresMigration[], databaseName: string): Promise<number[]> {
+  await client.query('BEGIN')
+  try {
+    const done = await migrate(client, migrations, databaseName)
+    await client.query('COMMIT')
     return done
-  })
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  }
+}
+
+async function migrate(client: pg.Client, migrations: readonly PostgresMigration[], databaseName: string): Promise<number[]> {
+  await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
+  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  const applied = (await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => Number(row.version))
+  refuseUnknown(applied, migrations, databaseName)
+  const done: number[] = []
+  for (const migration of migrations) {
+    if (applied.includes(migration.version)) continue
+    await client.query(migration.sql)
+    await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()])
+    done.push(migration.version)
+  }
+  return done
 }
 
 function refuseUnknown(applied: readonly number[], migrations: readonly PostgresMigration[], databaseName: string): void {

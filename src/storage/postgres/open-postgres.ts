@@ -1,50 +1,47 @@
 /**
- * @module Opening the PostgreSQL store: the worker that holds the connection is started, the
- * migrations are applied, and the store is returned, all before this returns, as SQLite's is.
+ * @module Opening the PostgreSQL store: a connection that holds the database's owner lock is
+ * made, the migrations are applied on it, and the store is returned, all before this settles.
  */
+import type pg from 'pg'
 import type { Logger } from 'pino'
-import { ToolexecError } from '../../contracts/errors.js'
 import type { OpenedStore } from '../../contracts/store.js'
 import { redactedDatabaseUrl } from '../database-url.js'
 import { applyPostgresMigrations, readPostgresMigrations } from './migrations.js'
-import { PgBridge } from './pg-bridge.js'
+import { connectOwning } from './owned-client.js'
+import { PgPool } from './pg-pool.js'
+import { connectError, isUnavailable, storeError } from './pg-errors.js'
 import { PostgresStore } from './postgres-store.js'
 import { startupFailure } from './startup-failure.js'
-import { UnitOfWork } from './unit-of-work.js'
 
-export function openPostgresStore(url: string, options: { readonly logger: Logger }): OpenedStore {
+export async function openPostgresStore(url: string, options: { readonly logger: Logger }): Promise<OpenedStore> {
   const shown = redactedDatabaseUrl(url)
-  const bridge = new PgBridge(url)
-  const work = new UnitOfWork(bridge)
-  try {
-    const applied = applyPostgresMigrations(work, readPostgresMigrations(), shown)
-    options.logger.info({ database: shown, migrations: applied }, 'PostgreSQL store open')
-  } catch (error) {
-    bridge.close()
-    if (!(error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE')) throw error
-    throw startupFailure(shown, error)
-  }
+  const client = await connectOwning(url).catch((error: unknown) => {
+    throw startupFailure(shown, connectError(error))
+  })
+  const applied = await migrated(client, shown)
+  options.logger.info({ database: shown, migrations: applied }, 'PostgreSQL store open')
+  const connection = new PgPool(url, client)
   return {
-    store: new PostgresStore(work),
+    store: new PostgresStore(connection),
     backend: 'postgres',
     commitGate: () => undefined,
-    trouble: () => {
-      const reason = connectionTrouble(work)
+    trouble: async () => {
+      const reason = await connection.trouble()
       return reason === undefined ? undefined : { code: 'API_ERR_STORAGE_UNAVAILABLE', reason }
     },
-    // A lost connection is seen by the unit of work itself.
+    // A lost connection is seen by the connection itself.
     noteFailure: () => undefined,
-    close: () => bridge.close(),
+    close: () => connection.close(),
   }
 }
 
-/** Why the database does not answer, asked anew when no unit of work is open (which also reconnects). */
-function connectionTrouble(work: UnitOfWork): string | undefined {
-  if (work.open) return work.lost
+/** The versions applied; the connection is ended when they cannot be. */
+async function migrated(client: pg.Client, shown: string): Promise<number[]> {
   try {
-    work.query({ text: 'SELECT 1' })
-  } catch {
-    // work.lost says why.
+    return await applyPostgresMigrations(client, readPostgresMigrations(), shown)
+  } catch (error) {
+    await client.end().catch(() => undefined)
+    const failure = storeError(error)
+    throw isUnavailable(failure) ? startupFailure(shown, failure) : error
   }
-  return work.lost
 }

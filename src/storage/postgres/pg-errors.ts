@@ -1,7 +1,7 @@
 /** @module PostgreSQL's failures as the store's port names them (see contracts/store.ts). */
+import pg from 'pg'
 import { ToolexecError } from '../../contracts/errors.js'
 import { StoreConflictError, StoreFullError } from '../../contracts/store.js'
-import { CONNECTION_LOST, DATABASE_IN_USE, type BatchFailure } from './protocol.js'
 
 const UNIQUE_VIOLATION = '23505'
 const DISK_FULL = '53100'
@@ -19,23 +19,6 @@ class PostgresError extends Error {
   }
 }
 
-export function storeError(failure: BatchFailure): Error {
-  switch (failure.code) {
-    case UNIQUE_VIOLATION:
-      return new StoreConflictError(failure.message)
-    case DISK_FULL:
-      return new StoreFullError(failure.message)
-    case CONNECTION_LOST:
-      return unavailable(failure.message, new ConnectionFailure(failure.message, failure.connectCode))
-    case DATABASE_IN_USE:
-      return unavailable(failure.message, new DatabaseInUseError(failure.message))
-    default:
-      if (UNSTORABLE_TEXT.has(failure.code))
-        return new ToolexecError('API_ERR_VALIDATION', [`Text holding a NUL character (U+0000) cannot be stored in this server's PostgreSQL database (${failure.message}); send it without one`])
-      return new PostgresError(failure.message, failure.code)
-  }
-}
-
 /** Another toolexec server holds the database: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
 export class DatabaseInUseError extends Error {
   override readonly name = 'DatabaseInUseError'
@@ -46,22 +29,49 @@ export class ConnectionFailure extends Error {
   override readonly name = 'ConnectionFailure'
   constructor(
     message: string,
-    /** See BatchFailure.connectCode. */
+    /** Why a connection could not be made: the server's SQLSTATE (28P01, 3D000, ...) or the socket's errno (ECONNREFUSED, ENOENT, ...). */
     readonly connectCode: string | undefined,
   ) {
     super(message)
   }
 }
 
-/** True for a failure after which the connection must be made again before the next unit of work. */
-export function isConnectionFailure(failure: BatchFailure): boolean {
-  return failure.code === CONNECTION_LOST || failure.code === DATABASE_IN_USE
+/** What a statement's failure means to the store; a failure that is no answer of the server means the connection is gone. */
+export function storeError(error: unknown): Error {
+  if (error instanceof ToolexecError || error instanceof StoreConflictError) return error
+  if (!(error instanceof pg.DatabaseError) || typeof error.code !== 'string') return lostConnection(error)
+  if (endsConnection(error.code)) return lostConnection(error)
+  if (error.code === UNIQUE_VIOLATION) return new StoreConflictError(error.message)
+  if (error.code === DISK_FULL) return new StoreFullError(error.message)
+  if (UNSTORABLE_TEXT.has(error.code)) return unstorableText(error.message)
+  return new PostgresError(error.message, error.code)
+}
+
+/** A connection that could not be made, or that another server's owner lock refused. */
+export function connectError(error: unknown): ToolexecError {
+  if (error instanceof DatabaseInUseError) return unavailable(error.message, error)
+  return lostConnection(error)
+}
+
+function lostConnection(error: unknown): ToolexecError {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as { code?: unknown } | null)?.code
+  return unavailable(message, new ConnectionFailure(message, typeof code === 'string' ? code : undefined))
+}
+
+/** Connection exceptions (08...) and the server stopping or refusing (57P01..57P05). */
+function endsConnection(sqlState: string): boolean {
+  return sqlState.startsWith('08') || sqlState.startsWith('57P')
+}
+
+export function unstorableText(reason: string): ToolexecError {
+  return new ToolexecError('API_ERR_VALIDATION', [`Text holding a NUL character (U+0000) cannot be stored in this server's PostgreSQL database (${reason}); send it without one`])
 }
 
 export function unavailable(reason: string, cause?: unknown): ToolexecError {
   return new ToolexecError('API_ERR_STORAGE_UNAVAILABLE', [reason], { cause })
 }
 
-export function isUnavailable(error: unknown): boolean {
+export function isUnavailable(error: unknown): error is ToolexecError {
   return error instanceof ToolexecError && error.code === 'API_ERR_STORAGE_UNAVAILABLE'
 }

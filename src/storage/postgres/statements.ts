@@ -1,6 +1,14 @@
-/** @module Every SQL statement of the PostgreSQL store; each is prepared once per connection, under its key. */
-import type { Statement } from './protocol.js'
-import { STORE_TABLES } from '../rows.js'
+/**
+ * @module Every SQL statement of the PostgreSQL store. A read is prepared once per connection,
+ * under its key; a write goes with its unit of work, its values written into its text.
+ */
+
+/** One statement: `$n` in `text` stands for `values[n - 1]`. */
+export interface Statement {
+  readonly name?: string | undefined
+  readonly text: string
+  readonly values?: readonly unknown[] | undefined
+}
 
 const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -22,8 +30,6 @@ const SQL = {
       SELECT id, session_id, $1 FROM schedules WHERE session_id = $2 AND completed_at IS NULL ON CONFLICT DO NOTHING`,
   scheduleAborted: 'SELECT 1 FROM schedule_aborts WHERE schedule_id = $1',
   unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
-  runningCallCount: `SELECT count(*) AS count FROM tool_calls WHERE status = 'running'
-      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   runningCalls: `SELECT session_id AS "sessionId", id FROM tool_calls WHERE status = 'running'
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   insertCall: "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')",
@@ -37,13 +43,15 @@ const SQL = {
   history: `SELECT c.*, s.turn_id FROM tool_calls c JOIN schedules s ON s.id = c.schedule_id
       WHERE c.session_id = $1 AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
-      suggested_rule, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
+      suggested_rule, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10) ON CONFLICT (id) DO NOTHING`,
   decidePermission: "UPDATE permission_requests SET status = $1, decided_by = $2, message = $3, scope = $4, decided_at = $5 WHERE id = $6 AND status = 'pending'",
   getPermission: 'SELECT * FROM permission_requests WHERE id = $1',
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = $1 ORDER BY created_at, id",
   lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = $1 AND call_id = $2 ORDER BY created_at DESC LIMIT 1',
   insertGrant: 'INSERT INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+  grantFor: `INSERT INTO session_grants (session_id, tool_name, rule_key, created_at)
+      SELECT session_id, tool_name, COALESCE(suggested_rule, tool_name), $2 FROM permission_requests WHERE id = $1 ON CONFLICT DO NOTHING`,
   hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = $1 AND tool_name = $2 AND rule_key = $3',
   insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -61,6 +69,9 @@ const SQL = {
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE session_id = $1',
   setPermissionMode: 'UPDATE sessions SET permission_mode = $1 WHERE id = $2',
   insertProjectRule: 'INSERT INTO project_rules (id, workspace, rule, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+  projectRuleFor: `INSERT INTO project_rules (id, workspace, rule, created_at)
+      SELECT $1, s.workspace, COALESCE(p.suggested_rule, p.tool_name), $3 FROM permission_requests p JOIN sessions s ON s.id = p.session_id
+      WHERE p.id = $2 ON CONFLICT DO NOTHING`,
   projectRules: 'SELECT id, workspace, rule, created_at AS "createdAt" FROM project_rules ORDER BY created_at, id',
   projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = $1 ORDER BY created_at, id',
   deleteProjectRule: 'DELETE FROM project_rules WHERE id = $1',
@@ -71,7 +82,6 @@ const SQL = {
       ON CONFLICT (name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
   deleteClientTool: 'DELETE FROM client_http_tools WHERE name = $1',
   clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
-  hasUnfinishedSchedule: 'SELECT 1 FROM schedules WHERE session_id = $1 AND completed_at IS NULL LIMIT 1',
   unfinishedScheduleIdsOfSession: 'SELECT id FROM schedules WHERE session_id = $1 AND completed_at IS NULL',
   artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1',
   artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1 AND call_id = $2',
@@ -86,12 +96,11 @@ const SQL = {
   deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = $1',
   deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = $1',
   deleteSessionRow: 'DELETE FROM sessions WHERE id = $1',
-  rowCounts: `SELECT ${STORE_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`).join(', ')}`,
 } as const
 
 export type StatementKey = keyof typeof SQL
 
-/** The statement `key` with `values`, named so the connection prepares it once. */
+/** The statement `key` with `values`, named so that a connection prepares it once. */
 export function statement(key: StatementKey, ...values: unknown[]): Statement {
   return { name: key, text: SQL[key], values }
 }

@@ -3,9 +3,10 @@
  * (checked, migrated), its WAL checkpointed off the event loop (whose hold on commits is the
  * commit gate), and its damage told by DatabaseHealth.
  */
-import type { OpenedStore } from '../../contracts/store.js'
+import type { OpenedStore, StorageTrouble } from '../../contracts/store.js'
 import { openDatabase } from './database.js'
 import { DatabaseHealth } from './database-health.js'
+import { settled } from './settled.js'
 import { SqliteStore } from './sqlite-store.js'
 import { startWalCheckpointer } from './wal-checkpointer.js'
 
@@ -24,14 +25,17 @@ export function openSqliteStore(file: string): OpenedStore {
     store: new SqliteStore(db),
     backend: 'sqlite',
     commitGate: writeGate,
-    trouble: () => {
-      const reason = health.damage()
-      return reason === undefined ? undefined : { code: 'API_ERR_STORAGE_CORRUPT', reason }
-    },
+    trouble: () => settled(() => troubleOf(health)),
     noteFailure: (error) => health.note(error),
-    close: () => {
-      stop()
-      db.close()
-    },
+    close: () =>
+      settled(() => {
+        stop()
+        db.close()
+      }),
   }
+}
+
+function troubleOf(health: DatabaseHealth): StorageTrouble | undefined {
+  const reason = health.damage()
+  return reason === undefined ? undefined : { code: 'API_ERR_STORAGE_CORRUPT', reason }
 }

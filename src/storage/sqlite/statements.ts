@@ -22,8 +22,6 @@ const SQL = {
       SELECT id, session_id, ? FROM schedules WHERE session_id = ? AND completed_at IS NULL`,
   scheduleAborted: 'SELECT 1 FROM schedule_aborts WHERE schedule_id = ?',
   unfinishedSchedules: 'SELECT * FROM schedules WHERE completed_at IS NULL ORDER BY session_id, arrival',
-  runningCallCount: `SELECT count(*) FROM tool_calls WHERE status = 'running'
-      AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   runningCalls: `SELECT session_id AS sessionId, id FROM tool_calls WHERE status = 'running'
       AND schedule_id IN (SELECT id FROM schedules WHERE completed_at IS NULL)`,
   insertCall: "INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')",
@@ -37,13 +35,15 @@ const SQL = {
   history: `SELECT c.*, s.turn_id FROM tool_calls c JOIN schedules s ON s.id = c.schedule_id
       WHERE c.session_id = ? AND c.result_json IS NOT NULL ORDER BY s.arrival, c.position`,
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
-      suggested_rule, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      suggested_rule, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (id) DO NOTHING`,
   decidePermission: "UPDATE permission_requests SET status = ?, decided_by = ?, message = ?, scope = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
   getPermission: 'SELECT * FROM permission_requests WHERE id = ?',
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = ? ORDER BY created_at, id",
   lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? ORDER BY created_at DESC LIMIT 1',
   insertGrant: 'INSERT OR IGNORE INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES (?, ?, ?, ?)',
+  grantFor: `INSERT INTO session_grants (session_id, tool_name, rule_key, created_at)
+      SELECT session_id, tool_name, COALESCE(suggested_rule, tool_name), ? FROM permission_requests WHERE id = ? ON CONFLICT DO NOTHING`,
   hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = ? AND tool_name = ? AND rule_key = ?',
   insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -53,17 +53,19 @@ const SQL = {
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?',
   setPermissionMode: 'UPDATE sessions SET permission_mode = ? WHERE id = ?',
   insertProjectRule: 'INSERT OR IGNORE INTO project_rules (id, workspace, rule, created_at) VALUES (?, ?, ?, ?)',
+  projectRuleFor: `INSERT INTO project_rules (id, workspace, rule, created_at)
+      SELECT ?, s.workspace, COALESCE(p.suggested_rule, p.tool_name), ? FROM permission_requests p JOIN sessions s ON s.id = p.session_id
+      WHERE p.id = ? ON CONFLICT DO NOTHING`,
   projectRules: 'SELECT id, workspace, rule, created_at AS createdAt FROM project_rules ORDER BY created_at, id',
   projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = ? ORDER BY created_at, id',
   deleteProjectRule: 'DELETE FROM project_rules WHERE id = ?',
   getTodos: 'SELECT todos_json FROM todos WHERE session_id = ?',
   setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES (?, ?, ?)
       ON CONFLICT(session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,
-  insertClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES (?, ?, ?)
+  putClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES (?, ?, ?)
       ON CONFLICT(name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
   deleteClientTool: 'DELETE FROM client_http_tools WHERE name = ?',
   clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',
-  hasUnfinishedSchedule: 'SELECT 1 FROM schedules WHERE session_id = ? AND completed_at IS NULL LIMIT 1',
   unfinishedScheduleIdsOfSession: 'SELECT id FROM schedules WHERE session_id = ? AND completed_at IS NULL',
   artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ?',
   artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ? AND call_id = ?',

@@ -10,8 +10,8 @@ import { commandUser } from './sandbox-user.js'
 
 /** What the server knows of sandboxes besides the probe. */
 export interface SandboxServices {
-  /** The settings in force for a session: the config file's, with the session's own added. */
-  settingsOf(sessionId: string): SandboxSettings
+  /** The settings in force for a session: the config file's, with the session's own added (read from its record). */
+  settingsOf(sessionId: string): Promise<SandboxSettings>
   /** Server files a command must never see, even under a path it may see. */
   readonly hiddenPaths: readonly string[]
 }
@@ -24,14 +24,14 @@ declare module '../../contracts/tool-context.js' {
 }
 
 /** How this call is confined (bwrap's options, its uid, its seccomp filter), or undefined when it runs unconfined. */
-export function confinementOf(status: SandboxStatus, ctx: ToolCallContext, workspace: string): Confinement | undefined {
+export async function confinementOf(status: SandboxStatus, ctx: ToolCallContext, workspace: string): Promise<Confinement | undefined> {
   if (!status.confined) return undefined
   const services = ctx.services.sandbox
   return confinementFor({
     workspace,
     cwd: workspace,
     writes: ctx.writes ?? 'none',
-    settings: services?.settingsOf(ctx.sessionId) ?? DEFAULT_SANDBOX_SETTINGS,
+    settings: (await services?.settingsOf(ctx.sessionId)) ?? DEFAULT_SANDBOX_SETTINGS,
     memoryDir: ctx.services.memoryDir,
     hiddenPaths: services?.hiddenPaths,
     user: commandUser(status.runsAs, workspace),

@@ -199,7 +199,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolEntry<BashInp
     handler: async function bash(input, ctx): Promise<BashOutput | ToolBusinessFailure> {
       const cwd = await workspaceOf(ctx)
       if (typeof cwd !== 'string') return cwd
-      const confinement = confinementOf(sandbox, ctx, cwd)
+      const confinement = await confinementOf(sandbox, ctx, cwd)
       return input.run_in_background === true ? startInBackground(input, ctx, cwd, confinement) : runInForeground(input, ctx, cwd, confinement)
     },
   })

@@ -5,7 +5,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { PermissionMode } from '../../contracts/ports.js'
 import { defineTool, type ToolEntry } from '../../contracts/tool-entry.js'
-import { synchronousHandler } from '../synchronous-handler.js'
 import { rememberModeBeforePlan, sessionControl } from './plan-mode-memory.js'
 
 export const ENTER_PLAN_MODE_TOOL_NAME = 'EnterPlanMode'
@@ -38,14 +37,14 @@ export function createEnterPlanModeTool(): ToolEntry<EnterPlanModeInput, EnterPl
     timeout: { kind: 'deadline', defaultMs: 30_000 },
     resultBudget: { maxModelBytes: 100_000, maxInlineBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
     formatModelContent: (output: EnterPlanModeOutput) => (output.alreadyInPlanMode ? ALREADY_IN_PLAN_MODE_TEXT : ENTERED_PLAN_MODE_TEXT),
-    handler: synchronousHandler(function enterPlanMode(_input, ctx): EnterPlanModeOutput {
+    handler: async function enterPlanMode(_input, ctx): Promise<EnterPlanModeOutput> {
       const control = sessionControl(ctx)
-      const previousMode = control.getPermissionMode(ctx.sessionId)
+      const previousMode = await control.getPermissionMode(ctx.sessionId)
       // Entering twice must not make `plan` the mode to return to.
       if (previousMode === 'plan') return { previousMode, alreadyInPlanMode: true }
       rememberModeBeforePlan(control, ctx.sessionId, previousMode)
-      control.setPermissionMode(ctx.sessionId, 'plan')
+      await control.setPermissionMode(ctx.sessionId, 'plan')
       return { previousMode, alreadyInPlanMode: false }
-    }),
+    },
   })
 }

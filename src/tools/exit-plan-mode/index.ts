@@ -9,7 +9,6 @@ import type { PermissionMode } from '../../contracts/ports.js'
 import { PLAN_EXIT_DENIED } from '../../contracts/result.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { sessionControl, takeModeBeforePlan } from '../enter-plan-mode/plan-mode-memory.js'
-import { synchronousHandler } from '../synchronous-handler.js'
 
 export const EXIT_PLAN_MODE_TOOL_NAME = 'ExitPlanMode'
 
@@ -50,14 +49,14 @@ export function createExitPlanModeTool(): ToolEntry<ExitPlanModeInput, ExitPlanM
     askedDenial: { withFeedback: PLAN_NOT_APPROVED_TEXT, withoutFeedback: PLAN_EXIT_DENIED },
     prepareApproval: (input) => ({ preview: { title: 'Plan', text: input.plan } }),
     formatModelContent: (output: ExitPlanModeOutput) => approvedPlanText(output.restoredMode),
-    handler: synchronousHandler(function exitPlanMode(input, ctx): ExitPlanModeOutput | ToolBusinessFailure {
+    handler: async function exitPlanMode(input, ctx): Promise<ExitPlanModeOutput | ToolBusinessFailure> {
       const control = sessionControl(ctx)
-      if (control.getPermissionMode(ctx.sessionId) !== 'plan') {
+      if ((await control.getPermissionMode(ctx.sessionId)) !== 'plan') {
         return { result: false, errorCode: 'TOOL_ERR_NOT_IN_PLAN_MODE', message: NOT_IN_PLAN_MODE_TEXT }
       }
       const restoredMode = takeModeBeforePlan(control, ctx.sessionId)
-      control.setPermissionMode(ctx.sessionId, restoredMode)
+      await control.setPermissionMode(ctx.sessionId, restoredMode)
       return { plan: input.plan, restoredMode }
-    }),
+    },
   })
 }

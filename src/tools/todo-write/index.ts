@@ -5,7 +5,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
-import { synchronousHandler } from '../synchronous-handler.js'
 import type { TodoItem, TodoStore } from '../services.js'
 
 export const TODO_WRITE_TOOL_NAME = 'TodoWrite'
@@ -78,14 +77,14 @@ export function createTodoWriteTool(): ToolEntry<TodoWriteInput, TodoWriteOutput
     timeout: { kind: 'deadline', defaultMs: 30_000 },
     resultBudget: { maxModelBytes: 100_000, maxInlineBytes: 100_000, strategy: 'truncate', previewDirection: 'head' },
     formatModelContent: (output: TodoWriteOutput) => formatTodoList(output.newTodos),
-    handler: synchronousHandler(function todoWrite(input, ctx): TodoWriteOutput | ToolBusinessFailure {
+    handler: async function todoWrite(input, ctx): Promise<TodoWriteOutput | ToolBusinessFailure> {
       const store = todoStore(ctx)
       const newTodos = input.todos.map(stored)
       const invalid = tooManyInProgress(newTodos)
       if (invalid !== undefined) return invalid
-      const oldTodos = store.get(ctx.sessionId)
-      store.set(ctx.sessionId, newTodos)
+      const oldTodos = await store.get(ctx.sessionId)
+      await store.set(ctx.sessionId, newTodos)
       return { oldTodos, newTodos }
-    }),
+    },
   })
 }

@@ -1,0 +1,138 @@
+/**
+ * What only the PostgreSQL store promises of a unit of work: it is one round trip, whatever its
+ * size, with its values written into its text safely whatever they hold, and the event loop goes
+ * on while the database keeps it waiting.
+ */
+import pg from 'pg'
+import { pino } from 'pino'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ToolexecError } from '../../src/contracts/errors.js'
+import type { OpenedStore } from '../../src/contracts/store.js'
+import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
+import { PostgresStore } from '../../src/storage/postgres/postgres-store.js'
+import { literal } from '../../src/storage/postgres/sql-literals.js'
+import { sessionRecord, STORE_TEST_AT } from '../support/store-records.js'
+import { freshDatabaseUrl } from '../support/test-database.js'
+
+const logger = pino({ level: 'silent' })
+let url: string
+let opened: OpenedStore
+let store: PostgresStore
+
+beforeEach(async () => {
+  const fresh = await freshDatabaseUrl()
+  if (fresh === undefined) throw new Error('this suite runs only in the postgres project')
+  url = fresh
+  opened = await openPostgresStore(url, { logger })
+  store = opened.store as PostgresStore
+})
+
+afterEach(() => opened.close())
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The round trips and statements `run` sends. */
+async function trafficOf(run: () => Promise<unknown>): Promise<{ roundTrips: number; statements: number }> {
+  const before = store.traffic
+  await run()
+  const after = store.traffic
+  return { roundTrips: after.roundTrips - before.roundTrips, statements: after.statements - before.statements }
+}
+
+async function rejection(run: () => Promise<unknown>): Promise<unknown> {
+  return run().then(
+    () => {
+      throw new Error('it did not reject')
+    },
+    (error: unknown) => error,
+  )
+}
+
+describe('a unit of work on PostgreSQL', () => {
+  it('is one round trip with one statement per write, whatever its size; an empty unit and a build that throws send nothing', async () => {
+    const unit = (): Promise<unknown> =>
+      store.commit((u) => {
+        u.sessions.insert(sessionRecord('s', { sandbox: { network: false } }))
+        for (let seq = 1; seq <= 20; seq++) u.events.insert({ sessionId: 's', seq, type: 'Note', data: `{"seq":${seq}}` }, STORE_TEST_AT)
+      })
+    expect(await trafficOf(unit)).toEqual({ roundTrips: 1, statements: 22 })
+    expect(await trafficOf(() => store.commit(() => 'nothing written'))).toEqual({ roundTrips: 0, statements: 0 })
+    const thrown = new Error('no')
+    const failing = (): Promise<unknown> =>
+      rejection(() =>
+        store.commit((u) => {
+          u.sessions.insert(sessionRecord('t'))
+          throw thrown
+        }),
+      )
+    expect(await trafficOf(async () => expect(await failing()).toBe(thrown))).toEqual({ roundTrips: 0, statements: 0 })
+    expect(await trafficOf(() => store.sessions.get('t'))).toEqual({ roundTrips: 1, statements: 1 })
+    expect(await store.sessions.get('t')).toBeUndefined()
+  })
+
+  it('stores every text exactly as given, quotes, backslashes, placeholders and SQL included; negative and large numbers too', async () => {
+    const texts = ["it's", "'); DROP TABLE sessions; --", "back\\slash \\' \\\\", '$1 $2 $$ $tag$ x $tag$', "E'\\x00'", '/* open comment', '"quoted" -- dash', 'ünï\u{1F600}\t\r\n']
+    await store.commit((u) => {
+      texts.forEach((text, i) => u.sessions.insert(sessionRecord(`s${i}`, { workspace: text, permissionTimeoutMs: Number.MAX_SAFE_INTEGER })))
+      u.events.insert({ sessionId: 's0', seq: -3, type: texts[1] as string, data: texts[2] as string }, STORE_TEST_AT)
+    })
+    for (const [i, text] of texts.entries()) expect(await store.sessions.get(`s${i}`)).toMatchObject({ workspace: text, permissionTimeoutMs: Number.MAX_SAFE_INTEGER })
+    expect(await store.events.after('s0', -10, 5)).toEqual([{ sessionId: 's0', seq: -3, type: texts[1], data: texts[2] }])
+    expect((await store.sessions.ids()).length).toBe(texts.length)
+  })
+
+  it('quotes a text as pg.escapeLiteral does, and 4 MB of it without holding the event loop', () => {
+    for (const text of ['', 'plain', "it's", "''", '\\', "\\'", "a\\'b'\\\\c", 'ünï\u{1F600}']) expect(literal(text)).toBe(pg.escapeLiteral(text))
+    const started = performance.now()
+    literal(`'\\${'x'.repeat(4_000_000)}`)
+    expect(performance.now() - started).toBeLessThan(100)
+  })
+
+  it('refuses a NUL character with API_ERR_VALIDATION and a number that is not finite, sending nothing', async () => {
+    const nul = (): Promise<unknown> => rejection(() => store.commit((u) => u.sessions.insert(sessionRecord('n', { workspace: 'a\u0000b' }))))
+    expect(await trafficOf(async () => expect(await nul()).toMatchObject({ code: 'API_ERR_VALIDATION', message: expect.stringMatching(/^Text holding a NUL character/) as unknown }))).toEqual({
+      roundTrips: 0,
+      statements: 0,
+    })
+    const infinite = (): Promise<unknown> => rejection(() => store.commit((u) => u.sessions.insert(sessionRecord('i', { permissionTimeoutMs: Infinity }))))
+    expect(await trafficOf(async () => expect(await infinite()).toBeInstanceOf(TypeError))).toEqual({ roundTrips: 0, statements: 0 })
+    expect(await store.sessions.ids()).toEqual([])
+  })
+
+  it('keeps the event loop turning while the database makes it wait, and settles once the unit is durable', async () => {
+    await store.commit((u) => u.sessions.insert(sessionRecord('w')))
+    const blocker = new pg.Client({ connectionString: url })
+    await blocker.connect()
+    try {
+      await blocker.query('BEGIN')
+      await blocker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE')
+      let settled = false
+      const unit = store.commit((u) => u.events.insert({ sessionId: 'w', seq: 1, type: 'Note', data: '{}' }, STORE_TEST_AT)).then(() => (settled = true))
+      let ticks = 0
+      const ticker = setInterval(() => ticks++, 10)
+      await pause(300)
+      clearInterval(ticker)
+      expect(settled).toBe(false)
+      expect(ticks).toBeGreaterThan(10)
+      await blocker.query('COMMIT')
+      await unit
+      const count = await blocker.query<{ count: string }>('SELECT count(*) FROM events')
+      expect(count.rows[0]?.count).toBe('1')
+    } finally {
+      await blocker.end()
+    }
+  })
+
+  it('answers a failing statement with its mapped error and rolls back the statements before it', async () => {
+    await store.commit((u) => u.sessions.insert(sessionRecord('c')))
+    const error = await rejection(() =>
+      store.commit((u) => {
+        u.sessions.setPermissionMode('c', 'plan')
+        u.sessions.insert(sessionRecord('c'))
+      }),
+    )
+    expect(error).toMatchObject({ name: 'StoreConflictError' })
+    expect(error).not.toBeInstanceOf(ToolexecError)
+    expect((await store.sessions.get('c'))?.permissionMode).toBe('default')
+  })
+})
