@@ -112,20 +112,27 @@ async function startToolexec(clientCount: number, script = 'toolexec-child.ts', 
         throw new Error(`persisted ${stored.succeededCalls} succeeded records of ${stored.tool_calls} calls, but ${totalCalls} calls were made`)
       }
       const walMb = stored.walPeakBytes === undefined ? '' : `; WAL peak ${(stored.walPeakBytes / (1024 * 1024)).toFixed(1)} MB`
-      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted${walMb}`
+      const sent = stored.roundTrips === undefined ? '' : `; ${perCall(stored.roundTrips, totalCalls)} round trips and ${perCall(stored.statements ?? 0, totalCalls)} statements per call`
+      return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted${walMb}${sent}`
     },
   }
 }
 
+const perCall = (count: number, calls: number): string => (count / calls).toFixed(2)
+
 function printStoreTimings(timings: Record<string, MethodTiming>, calls: number): void {
-  console.log(`store methods of ${calls} calls (wall time; transaction includes the statements inside it):`)
-  for (const [name, timing] of Object.entries(timings)
-    .sort((a, b) => b[1].ms - a[1].ms)
-    .slice(0, 10)) {
-    if (timing.calls === 0) continue
-    const each = (timing.ms * 1000) / timing.calls
-    console.log(`  ${name.padEnd(20)} ${(timing.calls / calls).toFixed(2)}/call x ${each.toFixed(1)} µs = ${((timing.ms * 1000) / calls).toFixed(0)} µs/call`)
-  }
+  console.log(`store steps of ${calls} calls (wall time: a read until its answer, a commit until durable; a write is timed with its unit's commit):`)
+  const used = Object.entries(timings)
+    .filter(([, timing]) => timing.calls > 0)
+    .sort((a, b) => b[1].ms - a[1].ms || b[1].calls - a[1].calls)
+  for (const [name, timing] of used) console.log(`  ${name.padEnd(32)} ${storeStepCost(timing, calls)}`)
+}
+
+function storeStepCost(timing: MethodTiming, calls: number): string {
+  const perCall = `${(timing.calls / calls).toFixed(2)}/call`
+  if (timing.ms === 0) return perCall
+  const each = (timing.ms * 1000) / timing.calls
+  return `${perCall} x ${each.toFixed(1)} µs = ${((timing.ms * 1000) / calls).toFixed(0)} µs/call`
 }
 
 interface CpuSample {
@@ -282,10 +289,19 @@ function printPostgres(postgres: Measured | undefined, sqlite: Tally, skipped: s
     return
   }
   const { tally, stored } = postgres
+  const p99 = percentile(
+    [...tally.latenciesMs].sort((a, b) => a - b),
+    99,
+  )
+  const databaseCpu = (tally.databaseCpuMs / tally.calls) * 1000
+  const ofSqlite = rate(tally) / rate(sqlite)
   console.log(`(d) toolexec on PostgreSQL:            ${formatRate(rate(tally)).padStart(7)} calls/s  (${cpuPerCall(tally, true)}; ${stored})`)
-  console.log(`(d) latency, 50 clients: ${latency(tally, 2)}`)
-  console.log(`ratio (d)/(a): ${(rate(tally) / rate(sqlite)).toFixed(3)}  (PostgreSQL against SQLite, same server)`)
+  console.log(`(d) latency, 50 clients: ${latency(tally, 2)}  (target p99 < 100 ms: ${passOrMiss(p99 < 100)})`)
+  console.log(`(d) PostgreSQL CPU/call: ${databaseCpu.toFixed(0)} µs  (target <= 400 µs: ${passOrMiss(databaseCpu <= 400)})`)
+  console.log(`ratio (d)/(a): ${ofSqlite.toFixed(3)}  (PostgreSQL against SQLite, same server; target >= 0.6: ${passOrMiss(ofSqlite >= 0.6)})`)
 }
+
+const passOrMiss = (met: boolean): string => (met ? 'PASS' : 'MISS')
 
 /** BENCH_ONLY=latency: only the one-client latency run, for quick comparisons. */
 async function latencyOnly(): Promise<void> {

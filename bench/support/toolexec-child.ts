@@ -2,11 +2,12 @@
  * The real toolexec server (startServer) on a data dir given as argv[2], storing in the
  * PostgreSQL database whose URL is argv[3] when one is given (else in the data dir's SQLite
  * file), with the no-op tool registered (and the built-in tools too when
- * BENCH_BUILTIN_TOOLS=1). Its stop report counts the stored rows through the Store port, so
- * the bench can prove every call it timed was persisted with a terminal record on either
- * backend.
+ * BENCH_BUILTIN_TOOLS=1). Its stop report counts the stored calls and events through the
+ * Store port, so the bench can prove every call it timed was persisted with a terminal
+ * record on either backend.
  */
 import { statSync } from 'node:fs'
+import path from 'node:path'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import type { Store } from '../../src/contracts/store.js'
@@ -15,7 +16,9 @@ import { builtinTools } from '../../src/tools/builtin.js'
 import { noopTool } from './noop-tool.js'
 import { benchStreamLimits, serveAsChild } from './child-process.js'
 import { timeStoreMethods } from './store-timing.js'
+import { SQLITE_FILE } from '../../src/storage/open-store.js'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
+import { PostgresStore } from '../../src/storage/postgres/postgres-store.js'
 
 const [dataDir, databaseUrl] = process.argv.slice(2)
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir> [<postgres database URL>]')
@@ -33,7 +36,7 @@ const pragmas = (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim
 for (const pragma of onSqlite ? pragmas : []) sqliteDatabaseOf(server.runtime.store).pragma(pragma)
 
 const storeTimings = process.env.BENCH_STORE_TIMING === '1' ? timeStoreMethods(server.runtime.store) : undefined
-const walPeak = onSqlite ? sampleWalPeak(`${sqliteDatabaseOf(server.runtime.store).name}-wal`) : undefined
+const walPeak = onSqlite ? sampleWalPeak(`${path.join(dataDir, SQLITE_FILE)}-wal`) : undefined
 
 /** The WAL's largest size: it must start over under load rather than grow without bound. */
 function sampleWalPeak(walFile: string): { bytes(): number; stop(): void } {
@@ -45,20 +48,35 @@ function sampleWalPeak(walFile: string): { bytes(): number; stop(): void } {
   return { bytes: () => peak, stop: () => clearInterval(sampler) }
 }
 
-/** Calls stored as succeeded with their result, of every session. */
-function succeededCalls(store: Store): number {
-  let count = 0
-  for (const sessionId of store.sessionIds()) {
-    count += store.history(sessionId).filter((call) => call.status === 'succeeded' && call.result !== undefined).length
+interface StoredTotals {
+  /** Calls stored as succeeded with their result. */
+  readonly succeededCalls: number
+  readonly tool_calls: number
+  readonly events: number
+}
+
+/** Totals of every session; a session's events are numbered with no gaps, so its last seq is their count. */
+async function storedTotals(store: Store): Promise<StoredTotals> {
+  const totals = { succeededCalls: 0, tool_calls: 0, events: 0 }
+  for (const sessionId of await store.sessions.ids()) {
+    const [history, counts, lastSeq] = await Promise.all([store.schedules.history(sessionId), store.sessions.counts(sessionId), store.events.lastSeq(sessionId)])
+    totals.succeededCalls += history.filter((call) => call.status === 'succeeded' && call.result !== undefined).length
+    totals.tool_calls += counts.calls
+    totals.events += lastSeq
   }
-  return count
+  return totals
+}
+
+/** What the PostgreSQL store sent over the whole run: every call of it is counted, warm-up included. */
+function postgresTraffic(store: Store): { roundTrips: number; statements: number } | undefined {
+  return store instanceof PostgresStore ? store.traffic : undefined
 }
 
 serveAsChild(server.url, async () => {
   const timings = storeTimings?.()
-  const succeeded = succeededCalls(server.runtime.store)
-  const counts = server.runtime.store.rowCounts()
+  const traffic = postgresTraffic(server.runtime.store)
+  const totals = await storedTotals(server.runtime.store)
   await server.close()
   walPeak?.stop()
-  return { ...counts, succeededCalls: succeeded, walPeakBytes: walPeak?.bytes(), ...(timings === undefined ? {} : { storeTimings: timings }) }
+  return { ...totals, walPeakBytes: walPeak?.bytes(), ...traffic, ...(timings === undefined ? {} : { storeTimings: timings }) }
 })
