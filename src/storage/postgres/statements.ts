@@ -78,7 +78,7 @@ const SQL = {
   getTodos: 'SELECT todos_json FROM todos WHERE session_id = $1',
   setTodos: `INSERT INTO todos (session_id, todos_json, updated_at) VALUES ($1, $2, $3)
       ON CONFLICT (session_id) DO UPDATE SET todos_json = excluded.todos_json, updated_at = excluded.updated_at`,
-  insertClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES ($1, $2, $3)
+  putClientTool: `INSERT INTO client_http_tools (name, definition_json, created_at) VALUES ($1, $2, $3)
       ON CONFLICT (name) DO UPDATE SET definition_json = excluded.definition_json, created_at = excluded.created_at`,
   deleteClientTool: 'DELETE FROM client_http_tools WHERE name = $1',
   clientTools: 'SELECT definition_json FROM client_http_tools ORDER BY created_at, name',

@@ -13,8 +13,10 @@ const SQL = {
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
       (SELECT count(*) FROM tool_calls WHERE session_id = ?) AS calls,
       (SELECT count(*) FROM permission_requests WHERE session_id = ? AND status = 'pending') AS pendingPermissions`,
+  // Values in the order both backends take them (unit-writes.ts); the session's id is used twice.
   insertSchedule: `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
-      VALUES (?, ?, ?, (SELECT COALESCE(MAX(arrival), 0) + 1 FROM schedules WHERE session_id = ?), ?, ?, ?)`,
+      SELECT v.id, v.session_id, v.turn_id, (SELECT COALESCE(MAX(arrival), 0) + 1 FROM schedules WHERE session_id = v.session_id), v.status, v.groups_json, v.created_at
+      FROM (SELECT ? AS id, ? AS session_id, ? AS turn_id, ? AS status, ? AS groups_json, ? AS created_at) v`,
   getSchedule: 'SELECT * FROM schedules WHERE id = ?',
   setScheduleStatus: 'UPDATE schedules SET status = ?, completed_at = ? WHERE id = ?',
   setScheduleGroups: 'UPDATE schedules SET groups_json = ? WHERE id = ?',
@@ -43,7 +45,8 @@ const SQL = {
   lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? ORDER BY created_at DESC LIMIT 1',
   insertGrant: 'INSERT OR IGNORE INTO session_grants (session_id, tool_name, rule_key, created_at) VALUES (?, ?, ?, ?)',
   grantFor: `INSERT INTO session_grants (session_id, tool_name, rule_key, created_at)
-      SELECT session_id, tool_name, COALESCE(suggested_rule, tool_name), ? FROM permission_requests WHERE id = ? ON CONFLICT DO NOTHING`,
+      SELECT p.session_id, p.tool_name, COALESCE(p.suggested_rule, p.tool_name), v.at FROM (SELECT ? AS id, ? AS at) v
+      JOIN permission_requests p ON p.id = v.id WHERE true ON CONFLICT DO NOTHING`,
   hasGrant: 'SELECT 1 FROM session_grants WHERE session_id = ? AND tool_name = ? AND rule_key = ?',
   insertArtifact: `INSERT INTO artifacts (id, session_id, call_id, path, uri, bytes, media_type, retention, sha256, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -54,8 +57,8 @@ const SQL = {
   setPermissionMode: 'UPDATE sessions SET permission_mode = ? WHERE id = ?',
   insertProjectRule: 'INSERT OR IGNORE INTO project_rules (id, workspace, rule, created_at) VALUES (?, ?, ?, ?)',
   projectRuleFor: `INSERT INTO project_rules (id, workspace, rule, created_at)
-      SELECT ?, s.workspace, COALESCE(p.suggested_rule, p.tool_name), ? FROM permission_requests p JOIN sessions s ON s.id = p.session_id
-      WHERE p.id = ? ON CONFLICT DO NOTHING`,
+      SELECT v.rule_id, s.workspace, COALESCE(p.suggested_rule, p.tool_name), v.at FROM (SELECT ? AS rule_id, ? AS id, ? AS at) v
+      JOIN permission_requests p ON p.id = v.id JOIN sessions s ON s.id = p.session_id WHERE true ON CONFLICT DO NOTHING`,
   projectRules: 'SELECT id, workspace, rule, created_at AS createdAt FROM project_rules ORDER BY created_at, id',
   projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = ? ORDER BY created_at, id',
   deleteProjectRule: 'DELETE FROM project_rules WHERE id = ?',
