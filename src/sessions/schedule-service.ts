@@ -204,9 +204,15 @@ export class ScheduleService {
 
   /** Holds until the schedule ends or `seconds` pass, whichever is first. */
   async waitFor(scheduleId: string, seconds: number): Promise<ScheduleReply> {
-    const current = await this.view(scheduleId)
-    if (isFinished(current.status) || seconds <= 0) return current
-    await this.waiters.wait(scheduleId, seconds * 1000)
+    if (seconds <= 0) return this.view(scheduleId)
+    const wait = this.waiters.wait(scheduleId, seconds * 1000)
+    try {
+      const current = await this.view(scheduleId)
+      if (isFinished(current.status)) return current
+      await wait.ended
+    } finally {
+      wait.stop()
+    }
     return this.view(scheduleId)
   }
 
