@@ -75,8 +75,8 @@ export class EventJournal {
   readonly #withdrawn = new WeakSet<Pending>()
   /** Sessions with a batch in flight: what they append waits for it, other sessions' batches commit meanwhile. */
   readonly #busy = new Set<string>()
-  /** Batches being committed; they never reject. */
-  readonly #inFlight = new Set<Promise<void>>()
+  /** Batches being committed, with their items; they never reject. */
+  readonly #inFlight = new Map<Promise<void>, readonly Pending[]>()
   #flushScheduled = false
   #closed = false
   #holdingStarts = false
@@ -228,17 +228,19 @@ export class EventJournal {
   /**
    * Writes what was kept, then what is queued, as batches: a run of appends shares one unit, a
    * guarded one is a unit of its own. A session with a batch in flight waits for it; other
-   * sessions' batches commit meanwhile. Resolves once everything queued before is written,
-   * refused or kept.
+   * sessions' batches commit meanwhile. Resolves once everything appended before the call is
+   * written, refused or kept; what is appended meanwhile does not hold it.
    */
   async flush(): Promise<void> {
     this.#flushScheduled = false
+    const before = new Set<Pending>([...this.#kept, ...this.#queue, ...[...this.#inFlight.values()].flat()])
     for (;;) {
       this.#startReady()
-      if (this.#inFlight.size === 0) return
-      await Promise.all(this.#inFlight)
+      const holding = [...this.#inFlight].filter(([, items]) => items.some((item) => before.has(item)))
+      if (holding.length === 0) return
+      await Promise.all(holding.map(([done]) => done))
       // What a failed commit kept waits for its retry, not for this flush.
-      if (this.#kept.length > 0 && !this.#hasReady(this.#queue)) return
+      if (this.#kept.some((item) => before.has(item))) return
     }
   }
 
@@ -257,7 +259,7 @@ export class EventJournal {
       this.#inFlight.delete(done)
       if (this.#hasReady(this.#queue)) this.#scheduleFlush()
     })
-    this.#inFlight.add(done)
+    this.#inFlight.set(done, batch)
   }
 
   #hasReady(items: readonly Pending[]): boolean {
