@@ -104,3 +104,28 @@ export type StatementKey = keyof typeof SQL
 export function statement(key: StatementKey, ...values: unknown[]): Statement {
   return { name: key, text: SQL[key], values }
 }
+
+/**
+ * The writes a unit may make many of, each as one statement for all its rows: PostgreSQL parses
+ * and plans one statement instead of one per row. Each row holds the values of the statement
+ * of the same key, in the same order; an UPDATE's rows name distinct rows of its table.
+ */
+const MANY = {
+  insertCall: (tuples: string) => `INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) SELECT *, 'pending' FROM (VALUES ${tuples}) v`,
+  markCallRunning: (tuples: string) => `UPDATE tool_calls t SET resolved_input_json = NULLIF(v.resolved, t.input_json), flags_json = v.flags, started_at = v.at, status = 'running'
+      FROM (VALUES ${tuples}) AS v (resolved, flags, at, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
+  completeCall: (tuples: string) => `UPDATE tool_calls t SET status = v.status, completed_at = v.at, result_json = v.result
+      FROM (VALUES ${tuples}) AS v (status, at, result, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
+  insertEvent: (tuples: string) => `INSERT INTO events (session_id, seq, type, at, data) VALUES ${tuples}`,
+} as const
+
+export type ManyKey = keyof typeof MANY
+
+export const MANY_KEYS: ReadonlySet<string> = new Set(Object.keys(MANY))
+
+/** The statement `key` of every row at once. */
+export function statementOfMany(key: ManyKey, rows: readonly (readonly unknown[])[]): Statement {
+  let next = 1
+  const tuples = rows.map((row) => `(${row.map(() => `$${next++}`).join(', ')})`).join(', ')
+  return { text: MANY[key](tuples), values: rows.flat() }
+}
