@@ -116,6 +116,8 @@ const MANY = {
       FROM (VALUES ${tuples}) AS v (resolved, flags, at, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
   completeCall: (tuples: string) => `UPDATE tool_calls t SET status = v.status, completed_at = v.at, result_json = v.result
       FROM (VALUES ${tuples}) AS v (status, at, result, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
+  setScheduleStatus: (tuples: string) => `UPDATE schedules s SET status = v.status, completed_at = v.completed_at
+      FROM (VALUES ${tuples}) AS v (status, completed_at, id) WHERE s.id = v.id`,
   insertEvent: (tuples: string) => `INSERT INTO events (session_id, seq, type, at, data) VALUES ${tuples}`,
 } as const
 

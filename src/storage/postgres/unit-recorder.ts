@@ -1,10 +1,11 @@
 /**
  * @module A unit of work as the PostgreSQL store records it: each write becomes its statement,
  * in the order it was made, and nothing reaches the database until the unit is committed whole.
- * The writes it may make many of (calls inserted, started and completed, events) go last, each
- * kind as one statement for all its rows (statements.ts), in that order: PostgreSQL parses and
- * plans one statement instead of one per row. Nothing else in a unit reads those rows, and a
- * call is inserted, started and completed in different units, so the unit's outcome is the same.
+ * The writes it may make many of (calls inserted, started and completed, schedules' statuses,
+ * events) go last, each kind as one statement for all its rows (statements.ts), in that order:
+ * PostgreSQL parses and plans one statement instead of one per row. Nothing else in a unit reads
+ * those rows (but marking schedules aborted, before which statuses keep their place), and a call
+ * is inserted, started and completed in different units, so the unit's outcome is the same.
  */
 import type { UnitOfWork } from '../../contracts/store.js'
 import { unitWrites, type CachedRows, type Write } from '../unit-writes.js'
@@ -18,27 +19,47 @@ export interface RecordedUnit<T> {
   readonly writesProjectRules: boolean
 }
 
+/** How many of a repeated write's last values name its row (calls by session and id, schedules by id); undefined for inserts. */
+const ROW_KEY_LENGTH: Partial<Record<ManyKey, number>> = { markCallRunning: 2, completeCall: 2, setScheduleStatus: 1 }
+
 /** Runs `build` against writers that only record; what `build` throws is thrown here and nothing is recorded. */
 export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
-  const statements: Statement[] = []
-  const many = new Map<ManyKey, unknown[][]>()
+  const recorded: Recorded[] = []
   const touched = { sessions: false, projectRules: false }
-  const write: Write = (key, ...values) => {
-    if (!MANY_KEYS.has(key)) statements.push(statement(key, ...values))
-    else manyOf(many, key as ManyKey).push(values)
-  }
+  const write: Write = (key, ...values) => void recorded.push({ key, values })
   const cached: CachedRows = {
     session: () => (touched.sessions = true),
     projectRules: () => (touched.projectRules = true),
   }
   const value = build(unitWrites(write, cached))
-  for (const key of MANY_KEYS) {
-    const rows = many.get(key as ManyKey)
-    if (rows === undefined) continue
-    const distinct = key === 'insertCall' || key === 'insertEvent' ? rows : lastOfEachRow(rows)
-    statements.push(distinct.length === 1 ? statement(key as ManyKey, ...(distinct[0] as unknown[])) : statementOfMany(key as ManyKey, distinct))
+  return { value, statements: statementsOf(recorded), writesSessions: touched.sessions, writesProjectRules: touched.projectRules }
+}
+
+interface Recorded {
+  readonly key: Parameters<Write>[0]
+  readonly values: unknown[]
+}
+
+/**
+ * The unit's statements: each write in its place, but the repeated ones last, each kind as one
+ * statement. A schedule's status stays in its place in a unit that marks schedules aborted,
+ * which reads that status.
+ */
+function statementsOf(recorded: readonly Recorded[]): Statement[] {
+  const keepsPlace = new Set<string>(recorded.some((write) => write.key === 'markSchedulesAborted') ? ['setScheduleStatus'] : [])
+  const statements: Statement[] = []
+  const many = new Map<ManyKey, unknown[][]>()
+  for (const { key, values } of recorded) {
+    if (!MANY_KEYS.has(key) || keepsPlace.has(key)) statements.push(statement(key, ...values))
+    else manyOf(many, key as ManyKey).push(values)
   }
-  return { value, statements, writesSessions: touched.sessions, writesProjectRules: touched.projectRules }
+  for (const key of MANY_KEYS as ReadonlySet<ManyKey>) {
+    const rows = many.get(key)
+    if (rows === undefined) continue
+    const distinct = lastOfEachRow(rows, ROW_KEY_LENGTH[key])
+    statements.push(distinct.length === 1 ? statement(key, ...(distinct[0] as unknown[])) : statementOfMany(key, distinct))
+  }
+  return statements
 }
 
 function manyOf(many: Map<ManyKey, unknown[][]>, key: ManyKey): unknown[][] {
@@ -50,13 +71,14 @@ function manyOf(many: Map<ManyKey, unknown[][]>, key: ManyKey): unknown[][] {
   return rows
 }
 
-/** An update's rows, the last of each call (its session and id, the last two values) only: one UPDATE sets a row once. */
-function lastOfEachRow(rows: readonly unknown[][]): unknown[][] {
-  const byCall = new Map<string, unknown[]>()
+/** An update's rows, the last of each row it sets only (one UPDATE sets a row once); an insert's rows as they are. */
+function lastOfEachRow(rows: readonly unknown[][], keyLength: number | undefined): readonly unknown[][] {
+  if (keyLength === undefined) return rows
+  const byRow = new Map<string, unknown[]>()
   for (const row of rows) {
-    const key = JSON.stringify(row.slice(-2))
-    byCall.delete(key)
-    byCall.set(key, row)
+    const key = JSON.stringify(row.slice(-keyLength))
+    byRow.delete(key)
+    byRow.set(key, row)
   }
-  return [...byCall.values()]
+  return [...byRow.values()]
 }
