@@ -3,7 +3,7 @@
  * statements at once, inside the transaction SqliteStore.commit holds open while its build runs.
  */
 import type Database from 'better-sqlite3'
-import type { ApprovalWrites, ArtifactWrites, EventWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../../contracts/store.js'
+import type { UnitOfWork } from '../../contracts/store.js'
 import { unitWrites, type Write } from '../unit-writes.js'
 import type { CommittedCache } from './committed-cache.js'
 import { conflictOr } from './sqlite-errors.js'
@@ -51,24 +51,13 @@ class UnitStatements {
 }
 
 /** One per store, reused by every commit: its writers work only while a build runs. */
-export class SqliteUnitOfWork implements UnitOfWork {
-  readonly sessions: SessionWrites
-  readonly schedules: ScheduleWrites
-  readonly events: EventWrites
-  readonly approvals: ApprovalWrites
-  readonly rules: RuleWrites
-  readonly artifacts: ArtifactWrites
+export class SqliteUnitOfWork {
   readonly #statements = new UnitStatements()
+  readonly #writes: UnitOfWork
 
   constructor(statements: Statements, cache: CommittedCache) {
     const write: Write = (key, ...values) => this.#statements.run(statements[key], ...values)
-    const writes = unitWrites(write, { session: (id) => cache.forgetSession(id), projectRules: () => cache.forgetProjectRules() })
-    this.sessions = writes.sessions
-    this.schedules = writes.schedules
-    this.events = writes.events
-    this.approvals = writes.approvals
-    this.rules = writes.rules
-    this.artifacts = writes.artifacts
+    this.#writes = unitWrites(write, { session: (id) => cache.forgetSession(id), projectRules: () => cache.forgetProjectRules() })
   }
 
   /** Whether a build is running now. */
@@ -78,6 +67,6 @@ export class SqliteUnitOfWork implements UnitOfWork {
 
   /** Runs `build` with this unit's writers; the caller holds the transaction open around it. */
   build<T>(build: (unit: UnitOfWork) => T): T {
-    return this.#statements.during(() => build(this))
+    return this.#statements.during(() => build(this.#writes))
   }
 }
