@@ -11,13 +11,17 @@
  * time per target (default 10);
  * BENCH_PROFILE=<dir> writes CPU profiles of the toolexec children there;
  * BENCH_STORE_TIMING=1 prints what each store method costs per call; BENCH_ONLY=latency runs
- * only the one-client latency part; BENCH_FLOOR_NO_SQLITE=1 runs the floor storing nothing.
+ * only the one-client latency part and BENCH_ONLY=postgres only (d) and (e) (below);
+ * BENCH_FLOOR_NO_SQLITE=1 runs the floor storing nothing.
  * Beside them, (d): the same real server storing in PostgreSQL instead of SQLite, in the
  * same alternating rounds, against a private PostgreSQL server this run starts from the
  * system's binaries (test/support/private-postgres.ts, fsync on: it pays what a real server
  * pays) and removes at the end; its line adds the PostgreSQL server's own CPU per call (all
- * its processes, from /proc). BENCH_POSTGRES=0 leaves (d) out; it is left out, saying why,
- * when PostgreSQL is not installed.
+ * its processes, from /proc). Beside (d), (e): the floor storing in PostgreSQL (one prepared
+ * statement per group commit), the least PostgreSQL CPU a persisted call can cost, against
+ * which (d)'s is read. (d) and (e) each have a private server of their own, so that the
+ * CPU per call over the whole run (autovacuum and checkpoints included) is each one's own. BENCH_POSTGRES=0 leaves
+ * (d) and (e) out; they are left out, saying why, when PostgreSQL is not installed.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -50,6 +54,8 @@ interface Target {
   readonly clients: readonly LoopClient[]
   /** CPU the target's database server has used so far, in milliseconds, when it has its own. */
   readonly databaseCpuMs?: (() => number) | undefined
+  /** The database server's CPU since the target started, background work included (read after close). */
+  readonly databaseCpuSinceStart?: (() => number) | undefined
   /** Stops the clients and the child; checks what it persisted. */
   close(totalCalls: number): Promise<string>
 }
@@ -102,6 +108,7 @@ async function startToolexec(clientCount: number, script = 'toolexec-child.ts', 
     pool,
     clients,
     databaseCpuMs: database?.cpuMs,
+    databaseCpuSinceStart: sinceNow(database?.cpuMs),
     close: async (totalCalls) => {
       for (const client of clients) client.close()
       await pool.close()
@@ -116,6 +123,12 @@ async function startToolexec(clientCount: number, script = 'toolexec-child.ts', 
       return `${stored.succeededCalls} succeeded call records and ${stored.events} events persisted${walMb}${sent}`
     },
   }
+}
+
+function sinceNow(cpuMs: (() => number) | undefined): (() => number) | undefined {
+  if (cpuMs === undefined) return undefined
+  const start = cpuMs()
+  return () => cpuMs() - start
 }
 
 const perCall = (count: number, calls: number): string => (count / calls).toFixed(2)
@@ -177,14 +190,16 @@ const latency = (tally: Tally, digits: number): string => {
 interface Measured {
   readonly tally: Tally
   readonly stored: string
+  /** The target's database server's CPU over the whole run, per call made, in µs. */
+  readonly databaseCpuPerCall?: number | undefined
 }
 
 interface SideBySide {
   readonly bare: Tally
   readonly ours: Measured
   readonly floor: Measured
-  /** Undefined when (d) is left out. */
-  readonly postgres: Measured | undefined
+  /** Undefined when (d) and (e) are left out. */
+  readonly postgres: { readonly ours: Measured; readonly floor: Measured } | undefined
 }
 
 /** Warms each target up, then measures them in turn, round after round, and closes them. */
@@ -198,17 +213,28 @@ async function alternate(targets: readonly Target[]): Promise<Measured[]> {
   const measured: Measured[] = []
   for (const [i, target] of targets.entries()) {
     const tally = tallies[i] as Tally
-    measured.push({ tally, stored: await target.close(tally.totalCalls) })
+    const stored = await target.close(tally.totalCalls)
+    const databaseCpuMs = target.databaseCpuSinceStart?.()
+    measured.push({ tally, stored, databaseCpuPerCall: databaseCpuMs === undefined ? undefined : (databaseCpuMs / tally.totalCalls) * 1000 })
   }
   return measured
 }
 
-async function sideBySide(postgres: Database | undefined): Promise<SideBySide> {
+async function sideBySide(postgres: PostgresDatabases | undefined): Promise<SideBySide> {
   const targets = [await startBare(), await startToolexec(CONCURRENCY), await startToolexec(CONCURRENCY, 'floor-child.ts')]
-  if (postgres !== undefined) targets.push(await startToolexec(CONCURRENCY, 'toolexec-child.ts', postgres))
-  const [bare, ours, floor, onPostgres] = await alternate(targets)
+  if (postgres !== undefined) {
+    targets.push(await startToolexec(CONCURRENCY, 'toolexec-child.ts', postgres.ours), await startToolexec(CONCURRENCY, 'floor-child.ts', postgres.floor))
+  }
+  const [bare, ours, floor, oursOnPostgres, floorOnPostgres] = await alternate(targets)
   if (bare === undefined || ours === undefined || floor === undefined) throw new Error('a target was not measured')
+  const onPostgres = oursOnPostgres === undefined || floorOnPostgres === undefined ? undefined : { ours: oursOnPostgres, floor: floorOnPostgres }
   return { bare: bare.tally, ours, floor, postgres: onPostgres }
+}
+
+/** Two databases on one private PostgreSQL server: toolexec's (d) and the floor's (e). */
+interface PostgresDatabases {
+  readonly ours: Database
+  readonly floor: Database
 }
 
 /** Why (d) is left out, or undefined when it runs. */
@@ -218,20 +244,28 @@ function postgresSkipped(): string | undefined {
   return undefined
 }
 
-/** Starts the private PostgreSQL server of (d); it is stopped by `stop`, also on Ctrl-C. */
-async function startPostgres(): Promise<{ database: Database; stop: () => Promise<void> }> {
-  const server: PrivatePostgres = await startPrivatePostgres({ fsync: true })
-  const onInterrupt = (): void => {
-    void server.stop().finally(() => process.exit(130))
-  }
-  process.once('SIGINT', onInterrupt)
+/**
+ * Starts the private PostgreSQL servers of (d) and (e), one each, so that each one's CPU,
+ * its autovacuum and checkpoints included, is its own target's; `stop` stops both, also on Ctrl-C.
+ */
+async function startPostgres(): Promise<{ databases: PostgresDatabases; stop: () => Promise<void> }> {
+  const servers: PrivatePostgres[] = []
   const stop = async (): Promise<void> => {
     process.off('SIGINT', onInterrupt)
-    await server.stop()
+    await Promise.all(servers.map((server) => server.stop()))
   }
+  const onInterrupt = (): void => {
+    void stop().finally(() => process.exit(130))
+  }
+  process.once('SIGINT', onInterrupt)
   try {
-    const url = await server.createDatabase('toolexec_bench_http')
-    return { database: { url, cpuMs: postgresCpuReader(path.join(server.dir, 'data')) }, stop }
+    const database = async (name: string): Promise<Database> => {
+      const server = await startPrivatePostgres({ fsync: true })
+      servers.push(server)
+      return { url: await server.createDatabase(name), cpuMs: postgresCpuReader(path.join(server.dir, 'data')) }
+    }
+    const [ours, floor] = await Promise.all([database('toolexec_bench_http'), database('toolexec_bench_floor')])
+    return { databases: { ours, floor }, stop }
   } catch (error) {
     await stop()
     throw error
@@ -256,7 +290,7 @@ async function main(): Promise<void> {
   const postgres = skipped === undefined ? await startPostgres() : undefined
   let measured: SideBySide
   try {
-    measured = await sideBySide(postgres?.database)
+    measured = await sideBySide(postgres?.databases)
   } finally {
     await postgres?.stop()
   }
@@ -283,21 +317,27 @@ async function main(): Promise<void> {
   console.log(`load average at end: ${(os.loadavg()[0] ?? 0).toFixed(1)}`)
 }
 
-function printPostgres(postgres: Measured | undefined, sqlite: Tally, skipped: string | undefined): void {
+function printPostgres(postgres: SideBySide['postgres'], sqlite: Tally | undefined, skipped: string | undefined): void {
   if (postgres === undefined) {
-    console.log(`(d) toolexec on PostgreSQL: left out: ${skipped ?? 'not measured'}`)
+    console.log(`(d) toolexec on PostgreSQL, (e) floor on PostgreSQL: left out: ${skipped ?? 'not measured'}`)
     return
   }
-  const { tally, stored } = postgres
+  const { tally, stored } = postgres.ours
+  const floor = postgres.floor.tally
   const p99 = percentile(
     [...tally.latenciesMs].sort((a, b) => a - b),
     99,
   )
-  const databaseCpu = (tally.databaseCpuMs / tally.calls) * 1000
-  const ofSqlite = rate(tally) / rate(sqlite)
+  const databaseCpu = postgres.ours.databaseCpuPerCall ?? 0
+  const floorDatabaseCpu = postgres.floor.databaseCpuPerCall ?? 0
   console.log(`(d) toolexec on PostgreSQL:            ${formatRate(rate(tally)).padStart(7)} calls/s  (${cpuPerCall(tally, true)}; ${stored})`)
+  console.log(`(e) floor on PostgreSQL:               ${formatRate(rate(floor)).padStart(7)} calls/s  (${cpuPerCall(floor, true)}; ${postgres.floor.stored})`)
   console.log(`(d) latency, 50 clients: ${latency(tally, 2)}  (target p99 < 100 ms: ${passOrMiss(p99 < 100)})`)
-  console.log(`(d) PostgreSQL CPU/call: ${databaseCpu.toFixed(0)} µs  (target <= 400 µs: ${passOrMiss(databaseCpu <= 400)})`)
+  console.log(
+    `(d) PostgreSQL CPU/call over the whole run (its vacuums and checkpoints too): ${databaseCpu.toFixed(0)} µs  (target <= 400 µs: ${passOrMiss(databaseCpu <= 400)}); the floor's (e): ${floorDatabaseCpu.toFixed(0)} µs, ours/floor ${(databaseCpu / floorDatabaseCpu).toFixed(2)}`,
+  )
+  if (sqlite === undefined) return
+  const ofSqlite = rate(tally) / rate(sqlite)
   console.log(`ratio (d)/(a): ${ofSqlite.toFixed(3)}  (PostgreSQL against SQLite, same server; target >= 0.6: ${passOrMiss(ofSqlite >= 0.6)})`)
 }
 
@@ -309,4 +349,20 @@ async function latencyOnly(): Promise<void> {
   console.log(`(a) latency, 1 client:   ${latency(single, 3)} over ${single.latenciesMs.length} calls (${stored})`)
 }
 
-await (process.env.BENCH_ONLY === 'latency' ? latencyOnly() : main())
+/** BENCH_ONLY=postgres: only (d) and (e), for what-if runs of PostgreSQL's settings (BENCH_POSTGRES_SQL). */
+async function postgresOnly(): Promise<void> {
+  const skipped = postgresSkipped()
+  const postgres = skipped === undefined ? await startPostgres() : undefined
+  if (postgres === undefined) return printPostgres(undefined, undefined, skipped)
+  try {
+    const { ours, floor } = postgres.databases
+    const [oursMeasured, floorMeasured] = await alternate([await startToolexec(CONCURRENCY, 'toolexec-child.ts', ours), await startToolexec(CONCURRENCY, 'floor-child.ts', floor)])
+    if (oursMeasured === undefined || floorMeasured === undefined) throw new Error('a target was not measured')
+    printPostgres({ ours: oursMeasured, floor: floorMeasured }, undefined, undefined)
+  } finally {
+    await postgres.stop()
+  }
+}
+
+const only = process.env.BENCH_ONLY
+await (only === 'latency' ? latencyOnly() : only === 'postgres' ? postgresOnly() : main())

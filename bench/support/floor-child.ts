@@ -8,82 +8,69 @@
  * call id is unique in its session; the WAL stays bounded (checkpointed by toolexec's own
  * worker, off the request thread, which is what made this floor fastest). Every
  * shortcut favours the floor: two commits per call (acceptance and start share one),
- * commits shared by everything queued in a tick on the request thread, raw SSE writes with
+ * commits shared by everything queued in a tick (or while the last commit ran), raw SSE writes with
  * the call's six frames in one write, no hooks, permissions, timeouts, input validation or
  * result budgets. An implementation that meets a ratio the floor misses would have to store
- * less than the floor does, or store it more cheaply.
+ * less than the floor does, or store it more cheaply. Given a PostgreSQL database URL after
+ * the data dir, it stores there instead (bench:http's (e)); see floor-stores.ts.
  */
 import { randomUUID } from 'node:crypto'
-import { statSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
-import path from 'node:path'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Database from 'better-sqlite3'
 import Fastify from 'fastify'
 import { CreateScheduleBodySchema } from '../../src/contracts/api.js'
 import { inline } from '../../src/http/schema.js'
-import { startWalCheckpointer } from '../../src/storage/sqlite/wal-checkpointer.js'
 import { serveAsChild } from './child-process.js'
+import { postgresFloorStore, sqliteFloorStore, type AcceptedCall, type EndedCall, type FloorEvent, type FloorStore } from './floor-stores.js'
 
-const dataDir = process.argv[2]
-if (dataDir === undefined) throw new Error('usage: floor-child.ts <dataDir>')
+const [dataDir, databaseUrl] = process.argv.slice(2)
+if (dataDir === undefined) throw new Error('usage: floor-child.ts <dataDir> [<postgres database URL>]')
 
-const db = new Database(path.join(dataDir, 'floor.db'))
-db.pragma('journal_mode = WAL')
-db.pragma('synchronous = NORMAL')
-db.exec(`
-CREATE TABLE events (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, data TEXT NOT NULL);
-CREATE UNIQUE INDEX events_by_session ON events(session_id, seq);
-CREATE TABLE schedules (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, status TEXT NOT NULL, groups_json TEXT NOT NULL, created_at TEXT NOT NULL, completed_at TEXT);
-CREATE TABLE tool_calls (session_id TEXT NOT NULL, id TEXT NOT NULL, schedule_id TEXT NOT NULL, name TEXT NOT NULL, input_json TEXT NOT NULL,
-  status TEXT NOT NULL, result_json TEXT, PRIMARY KEY (session_id, id));
-`)
-const insertEvent = db.prepare('INSERT INTO events (session_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)')
-const insertSchedule = db.prepare("INSERT INTO schedules (id, session_id, status, groups_json, created_at) VALUES (?, ?, 'running', ?, ?)")
-const insertCall = db.prepare("INSERT INTO tool_calls (session_id, id, schedule_id, name, input_json, status) VALUES (?, ?, ?, ?, ?, 'running')")
-const completeCall = db.prepare("UPDATE tool_calls SET status = 'succeeded', result_json = ? WHERE session_id = ? AND id = ?")
-const completeSchedule = db.prepare("UPDATE schedules SET status = 'completed', completed_at = ? WHERE id = ?")
-
-interface FloorEvent {
-  readonly seq: number
-  readonly type: string
-  readonly at: string
-  readonly data: string
-}
-
-/** Writes queued in one tick share a commit; each resolves after it. */
-class TickCommits {
-  #writes: Array<() => void> = []
+/**
+ * Calls queued while a commit runs (or in the same tick) share the next commit; each resolves
+ * after its own. On SQLite a commit is synchronous, so this is a commit per tick.
+ */
+class GroupCommits {
+  #accepted: AcceptedCall[] = []
+  #ended: EndedCall[] = []
   #done: Array<() => void> = []
-  readonly #commit = db.transaction((writes: ReadonlyArray<() => void>) => {
-    for (const write of writes) write()
-  })
+  #committing = false
 
-  write(change: () => void): Promise<void> {
-    if (this.#writes.length === 0) setImmediate(() => this.#flush())
-    this.#writes.push(change)
+  constructor(readonly store: FloorStore) {}
+
+  accept(call: AcceptedCall): Promise<void> {
+    this.#accepted.push(call)
+    return this.#queued()
+  }
+
+  end(call: EndedCall): Promise<void> {
+    this.#ended.push(call)
+    return this.#queued()
+  }
+
+  #queued(): Promise<void> {
+    if (this.#done.length === 0 && !this.#committing) setImmediate(() => void this.#flush())
     return new Promise<void>((resolve) => this.#done.push(resolve))
   }
 
-  #flush(): void {
-    const gate = checkpointer.writeGate()
-    if (gate !== undefined) {
-      void gate.then(() => this.#flush())
-      return
-    }
-    const writes = this.#writes
+  async #flush(): Promise<void> {
+    const batch = { accepted: this.#accepted, ended: this.#ended }
     const done = this.#done
-    this.#writes = []
+    this.#accepted = []
+    this.#ended = []
     this.#done = []
-    if (storing) this.#commit(writes)
+    this.#committing = true
+    if (storing) await this.store.commit(batch)
+    this.#committing = false
     for (const resolve of done) resolve()
+    if (this.#done.length > 0) setImmediate(() => void this.#flush())
   }
 }
 
 // What-if knob: the same round trip with nothing stored, to show what the storage costs.
 const storing = process.env.BENCH_FLOOR_NO_SQLITE !== '1'
-const commits = new TickCommits()
-const checkpointer = startWalCheckpointer(db)
+const store = databaseUrl === undefined ? sqliteFloorStore(dataDir) : await postgresFloorStore(databaseUrl)
+const commits = new GroupCommits(store)
 let finished = 0
 const streams = new Map<string, ServerResponse>()
 const lastSeq = new Map<string, number>()
@@ -95,17 +82,13 @@ function nextEvent(sessionId: string, type: string, fields: Record<string, unkno
   return { seq, type, at, data: JSON.stringify({ type, sessionId, seq, at, ...fields }) }
 }
 
-function insertEvents(sessionId: string, events: readonly FloorEvent[]): void {
-  for (const event of events) insertEvent.run(sessionId, event.seq, event.type, event.at, event.data)
-}
-
 function sendFrames(sessionId: string, events: readonly FloorEvent[]): void {
   streams.get(sessionId)?.write(events.map((event) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`).join(''))
 }
 
 const FLAGS = { readOnly: true, destructive: false, concurrentSafe: true, sideEffectScope: 'none', alwaysAsk: false, requiresUserInteraction: false, dependencies: [] }
 
-async function runCall(sessionId: string, scheduleId: string, call: { id: string; name: string; input: unknown }, started: FloorEvent[]): Promise<void> {
+async function runCall(sessionId: string, scheduleId: string, call: { id: string; name: string; input: unknown }, started: readonly FloorEvent[]): Promise<void> {
   const output = await Promise.resolve('ok')
   const result = {
     callId: call.id,
@@ -125,15 +108,10 @@ async function runCall(sessionId: string, scheduleId: string, call: { id: string
     nextEvent(sessionId, 'BatchCompleted', { scheduleId, batchIndex: 0, callIds: [call.id], stopTurn: false }),
     nextEvent(sessionId, 'ScheduleCompleted', { scheduleId, status: 'completed' }),
   ]
-  await commits.write(() => {
-    completeCall.run(JSON.stringify(result), sessionId, call.id)
-    completeSchedule.run((ended[0] as FloorEvent).at, scheduleId)
-    insertEvents(sessionId, ended)
-  })
+  await commits.end({ sessionId, scheduleId, callId: call.id, resultJson: JSON.stringify(result), events: ended })
   finished++
   sendFrames(sessionId, [...started, ...ended])
 }
-
 const app = Fastify({ logger: false }).withTypeProvider<TypeBoxTypeProvider>()
 
 app.post('/sessions', async (request, reply) => {
@@ -162,29 +140,14 @@ app.post('/schedules', { schema: { body: inline(CreateScheduleBodySchema) } }, a
     nextEvent(sessionId, 'BatchStarted', { scheduleId, batchIndex: 0, callIds: [call.id] }),
     nextEvent(sessionId, 'ToolCallStarted', { callId: call.id, toolName: call.name, input: call.input, flags: FLAGS }),
   ]
-  await commits.write(() => {
-    const at = (started[0] as FloorEvent).at
-    insertSchedule.run(scheduleId, sessionId, JSON.stringify(groups), at)
-    insertCall.run(sessionId, call.id, scheduleId, call.name, JSON.stringify(call.input))
-    insertEvents(sessionId, started)
-  })
+  await commits.accept({ sessionId, scheduleId, groupsJson: JSON.stringify(groups), callId: call.id, name: call.name, inputJson: JSON.stringify(call.input), events: started })
   void runCall(sessionId, scheduleId, call, started)
   return reply.code(202).send({ scheduleId, sessionId, turnId, status: 'running', groups, calls: [{ id: call.id, name: call.name, flags: FLAGS }] })
 })
 
-let walPeakBytes = 0
-const walSampler = setInterval(() => {
-  walPeakBytes = Math.max(walPeakBytes, statSync(`${db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0)
-}, 250)
-walSampler.unref()
-
 const url = await app.listen({ host: '127.0.0.1', port: 0 })
 serveAsChild(url, async () => {
-  clearInterval(walSampler)
-  const succeeded = storing ? (db.prepare("SELECT count(*) FROM tool_calls WHERE status = 'succeeded'").pluck().get() as number) : finished
-  const events = db.prepare('SELECT count(*) FROM events').pluck().get() as number
   await app.close()
-  checkpointer.stop()
-  db.close()
-  return { succeededCalls: succeeded, tool_calls: succeeded, events, walPeakBytes }
+  const report = await store.report()
+  return storing ? report : { ...report, succeededCalls: finished, tool_calls: finished }
 })

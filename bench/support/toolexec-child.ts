@@ -8,6 +8,7 @@
  */
 import { statSync } from 'node:fs'
 import path from 'node:path'
+import pg from 'pg'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
 import type { Store } from '../../src/contracts/store.js'
@@ -34,9 +35,17 @@ const onSqlite = config.databaseUrl === undefined
 // What-if knob for profiling storage settings, e.g. BENCH_PRAGMA='wal_autocheckpoint = 10000'.
 const pragmas = (process.env.BENCH_PRAGMA ?? '').split(';').filter((p) => p.trim() !== '')
 for (const pragma of onSqlite ? pragmas : []) sqliteDatabaseOf(server.runtime.store).pragma(pragma)
+// The same for PostgreSQL, run once after the migrations, e.g. BENCH_POSTGRES_SQL='ALTER TABLE tool_calls SET (fillfactor = 70)'.
+if (!onSqlite && process.env.BENCH_POSTGRES_SQL !== undefined) await runOnce(databaseUrl as string, process.env.BENCH_POSTGRES_SQL)
 
 const storeTimings = process.env.BENCH_STORE_TIMING === '1' ? timeStoreMethods(server.runtime.store) : undefined
 const walPeak = onSqlite ? sampleWalPeak(`${path.join(dataDir, SQLITE_FILE)}-wal`) : undefined
+
+async function runOnce(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  await client.query(sql).finally(() => client.end())
+}
 
 /** The WAL's largest size: it must start over under load rather than grow without bound. */
 function sampleWalPeak(walFile: string): { bytes(): number; stop(): void } {
