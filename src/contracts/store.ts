@@ -1,4 +1,5 @@
 /** @module Records as the store keeps them; shared by storage and the service layer. */
+import type { ClusterStore, SessionFence } from './cluster.js'
 import type { CallRecordStatus, ScheduleStatus } from './api.js'
 import type { ToolFlags } from './flags.js'
 import type { PermissionMode } from './ports.js'
@@ -272,6 +273,10 @@ export interface OpenedStore {
   readonly store: Store
   /** Which backend this is, for logs and /healthz. */
   readonly backend: 'sqlite' | 'postgres'
+  /** The servers sharing the database and who runs which session; one that owns everything on SQLite. */
+  readonly cluster: ClusterStore
+  /** From now on every unit of work is checked against this node's leases (a no-op where the cluster is solo). */
+  fence(fence: SessionFence): void
   /** A promise while commits should wait (SQLite's WAL being caught up); else undefined. */
   readonly commitGate: () => Promise<void> | undefined
   /** What is wrong with the database (damage, a lost connection), or undefined when it answers. */

@@ -97,24 +97,6 @@ describe('the PostgreSQL connection', () => {
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
   })
 
-  it('is refused, naming the holder, when another server took the database meanwhile; trouble() says so until the database is free again', async () => {
-    const url = await newDatabase()
-    const first = await open(url)
-    await terminateServers(url)
-    await pause(100)
-    const second = await openPostgresStore(url, { logger })
-    try {
-      const refused = await failureOf(() => first.store.sessions.ids())
-      expect(refused).toMatchObject({ code: 'API_ERR_STORAGE_UNAVAILABLE', message: expect.stringMatching(/in use by another toolexec server \(toolexec \(PID \d+ on .+\)\)/) as unknown })
-      expect(await first.trouble()).toMatchObject({ code: 'API_ERR_STORAGE_UNAVAILABLE', reason: expect.stringContaining('in use by another toolexec server') as unknown })
-      expect(await second.trouble()).toBeUndefined()
-    } finally {
-      await second.close()
-    }
-    expect(await first.trouble()).toBeUndefined()
-    expect(await first.store.sessions.ids()).toEqual([])
-  })
-
   it('trouble() is undefined while the database answers, and the store answers nothing once closed; close() lets what was called before it finish', async () => {
     const url = await newDatabase()
     const first = await openPostgresStore(url, { logger })

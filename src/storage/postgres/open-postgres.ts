@@ -1,13 +1,15 @@
 /**
- * @module Opening the PostgreSQL store: a connection that holds the database's owner lock is
- * made, the migrations are applied on it, and the store is returned, all before this settles.
+ * @module Opening the PostgreSQL store: a connection is made, the migrations are applied on it
+ * (servers starting together take turns), and the store is returned with the cluster's rows,
+ * all before this settles.
  */
 import type pg from 'pg'
 import type { Logger } from 'pino'
 import type { OpenedStore } from '../../contracts/store.js'
 import { redactedDatabaseUrl } from '../database-url.js'
 import { applyPostgresMigrations, readPostgresMigrations } from './migrations.js'
-import { connectOwning } from './owned-client.js'
+import { connectPipelined } from './pg-client.js'
+import { PgCluster } from './pg-cluster.js'
 import { PgPool } from './pg-pool.js'
 import { connectError, isUnavailable, storeError } from './pg-errors.js'
 import { PostgresStore } from './postgres-store.js'
@@ -15,15 +17,18 @@ import { startupFailure } from './startup-failure.js'
 
 export async function openPostgresStore(url: string, options: { readonly logger: Logger }): Promise<OpenedStore> {
   const shown = redactedDatabaseUrl(url)
-  const client = await connectOwning(url).catch((error: unknown) => {
+  const client = await connectPipelined(url).catch((error: unknown) => {
     throw startupFailure(shown, connectError(error))
   })
   const applied = await migrated(client, shown)
   options.logger.info({ database: shown, migrations: applied }, 'PostgreSQL store open')
   const connection = new PgPool(url, client)
+  const store = new PostgresStore(connection)
   return {
-    store: new PostgresStore(connection),
+    store,
     backend: 'postgres',
+    cluster: new PgCluster(connection, url),
+    fence: (fence) => store.fenceWith(fence),
     commitGate: () => undefined,
     trouble: async () => {
       const reason = await connection.trouble()

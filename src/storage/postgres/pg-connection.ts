@@ -3,8 +3,8 @@
  * thread, which never waits for it. Operations are sent in the order they were called,
  * pipelined (none waits for the answers before it), each in one round trip: a read one
  * prepared statement, a unit of work one query text (sql-literals.ts). A lost connection is
- * replaced before the next operation is sent (the owner's retaking the owner lock); since no
- * transaction spans operations, none is lost with it.
+ * replaced before the next operation is sent; since no transaction spans operations, none is
+ * lost with it.
  */
 import type pg from 'pg'
 import type { RawRow } from '../rows.js'
@@ -27,7 +27,7 @@ export interface PgSender {
   readonly traffic: Traffic
 }
 
-/** Opens a new connection to the database (holding the owner lock, for the owner's). */
+/** Opens a new connection to the database. */
 export type Connect = (url: string) => Promise<pg.Client>
 
 export class PgConnection implements PgSender {
@@ -85,7 +85,7 @@ export class PgConnection implements PgSender {
     return (await this.#answers()) ? undefined : (this.#lost ?? CLOSED)
   }
 
-  /** Ends the connection once every operation called before is sent, so that a server opened next finds the owner lock free. */
+  /** Ends the connection once every operation called before is sent. */
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
@@ -128,7 +128,7 @@ export class PgConnection implements PgSender {
     return this.#reconnect()
   }
 
-  // The old connection is ended first: alive, it would hold the owner lock the new one needs.
+  // The old connection is ended first, so that a connection half gone holds nothing on the server.
   async #reconnect(): Promise<pg.Client> {
     const old = this.#client
     this.#client = undefined

@@ -1,10 +1,13 @@
 /** @module PostgreSQL's failures as the store's port names them (see contracts/store.ts). */
 import pg from 'pg'
 import { ToolexecError } from '../../contracts/errors.js'
+import { LeaseLostError } from '../../contracts/cluster.js'
 import { StoreConflictError, StoreFullError } from '../../contracts/store.js'
 
 const UNIQUE_VIOLATION = '23505'
 const DISK_FULL = '53100'
+// Raised by toolexec_fence (migrations/postgres/012_cluster.sql).
+const LEASE_LOST = 'TL001'
 // invalid byte sequence / untranslatable character: in practice a NUL (U+0000), which a text column cannot hold.
 const UNSTORABLE_TEXT = new Set(['22021', '22P05'])
 
@@ -17,11 +20,6 @@ class PostgresError extends Error {
   ) {
     super(message)
   }
-}
-
-/** Another toolexec server holds the database: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
-export class DatabaseInUseError extends Error {
-  override readonly name = 'DatabaseInUseError'
 }
 
 /** The connection is gone or could not be made: the cause of the API_ERR_STORAGE_UNAVAILABLE it gives. */
@@ -38,18 +36,18 @@ export class ConnectionFailure extends Error {
 
 /** What a statement's failure means to the store; a failure that is no answer of the server means the connection is gone. */
 export function storeError(error: unknown): Error {
-  if (error instanceof ToolexecError || error instanceof StoreConflictError) return error
+  if (error instanceof ToolexecError || error instanceof StoreConflictError || error instanceof LeaseLostError) return error
   if (!(error instanceof pg.DatabaseError) || typeof error.code !== 'string') return lostConnection(error)
   if (endsConnection(error.code)) return lostConnection(error)
   if (error.code === UNIQUE_VIOLATION) return new StoreConflictError(error.message)
   if (error.code === DISK_FULL) return new StoreFullError(error.message)
+  if (error.code === LEASE_LOST) return new LeaseLostError(error.message)
   if (UNSTORABLE_TEXT.has(error.code)) return unstorableText(error.message)
   return new PostgresError(error.message, error.code)
 }
 
-/** A connection that could not be made, or that another server's owner lock refused. */
+/** A connection that could not be made. */
 export function connectError(error: unknown): ToolexecError {
-  if (error instanceof DatabaseInUseError) return unavailable(error.message, error)
   return lostConnection(error)
 }
 

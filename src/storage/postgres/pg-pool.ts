@@ -1,13 +1,11 @@
 /**
- * @module The store's connections to PostgreSQL: a few pipelined ones, the first holding the
- * database's owner lock. Each operation goes to the connection with the fewest answers
- * outstanding, so a slow unit holds only the connection it is on: other sessions' units and
- * reads go on the others. While the owner's connection is lost, everything goes to it: it
- * connects again, retaking the lock, before anything else is written.
+ * @module The store's connections to PostgreSQL: a few pipelined ones. Each operation goes to
+ * the connection with the fewest answers outstanding, so a slow unit holds only the
+ * connection it is on: other sessions' units and reads go on the others.
  */
 import type pg from 'pg'
 import type { RawRow } from '../rows.js'
-import { connectOwning, connectPlain } from './owned-client.js'
+import { connectPipelined } from './pg-client.js'
 import { PgConnection, type PgSender, type Traffic } from './pg-connection.js'
 import type { Statement } from './statements.js'
 
@@ -15,14 +13,12 @@ import type { Statement } from './statements.js'
 export const POOL_SIZE = 4
 
 export class PgPool implements PgSender {
-  readonly #owner: PgConnection
   readonly #connections: readonly PgConnection[]
 
-  /** `owner` holds the owner lock already (connectOwning). */
-  constructor(url: string, owner: pg.Client, size = POOL_SIZE) {
-    this.#owner = new PgConnection(url, connectOwning, owner)
-    const others = Array.from({ length: size - 1 }, () => new PgConnection(url, connectPlain))
-    this.#connections = [this.#owner, ...others]
+  /** `first` is connected already (it applied the migrations). */
+  constructor(url: string, first: pg.Client, size = POOL_SIZE) {
+    const others = Array.from({ length: size - 1 }, () => new PgConnection(url, connectPipelined))
+    this.#connections = [new PgConnection(url, connectPipelined, first), ...others]
   }
 
   rows(statement: Statement): Promise<RawRow[]> {
@@ -48,15 +44,15 @@ export class PgPool implements PgSender {
     return this.#leastBusy().trouble()
   }
 
-  /** The owner's connection ends last: the lock is free once every connection is closed. */
   async close(): Promise<void> {
-    await Promise.all(this.#connections.filter((connection) => connection !== this.#owner).map((connection) => connection.close()))
-    await this.#owner.close()
+    await Promise.all(this.#connections.map((connection) => connection.close()))
   }
 
+  /** The connection with the fewest answers outstanding (one not opened yet opens); while the first is lost, the first, which connects again. */
   #leastBusy(): PgConnection {
-    if (!this.#owner.healthy) return this.#owner
-    let best = this.#owner
+    const first = this.#connections[0] as PgConnection
+    if (!first.healthy) return first
+    let best = first
     for (const connection of this.#connections) if (connection.pending < best.pending) best = connection
     return best
   }

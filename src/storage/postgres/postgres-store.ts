@@ -4,10 +4,13 @@
  * transaction (pg-connection.ts), on whichever connection of the pool has the least to do
  * (pg-pool.ts). Nothing here waits for the database on the event loop.
  */
+import { LeaseLostError, type SessionFence } from '../../contracts/cluster.js'
 import type { ApprovalReads, ArtifactReads, EventReads, RuleReads, ScheduleReads, SessionReads, SessionRecord, Store, UnitOfWork } from '../../contracts/store.js'
 import { CommittedCache } from './committed-cache.js'
 import type { PgSender, Traffic } from './pg-connection.js'
 import { approvalReads, artifactReads, eventReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
+import { EVENTS_CHANNEL } from './pg-cluster.js'
+import type { Statement } from './statements.js'
 import { recordUnit, type RecordedUnit } from './unit-recorder.js'
 
 export class PostgresStore implements Store {
@@ -19,6 +22,8 @@ export class PostgresStore implements Store {
   readonly artifacts: ArtifactReads
   readonly #connection: PgSender
   #building = false
+  /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers. */
+  #fence: SessionFence | undefined
   // Sessions are read on every call and project rules on every permission check; only this store writes either.
   readonly #caches: ReadCaches = { sessions: new CommittedCache<SessionRecord>(), projectRules: new CommittedCache<string[]>() }
 
@@ -30,6 +35,11 @@ export class PostgresStore implements Store {
     this.approvals = approvalReads(connection)
     this.rules = ruleReads(connection, this.#caches)
     this.artifacts = artifactReads(connection)
+  }
+
+  /** From now on each unit begins with the check that this node still holds the lease of every session it writes. */
+  fenceWith(fence: SessionFence): void {
+    this.#fence = fence
   }
 
   /** Round trips and statements sent so far, for the HTTP bench's report. */
@@ -63,15 +73,39 @@ export class PostgresStore implements Store {
     this.#evict(unit)
     if (unit.statements.length === 0) return unit.value
     try {
-      await this.#connection.commit(unit.statements)
+      await this.#connection.commit(this.#fenced(unit))
     } finally {
       this.#evict(unit)
     }
     return unit.value
   }
 
+  /** The unit's statements, after its fence and before its wake-up of other nodes' readers. */
+  #fenced(unit: RecordedUnit<unknown>): readonly Statement[] {
+    const fence = this.#fence
+    if (fence === undefined || unit.sessions.size === 0) return unit.statements
+    const sessions = [...unit.sessions]
+    const epochs = sessions.map((sessionId) => fence.epochOf(sessionId))
+    const notHeld = sessions.filter((_, index) => epochs[index] === undefined)
+    if (notHeld.length > 0) throw new LeaseLostError(`node ${fence.nodeId} does not hold the lease of session ${notHeld.join(', ')}`)
+    return [fenceStatement(fence.nodeId, sessions, epochs as number[]), ...unit.statements, ...wakeUps(unit.eventSessions)]
+  }
+
   #evict(unit: RecordedUnit<unknown>): void {
     if (unit.writesSessions) this.#caches.sessions.evictAll()
     if (unit.writesProjectRules) this.#caches.projectRules.evictAll()
   }
+}
+
+const placeholders = (from: number, count: number): string => Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ')
+
+function fenceStatement(nodeId: string, sessions: readonly string[], epochs: readonly number[]): Statement {
+  const n = sessions.length
+  return { text: `SELECT toolexec_fence($1, ARRAY[${placeholders(2, n)}]::text[], ARRAY[${placeholders(2 + n, n)}]::bigint[])`, values: [nodeId, ...sessions, ...epochs] }
+}
+
+/** NOTIFY is sent on commit, and not at all when the unit fails. */
+function wakeUps(sessions: ReadonlySet<string>): Statement[] {
+  if (sessions.size === 0) return []
+  return [{ text: `SELECT pg_notify('${EVENTS_CHANNEL}', s) FROM unnest(ARRAY[${placeholders(1, sessions.size)}]::text[]) AS s`, values: [...sessions] }]
 }

@@ -4,7 +4,7 @@
  * API_ERR_STORAGE_UNAVAILABLE (503): the database may come back.
  */
 import { StartupError, type ErrorCode, type ToolexecError } from '../../contracts/errors.js'
-import { ConnectionFailure, DatabaseInUseError } from './pg-errors.js'
+import { ConnectionFailure } from './pg-errors.js'
 
 /** SQLSTATEs and socket errnos of a connection that could not be made, by what the operator must fix. */
 const CONNECT_FAILURES: Readonly<Record<string, ErrorCode>> = {
@@ -22,7 +22,6 @@ const CONNECT_FAILURES: Readonly<Record<string, ErrorCode>> = {
 /** `shown` is the URL with its secrets masked; `error` the API_ERR_STORAGE_UNAVAILABLE the open failed with. */
 export function startupFailure(shown: string, error: ToolexecError): StartupError {
   const cause = error.cause
-  if (cause instanceof DatabaseInUseError) return new StartupError('STORE_ERR_DB_IN_USE', [shown, cause.message], { cause: error })
   const reason = cause instanceof Error ? cause.message : error.message
   const connectCode = cause instanceof ConnectionFailure ? cause.connectCode : undefined
   const code = (connectCode !== undefined ? CONNECT_FAILURES[connectCode] : undefined) ?? 'STORE_ERR_DB_UNREACHABLE'

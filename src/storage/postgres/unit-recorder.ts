@@ -8,7 +8,8 @@
  * is inserted, started and completed in different units, so the unit's outcome is the same.
  */
 import type { UnitOfWork } from '../../contracts/store.js'
-import { unitWrites, type CachedRows, type Write } from '../unit-writes.js'
+import { SESSION_DELETIONS } from '../rows.js'
+import { unitWrites, type CachedRows, type Write, type WriteKey } from '../unit-writes.js'
 import { MANY_KEYS, statement, statementOfMany, type ManyKey, type Statement } from './statements.js'
 
 export interface RecordedUnit<T> {
@@ -17,6 +18,32 @@ export interface RecordedUnit<T> {
   /** Whether it writes rows that the store's caches keep. */
   readonly writesSessions: boolean
   readonly writesProjectRules: boolean
+  /** Sessions whose rows it writes (named by the write), those it creates among them, and those it adds events to. */
+  readonly sessions: ReadonlySet<string>
+  readonly createdSessions: ReadonlySet<string>
+  readonly eventSessions: ReadonlySet<string>
+}
+
+/**
+ * Where a write names its session among its values. The writes that name only a schedule or a
+ * request (a status, groups, a decision, a grant) go with an event of that session.
+ */
+const SESSION_AT: Partial<Record<WriteKey, number>> = {
+  insertSession: 0,
+  insertSessionSandbox: 0,
+  setPermissionMode: 1,
+  setTodos: 0,
+  insertSchedule: 1,
+  markSchedulesAborted: 1,
+  insertCall: 0,
+  markCallRunning: 3,
+  setCallStatus: 1,
+  completeCall: 3,
+  insertEvent: 0,
+  insertPermission: 1,
+  insertGrant: 0,
+  insertArtifact: 1,
+  ...Object.fromEntries(SESSION_DELETIONS.map((key) => [key, 0])),
 }
 
 /** How many of a repeated write's last values name its row (calls by session and id, schedules by id); undefined for inserts. */
@@ -26,13 +53,24 @@ const ROW_KEY_LENGTH: Partial<Record<ManyKey, number>> = { markCallRunning: 2, c
 export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
   const recorded: Recorded[] = []
   const touched = { sessions: false, projectRules: false }
-  const write: Write = (key, ...values) => void recorded.push({ key, values })
+  const sessions = new Set<string>()
+  const createdSessions = new Set<string>()
+  const eventSessions = new Set<string>()
+  const write: Write = (key, ...values) => {
+    recorded.push({ key, values })
+    const at = SESSION_AT[key]
+    if (at === undefined) return
+    const sessionId = String(values[at])
+    sessions.add(sessionId)
+    if (key === 'insertSession') createdSessions.add(sessionId)
+    if (key === 'insertEvent') eventSessions.add(sessionId)
+  }
   const cached: CachedRows = {
     session: () => (touched.sessions = true),
     projectRules: () => (touched.projectRules = true),
   }
   const value = build(unitWrites(write, cached))
-  return { value, statements: statementsOf(recorded), writesSessions: touched.sessions, writesProjectRules: touched.projectRules }
+  return { value, statements: statementsOf(recorded), writesSessions: touched.sessions, writesProjectRules: touched.projectRules, sessions, createdSessions, eventSessions }
 }
 
 interface Recorded {

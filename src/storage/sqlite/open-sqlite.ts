@@ -6,6 +6,7 @@
 import type { OpenedStore, StorageTrouble } from '../../contracts/store.js'
 import { openDatabase } from './database.js'
 import { DatabaseHealth } from './database-health.js'
+import { SoloCluster } from '../solo-cluster.js'
 import { settled } from './settled.js'
 import { SqliteStore } from './sqlite-store.js'
 import { startWalCheckpointer } from './wal-checkpointer.js'
@@ -24,6 +25,8 @@ export function openSqliteStore(file: string): OpenedStore {
   return {
     store: new SqliteStore(db),
     backend: 'sqlite',
+    cluster: new SoloCluster(),
+    fence: () => undefined,
     commitGate: writeGate,
     trouble: () => settled(() => troubleOf(health)),
     noteFailure: (error) => health.note(error),

@@ -1,0 +1,90 @@
+/**
+ * @module The cluster's rows in PostgreSQL (migrations/postgres/012_cluster.sql): nodes with
+ * their heartbeats, session leases with their epochs, and wake-ups by LISTEN/NOTIFY on a
+ * connection of their own. A wake-up carries only the session's id: readers fetch the rows,
+ * since a notification is lost with a dropped connection.
+ */
+import type { ClusterNode, ClusterStore, NodeIdentity, SessionLease } from '../../contracts/cluster.js'
+import type { RawRow } from '../rows.js'
+import type { PgSender } from './pg-connection.js'
+import { WakeUpListener } from './wake-up-listener.js'
+
+/** The channel a unit with events notifies, its payload the session's id. */
+export const EVENTS_CHANNEL = 'toolexec_events'
+
+const expiry = (ttl: string): string => `now() + ${ttl} * interval '1 millisecond'`
+
+const SQL = {
+  heartbeat: `INSERT INTO cluster_nodes (id, url, started_at, seen_at, expires_at) VALUES ($1, $2, now(), now(), ${expiry('$3')})
+    ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, seen_at = now(), expires_at = EXCLUDED.expires_at`,
+  leaveNode: 'DELETE FROM cluster_nodes WHERE id = $1',
+  endLeases: 'UPDATE session_leases SET expires_at = now() WHERE owner = $1',
+  nodes: `SELECT id, url, to_json(started_at) #>> '{}' AS started_at, to_json(seen_at) #>> '{}' AS seen_at, expires_at > now() AS live
+    FROM cluster_nodes ORDER BY id`,
+  lease: 'SELECT session_id, owner, epoch, expires_at > now() AS current FROM session_leases WHERE session_id = $1',
+  // The epoch goes up with every taking, by another node or by this one after a restart.
+  acquire: `INSERT INTO session_leases AS l (session_id, owner, epoch, expires_at) VALUES ($1, $2, 1, ${expiry('$3')})
+    ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at
+    WHERE l.owner = EXCLUDED.owner OR l.expires_at <= now()
+    RETURNING epoch`,
+  renew: `UPDATE session_leases SET expires_at = ${expiry('$2')} WHERE owner = $1 RETURNING session_id, epoch`,
+  release: 'DELETE FROM session_leases WHERE owner = $1 AND session_id = ANY($2::text[])',
+  orphans: `SELECT DISTINCT s.session_id FROM schedules s LEFT JOIN session_leases l ON l.session_id = s.session_id
+    WHERE s.completed_at IS NULL AND (l.session_id IS NULL OR l.expires_at <= now() OR l.owner = $1) LIMIT $2`,
+} as const
+
+export class PgCluster implements ClusterStore {
+  readonly solo = false
+  readonly #sender: PgSender
+  readonly #url: string
+
+  constructor(sender: PgSender, url: string) {
+    this.#sender = sender
+    this.#url = url
+  }
+
+  async heartbeat(node: NodeIdentity, ttlMs: number): Promise<void> {
+    await this.#sender.rows({ text: SQL.heartbeat, values: [node.id, node.url, ttlMs] })
+  }
+
+  leave(nodeId: string): Promise<void> {
+    return this.#sender.commit([
+      { text: SQL.leaveNode, values: [nodeId] },
+      { text: SQL.endLeases, values: [nodeId] },
+    ])
+  }
+
+  async nodes(): Promise<ClusterNode[]> {
+    const rows = await this.#sender.rows({ text: SQL.nodes })
+    return rows.map((row) => ({ id: String(row.id), url: String(row.url), startedAt: String(row.started_at), seenAt: String(row.seen_at), live: row.live === true }))
+  }
+
+  async lease(sessionId: string): Promise<SessionLease | undefined> {
+    const [row] = await this.#sender.rows({ text: SQL.lease, values: [sessionId] })
+    return row === undefined ? undefined : { sessionId, owner: String(row.owner), epoch: Number(row.epoch), current: row.current === true }
+  }
+
+  async acquire(sessionId: string, nodeId: string, ttlMs: number): Promise<number | undefined> {
+    const [row] = await this.#sender.rows({ text: SQL.acquire, values: [sessionId, nodeId, ttlMs] })
+    return row === undefined ? undefined : Number(row.epoch)
+  }
+
+  async renew(nodeId: string, ttlMs: number): Promise<Map<string, number>> {
+    const rows: RawRow[] = await this.#sender.rows({ text: SQL.renew, values: [nodeId, ttlMs] })
+    return new Map(rows.map((row) => [String(row.session_id), Number(row.epoch)]))
+  }
+
+  async release(nodeId: string, sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length > 0) await this.#sender.rows({ text: SQL.release, values: [nodeId, [...sessionIds]] })
+  }
+
+  async orphans(nodeId: string, limit: number): Promise<string[]> {
+    return (await this.#sender.rows({ text: SQL.orphans, values: [nodeId, limit] })).map((row) => String(row.session_id))
+  }
+
+  async listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>> {
+    const listener = new WakeUpListener(this.#url, EVENTS_CHANNEL, onEvents, onReconnect)
+    await listener.start()
+    return () => listener.stop()
+  }
+}
