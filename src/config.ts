@@ -3,6 +3,7 @@
  * `toolexec` and `npm start -- ...` (flags win), all from one table that `--help` prints.
  * Refuses to expose the server without a token.
  */
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -41,6 +42,12 @@ export interface ServerConfig {
   readonly artifactSessionCapBytes: number
   /** Whether Bash commands run in a sandbox: `off`, `auto` (where one can start) or `required`. */
   readonly sandboxMode: SandboxMode
+  /** This server's name among the servers sharing one PostgreSQL database. */
+  readonly nodeId: string
+  /** Where the other servers of a cluster reach this one; undefined: its listening address. */
+  readonly advertiseUrl: string | undefined
+  /** How long a session stays leased to a server that stopped renewing it. */
+  readonly leaseMs: number
 }
 
 export class ConfigError extends Error {
@@ -55,6 +62,10 @@ const MAX_QUEUED_SCHEDULES = 1_000_000
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000
 const MAX_SHUTDOWN_GRACE_MS = 600_000
 const MIN_REQUEST_TIMEOUT_MS = 100
+/** Oban's peers hold a lease of 30 s; half that lets a dead node's sessions move on sooner. */
+export const DEFAULT_LEASE_MS = 15_000
+const MIN_LEASE_MS = 1_000
+const MAX_LEASE_MS = 600_000
 const MAX_REQUEST_TIMEOUT_MS = 3_600_000
 /** A shorter token can be guessed by trying; it is allowed (a local test setup) with a warning. */
 export const MIN_TOKEN_LENGTH = 16
@@ -114,6 +125,13 @@ export const SETTINGS = {
     help: 'most bytes of artifacts one session may keep, all its calls together',
   },
   sandbox: { env: 'TOOLEXEC_SANDBOX', fallback: 'auto', help: `Bash's sandbox: ${SANDBOX_MODES.join(', ')}` },
+  'node-id': { env: 'TOOLEXEC_NODE_ID', shown: 'host name and a digest of the data directory', help: "this server's name among the servers sharing one TOOLEXEC_DATABASE_URL (a cluster)" },
+  'advertise-url': { env: 'TOOLEXEC_ADVERTISE_URL', shown: 'the listening address', help: 'where the other servers of a cluster reach this one: http(s)://host:port' },
+  'lease-ms': {
+    env: 'TOOLEXEC_LEASE_MS',
+    fallback: String(DEFAULT_LEASE_MS),
+    help: `how long a session stays with a server of a cluster that stopped renewing it, before another adopts it (${MIN_LEASE_MS} to ${MAX_LEASE_MS})`,
+  },
 } as const satisfies Record<string, Setting>
 
 type SettingName = keyof typeof SETTINGS
@@ -148,10 +166,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     throw new ConfigError(`Refusing to listen on ${host} without a token: set TOOLEXEC_TOKEN (or --token) or listen on 127.0.0.1.`)
   }
   const configFile = given('config')
+  const dataDir = path.resolve(cwd, expandHome(pick('data-dir')))
   return {
     host,
     port: parsePort(pick('port')),
-    dataDir: path.resolve(cwd, expandHome(pick('data-dir'))),
+    dataDir,
     databaseUrl: parseDatabaseUrl(given('database-url')),
     workspace: path.resolve(cwd, expandHome(pick('workspace'))),
     token,
@@ -167,6 +186,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     artifactCallCapBytes: parseBytes('TOOLEXEC_ARTIFACT_CALL_CAP_BYTES', pick('artifact-call-cap-bytes')),
     artifactSessionCapBytes: parseBytes('TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES', pick('artifact-session-cap-bytes')),
     sandboxMode: parseSandboxMode(pick('sandbox')),
+    nodeId: parseNodeId(given('node-id') ?? defaultNodeId(dataDir)),
+    advertiseUrl: parseAdvertiseUrl(given('advertise-url')),
+    leaseMs: parseLeaseMs(pick('lease-ms')),
   }
 }
 
@@ -267,6 +289,37 @@ function parseRequestTimeoutMs(value: string): number {
   const ms = Number(value)
   if (!/^\d+$/.test(value) || ms < MIN_REQUEST_TIMEOUT_MS || ms > MAX_REQUEST_TIMEOUT_MS) {
     throw new ConfigError(`TOOLEXEC_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from ${MIN_REQUEST_TIMEOUT_MS} to ${MAX_REQUEST_TIMEOUT_MS}, got "${value}"`)
+  }
+  return ms
+}
+
+/**
+ * The host's name and a digest of the data directory: unique, since two servers never share a
+ * data directory, and the same after a restart, so that a server that crashed takes its own
+ * sessions back at once instead of waiting for their leases to run out.
+ */
+export function defaultNodeId(dataDir: string): string {
+  return `${os.hostname()}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`
+}
+
+function parseNodeId(value: string): string {
+  if (!/^[\w.:@-]{1,128}$/.test(value)) throw new ConfigError(`TOOLEXEC_NODE_ID must be 1 to 128 letters, digits or . _ : @ -, got "${value}"`)
+  return value
+}
+
+function parseAdvertiseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '') {
+    throw new ConfigError(`TOOLEXEC_ADVERTISE_URL must be http(s)://host:port with no path, got "${value}"`)
+  }
+  return url.origin
+}
+
+function parseLeaseMs(value: string): number {
+  const ms = Number(value)
+  if (!/^\d+$/.test(value) || ms < MIN_LEASE_MS || ms > MAX_LEASE_MS) {
+    throw new ConfigError(`TOOLEXEC_LEASE_MS must be a whole number of milliseconds from ${MIN_LEASE_MS} to ${MAX_LEASE_MS}, got "${value}"`)
   }
   return ms
 }

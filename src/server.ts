@@ -80,6 +80,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       artifactCaps: { perCallBytes: config.artifactCallCapBytes, perSessionBytes: config.artifactSessionCapBytes },
       storageSpace: parts.storageSpace,
       sandbox: { status: sandbox, settings: sandboxSettings, hiddenPaths },
+      cluster: { nodeId: config.nodeId, leaseMs: config.leaseMs },
     })
     opened = runtime
     const app = await buildApp({
@@ -94,6 +95,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
     const report = await runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
     const address = await app.listen({ host: config.host, port: config.port })
+    await runtime.joinCluster(config.advertiseUrl ?? address)
     // What an operator checks first; the token itself, and the database's password, never reach a log.
     const database = config.databaseUrl === undefined ? runtime.database.backend : redactedDatabaseUrl(config.databaseUrl)
     const listening = {

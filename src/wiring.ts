@@ -22,13 +22,17 @@ import { EventFeed } from './sessions/event-feed.js'
 import { EventJournal } from './sessions/event-journal.js'
 import { LiveSessions } from './sessions/live-sessions.js'
 import { ProjectRuleService } from './sessions/project-rule-service.js'
-import { recoverUnfinished } from './sessions/recovery.js'
+import { recoverSession, recoverUnfinished } from './sessions/recovery.js'
 import type { Runtime } from './sessions/runtime.js'
 import type { BacklogBounds } from './sessions/schedule-backlog.js'
 import { ScheduleService } from './sessions/schedule-service.js'
 import { SessionPermissionBroker } from './sessions/session-broker.js'
 import { deleteSession } from './sessions/session-deletion.js'
+import { SessionOwnership } from './sessions/session-ownership.js'
 import { SessionService } from './sessions/session-service.js'
+import { WakeUps } from './sessions/wake-ups.js'
+import { ToolexecError } from './contracts/errors.js'
+import { DEFAULT_LEASE_MS, defaultNodeId } from './config.js'
 import { drainRunningCalls, runningReport, stopRunningWork } from './sessions/shutdown.js'
 import { serverToolServices, withLiveMode } from './sessions/tool-services.js'
 import { Turns } from './sessions/turns.js'
@@ -73,7 +77,12 @@ export interface RuntimeOptions {
   readonly storageSpace?: StorageSpaceOptions | undefined
   /** Bash's sandbox: the probe, the config file's settings, the server files to hide. */
   readonly sandbox?: RuntimeSandbox | undefined
+  /** This server among those sharing a PostgreSQL database (defaults: defaultNodeId, DEFAULT_LEASE_MS). */
+  readonly cluster?: { readonly nodeId: string; readonly leaseMs: number } | undefined
 }
+
+/** A session's lease went to another node: its work here stops, and nothing more of it is written. */
+const LEASE_LOST = 'The session moved to another server of the cluster'
 
 export interface RuntimeSandbox {
   readonly status: SandboxStatus
@@ -159,11 +168,34 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     broker,
     backgroundTasks,
     toolEntry: (name) => registry.get(name),
-    deleteSession: (sessionId) => deleteSession(deletion, sessionId),
+    deleteSession: async (sessionId) => {
+      await deleteSession(deletion, sessionId)
+      await ownership.release(sessionId)
+    },
+    claim: (sessionId) => ownership.claim(sessionId),
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
   })
   const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog })
+  const recovery = { store, journal, executor, live, logger }
+  const wakeUps = new WakeUps((sessionId) => ownership.epochOf(sessionId) !== undefined)
+  const ownership = new SessionOwnership({
+    cluster: opened.cluster,
+    ...(options.cluster ?? { nodeId: defaultNodeId(options.dataDir), leaseMs: DEFAULT_LEASE_MS }),
+    logger,
+    adopt: async (sessionId) => {
+      const report = await recoverSession(recovery, schedules, sessionId)
+      if (report.schedules > 0) logger.info({ sessionId, ...report }, 'adopted a session with unfinished schedules')
+    },
+    drop: (sessionId) => {
+      live.peek(sessionId)?.controller.abort(new ToolexecError('EXEC_ERR_CANCELLED', [], { context: { reason: LEASE_LOST } }))
+      live.forget(sessionId)
+      journal.forget(sessionId)
+      wakeUps.wake(sessionId)
+    },
+  })
+  if (!ownership.solo) opened.fence(ownership)
+  const runsHere = (sessionId: string): boolean => ownership.solo || ownership.epochOf(sessionId) !== undefined
   return {
     store,
     journal,
@@ -175,17 +207,25 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     executor,
     sessions,
     schedules,
-    events: new EventFeed({ store, bus }),
+    events: new EventFeed({ store, bus, wakeUps }),
+    ownership,
     projectRules: new ProjectRuleService(store),
     dataDir: options.dataDir,
     database: opened,
     sandbox: options.sandbox?.status ?? probeSandbox('auto'),
-    recover: () => recoverUnfinished({ store, journal, executor, live, logger }, schedules),
+    // On a shared database, a node recovers only the sessions it takes over (joinCluster).
+    recover: () => (ownership.solo ? recoverUnfinished(recovery, schedules) : Promise.resolve({ schedules: 0, interrupted: 0, resumed: 0 })),
+    joinCluster: (url) =>
+      ownership.start(
+        url,
+        (sessionId) => wakeUps.committedElsewhere(sessionId),
+        () => wakeUps.wakeAll(),
+      ),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (closeOptions = {}) => {
       journal.holdStarts()
       const graceMs = closeOptions.graceMs ?? 0
-      const report = graceMs > 0 ? await drainRunningCalls(journal, store, graceMs) : await runningReport(journal, store)
+      const report = graceMs > 0 ? await drainRunningCalls(journal, store, graceMs, runsHere) : await runningReport(journal, store, runsHere)
       // The reserve's space lets what a full disk kept in memory be written before the database closes.
       if (journal.keptCount > 0 && storage.reserve.release()) await journal.flush()
       storage.reserve.close()
@@ -193,6 +233,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
       await journal.close()
       // Still no space: what the disk could not take is lost, and its calls are `interrupted` at the next start.
       if (lost > 0) logger.error({ dataDir: storage.dataDir, writes: lost }, 'storage full: results not written before shutdown')
+      // The other servers of a cluster take its sessions over at once, not once their leases run out.
+      await ownership.stop().catch((error: unknown) => logger.warn({ err: error }, 'leases not handed over: other servers adopt the sessions once they run out'))
       await opened.close()
       // Released once the database is closed, before the kills below: a new server may take the directory while they run.
       lock.release()

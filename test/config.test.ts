@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, configWarnings, effectiveLogFormat, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
+import { ConfigError, defaultNodeId, configWarnings, effectiveLogFormat, helpText, isLoopback, loadConfig, MIN_TOKEN_LENGTH, requestedInfo, SETTINGS, type Setting } from '../src/config.js'
 import { redactedDatabaseUrl } from '../src/storage/database-url.js'
 import { tempDir } from './support/temp-dirs.js'
 
@@ -52,7 +52,14 @@ describe('loadConfig', () => {
       artifactCallCapBytes: 1024 ** 3,
       artifactSessionCapBytes: 4 * 1024 ** 3,
       sandboxMode: 'auto',
+      databaseUrl: undefined,
+      // Stable across restarts of the same data directory, and unlike any other server's.
+      nodeId: defaultNodeId(path.join(os.homedir(), '.toolexec')),
+      advertiseUrl: undefined,
+      leaseMs: 15_000,
     })
+    expect(defaultNodeId('/a')).toMatch(new RegExp(`^${os.hostname()}-[0-9a-f]{8}$`))
+    expect(defaultNodeId('/a')).not.toBe(defaultNodeId('/b'))
   })
 
   it('reads every setting from the environment, resolving paths against the working directory', async () => {
@@ -76,6 +83,9 @@ describe('loadConfig', () => {
         TOOLEXEC_ARTIFACT_CALL_CAP_BYTES: '1000',
         TOOLEXEC_ARTIFACT_SESSION_CAP_BYTES: '0',
         TOOLEXEC_SANDBOX: 'required',
+        TOOLEXEC_NODE_ID: 'node-1.eu',
+        TOOLEXEC_ADVERTISE_URL: 'http://10.0.0.5:8787/',
+        TOOLEXEC_LEASE_MS: '5000',
       },
       CWD,
     )
@@ -97,7 +107,20 @@ describe('loadConfig', () => {
       artifactCallCapBytes: 1000,
       artifactSessionCapBytes: 0,
       sandboxMode: 'required',
+      databaseUrl: undefined,
+      nodeId: 'node-1.eu',
+      advertiseUrl: 'http://10.0.0.5:8787',
+      leaseMs: 5_000,
     })
+  })
+
+  it.each([
+    ['TOOLEXEC_NODE_ID', 'has space'],
+    ['TOOLEXEC_ADVERTISE_URL', 'ftp://x'],
+    ['TOOLEXEC_ADVERTISE_URL', 'http://x/path'],
+    ['TOOLEXEC_LEASE_MS', '999'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    expect(() => loadConfig([], { [name]: value }, CWD)).toThrow(name)
   })
 
   it.each([

@@ -44,6 +44,8 @@ export const API_ERROR_CODES = {
   API_ERR_NOT_ACCEPTABLE: 'The events route answers only text/event-stream and the Accept header refuses it',
   API_ERR_INTERNAL: 'An unexpected failure of the server (logged); the request may be retried',
   API_ERR_STORAGE_UNAVAILABLE: 'The database cannot be reached or did not answer in time: retry later',
+  API_ERR_SESSION_MOVING:
+    'The session is run by another server of the cluster, which does not answer now: retry after Retry-After; the session moves on to a server that answers once its lease runs out',
   API_ERR_STORAGE_CORRUPT: 'The database is damaged: the operator must restore it',
   API_ERR_SHUTTING_DOWN: 'The server is stopping and takes no new work',
   API_ERR_STORAGE_FULL: 'No space left in the data directory: new work is refused until space is freed',

@@ -20,7 +20,9 @@ import { registerRequestValidation } from './request-validation.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-timeout.js'
 import { swaggerOptions } from './openapi.js'
 import { registerDocs } from './docs.js'
+import { registerClusterForwarding } from './cluster-forwarding.js'
 import { artifactRoutes } from './routes/artifacts.js'
+import { clusterRoutes } from './routes/cluster.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
 import { scheduleRoutes } from './routes/schedules.js'
@@ -97,12 +99,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerConsole(app)
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
   const runtime = options.runtime
+  registerClusterForwarding(app, runtime)
   await app.register(sessionRoutes, { runtime })
   await app.register(scheduleRoutes, { runtime })
   await app.register(permissionRoutes, { runtime })
   await app.register(eventRoutes, { runtime, limits: options.streamLimits })
   await app.register(artifactRoutes, { runtime })
   await app.register(toolRoutes, { runtime })
+  await app.register(clusterRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
   // Held `?wait=N` requests get the schedule as it stands rather than a dropped connection.
   app.addHook('preClose', async () => {

@@ -6,7 +6,10 @@
  * if its seq is past the last one sent). A client that falls too far behind is disconnected
  * (what waited for it is dropped) and resumes by id. Frames that announce progress may wait
  * a few milliseconds to share a socket write with the frames that follow them; a result, an
- * approval or an end goes out at once, with whatever waited before it.
+ * approval or an end goes out at once, with whatever waited before it. Frames go out in
+ * sequence only: a live event past a gap (the session ran on another node meanwhile), or a
+ * wake-up from another node's commit, reads what is missing from the store first, as a
+ * replay does.
  */
 import type { ServerResponse } from 'node:http'
 import type { StoredEvent } from '../contracts/store.js'
@@ -62,6 +65,13 @@ export const COALESCE_MS = 5
 export const RECONNECT_DELAY_MS = 2_000
 export const RETRY_FRAME = `retry: ${RECONNECT_DELAY_MS}\n\n`
 
+/** The events that follow `lastSent` one by one, up to the first gap. */
+function inSequence(events: readonly StoredEvent[], lastSent: number): readonly StoredEvent[] {
+  let count = 0
+  while (count < events.length && (events[count] as StoredEvent).seq === lastSent + count + 1) count++
+  return count === events.length ? events : events.slice(0, count)
+}
+
 export function frameOf(event: StoredEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.data}\n\n`
 }
@@ -80,6 +90,10 @@ export class SessionStream {
   #coalescing: NodeJS.Timeout | undefined = undefined
   #closed = false
   #unsubscribe: () => void = () => {}
+  /** A catch-up was asked for while a replay ran: another follows it. */
+  #again = false
+  #sessionId = ''
+  #feed: Pick<EventFeed, 'subscribe' | 'eventsAfter'> | undefined
 
   constructor(raw: ServerResponse, afterSeq: number, limits: StreamLimits = DEFAULT_STREAM_LIMITS, pacer: ReplayPacer = SHARED_PACER) {
     this.#raw = raw
@@ -97,15 +111,41 @@ export class SessionStream {
   }
 
   async run(sessionId: string, feed: Pick<EventFeed, 'subscribe' | 'eventsAfter'>): Promise<void> {
+    this.#sessionId = sessionId
+    this.#feed = feed
     this.#unsubscribe = feed.subscribe(
       sessionId,
       (event) => this.#onLive(event),
       () => this.close(),
+      () => this.#catchUp(),
     )
     this.#raw.once('close', () => this.close())
     await this.#replay(sessionId, feed)
+    this.#replayed()
+  }
+
+  /** Reads what the store has past the last frame sent, as a replay; asked again while one runs, runs once more after it. */
+  #catchUp(): void {
+    if (this.#closed || this.#feed === undefined) return
+    if (this.#replaying) {
+      this.#again = true
+      return
+    }
+    this.#replaying = true
+    this.#replay(this.#sessionId, this.#feed).then(
+      () => this.#replayed(),
+      () => undefined,
+    )
+  }
+
+  #replayed(): void {
     this.#replaying = false
-    this.#flush()
+    if (this.#again) {
+      this.#again = false
+      this.#catchUp()
+    } else {
+      this.#flush()
+    }
   }
 
   close(): void {
@@ -216,10 +256,12 @@ export class SessionStream {
     clearTimeout(this.#coalescing)
     this.#coalescing = undefined
     if (this.#closed || this.#replaying || this.#waitingForDrain || this.#queue.length === 0) return
-    const pending = this.#queue
-    this.#queue = []
-    this.#queuedChars = 0
-    this.#writeFrames(pending.filter((event) => event.seq > this.#lastSent))
+    const pending = this.#queue.filter((event) => event.seq > this.#lastSent)
+    const next = inSequence(pending, this.#lastSent)
+    this.#queue = pending.slice(next.length)
+    this.#queuedChars = charsOf(this.#queue)
+    this.#writeFrames(next)
+    if (this.#queue.length > 0) this.#catchUp()
   }
 
   /** All frames waiting for this client go out in one write. */

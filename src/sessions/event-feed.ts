@@ -1,23 +1,29 @@
 /**
  * @module A session's events as a client reads them: stored events after a point, then live
- * ones from the bus. Refuses a resume point past the last event the session stored.
+ * ones from the bus, and wake-ups when another node commits some. Refuses a resume point past
+ * the last event the session stored.
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { Store, StoredEvent } from '../contracts/store.js'
 import type { EventBus, EventListener } from './event-bus.js'
+import type { WakeUps } from './wake-ups.js'
 
 export interface EventFeedParts {
   readonly store: Pick<Store, 'sessions' | 'events'>
   readonly bus: EventBus
+  /** Other nodes' commits, on a shared database. */
+  readonly wakeUps?: WakeUps | undefined
 }
 
 export class EventFeed {
   readonly #store: Pick<Store, 'sessions' | 'events'>
   readonly #bus: EventBus
+  readonly #wakeUps: WakeUps | undefined
 
   constructor(parts: EventFeedParts) {
     this.#store = parts.store
     this.#bus = parts.bus
+    this.#wakeUps = parts.wakeUps
   }
 
   /** Throws API_ERR_SESSION_NOT_FOUND, or API_ERR_VALIDATION for a point past the session's last event. */
@@ -36,8 +42,17 @@ export class EventFeed {
     return this.#store.events.after(sessionId, afterSeq, limit, maxChars)
   }
 
-  /** Live events of the session as they are committed; `onEnd` when the session is deleted. */
-  subscribe(sessionId: string, listener: EventListener, onEnd?: () => void): () => void {
-    return this.#bus.subscribe(sessionId, listener, onEnd)
+  /**
+   * Live events of the session as this node commits them; `onEnd` when the session is deleted;
+   * `onWake` when another node committed events of it (read them from the store).
+   */
+  subscribe(sessionId: string, listener: EventListener, onEnd?: () => void, onWake?: () => void): () => void {
+    const unsubscribe = this.#bus.subscribe(sessionId, listener, onEnd)
+    if (onWake === undefined || this.#wakeUps === undefined) return unsubscribe
+    const unwake = this.#wakeUps.subscribe(sessionId, onWake)
+    return () => {
+      unsubscribe()
+      unwake()
+    }
   }
 }

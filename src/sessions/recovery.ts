@@ -1,5 +1,6 @@
 /**
- * @module Crash recovery, at start, for every unfinished schedule: a call whose handler had
+ * @module Crash recovery, at start, for every unfinished schedule (on a shared database, for
+ * each session this node takes over from a node that died or stopped): a call whose handler had
  * started gets a terminal `interrupted` record (it is never run again); a call waiting for
  * approval keeps its request, answerable after the restart, and then runs; calls not yet
  * started run. In a schedule the session's abort had reached, they end cancelled instead and
@@ -38,9 +39,20 @@ export interface RecoveryParts {
 }
 
 export async function recoverUnfinished(ctx: RecoveryParts, schedules: ScheduleService): Promise<RecoveryReport> {
+  return recoverSchedules(ctx, schedules, await ctx.store.schedules.unfinished())
+}
+
+/** The same for one session this node has just taken over from another (on a database several nodes share). */
+export async function recoverSession(ctx: RecoveryParts, schedules: ScheduleService, sessionId: string): Promise<RecoveryReport> {
+  const ids = await ctx.store.schedules.unfinishedIdsOf(sessionId)
+  const records = await Promise.all(ids.map((id) => ctx.store.schedules.get(id)))
+  const unfinished = records.filter((record): record is ScheduleRecord => record !== undefined).sort((a, b) => a.arrival - b.arrival)
+  return recoverSchedules(ctx, schedules, unfinished)
+}
+
+async function recoverSchedules(ctx: RecoveryParts, schedules: ScheduleService, unfinished: readonly ScheduleRecord[]): Promise<RecoveryReport> {
   let interrupted = 0
   let resumed = 0
-  const unfinished = await ctx.store.schedules.unfinished()
   for (const schedule of unfinished) {
     const outcome = await recoverSchedule(ctx, schedules, schedule)
     interrupted += outcome.interrupted

@@ -12,6 +12,7 @@ import type { LiveSessions } from './live-sessions.js'
 import type { ProjectRuleService } from './project-rule-service.js'
 import type { RecoveryReport } from './recovery.js'
 import type { ScheduleService } from './schedule-service.js'
+import type { SessionOwnership } from './session-ownership.js'
 import type { SessionService } from './session-service.js'
 import type { CloseOptions, ShutdownReport } from './shutdown.js'
 
@@ -37,7 +38,11 @@ export interface Runtime {
   readonly database: Pick<OpenedStore, 'backend' | 'trouble' | 'noteFailure'>
   /** Whether Bash commands are confined, as the server probed it at start. */
   readonly sandbox: SandboxStatus
+  /** Which sessions this server runs, among the servers sharing its database. */
+  readonly ownership: SessionOwnership
   recover(): Promise<RecoveryReport>
+  /** Registers this server, reachable at `url`, with the others sharing its database, and adopts the sessions none runs. */
+  joinCluster(url: string): Promise<void>
   /** From now on no call starts: one not started yet runs at the next start (see shutdown.ts). */
   stopStartingCalls(): void
   /** Stops starting calls, lets running ones finish within `graceMs`, closes the database, then stops what still runs without recording it (see shutdown.ts). */

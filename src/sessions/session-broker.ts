@@ -36,7 +36,10 @@ export class SessionPermissionBroker implements PermissionBroker {
     const effective = reopened === undefined ? request : { ...request, permissionId: reopened.id }
     const ticket = createPermissionTicket(effective, (settled) => this.#forgetLater(settled))
     this.#tickets.set(effective.permissionId, ticket)
-    if (reopened !== undefined && reopened.status !== 'pending') ticket.settle(recordedAnswer(reopened))
+    if (reopened === undefined) return ticket
+    // An answer that came while this was read (a node that just took the session over) is on record by now.
+    const latest = reopened.status === 'pending' ? await this.#store.approvals.get(reopened.id) : reopened
+    if (latest !== undefined && latest.status !== 'pending') ticket.settle(recordedAnswer(latest))
     return ticket
   }
 
@@ -81,8 +84,10 @@ export class SessionPermissionBroker implements PermissionBroker {
     const row = await this.#store.approvals.get(permissionId)
     if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) return { kind: 'unknown' }
     if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
-    // Its call has not asked again since a restart: the stored answer waits for it.
+    // Its call has not asked again since a restart: the stored answer waits for it, or settles
+    // the call's ticket if it asked again meanwhile (after it had read the request still pending).
     await this.#record(permissionId, answer)
+    this.#tickets.get(permissionId)?.settle(answer)
     return { kind: 'settled', answer }
   }
 

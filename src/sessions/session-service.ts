@@ -11,6 +11,7 @@ import type { LiveSessions } from './live-sessions.js'
 import type { SessionPermissionBroker } from './session-broker.js'
 import { historyView, permissionView, sessionView } from './views.js'
 import { resolveWorkspace } from './session-workspace.js'
+import type { Claim } from './session-ownership.js'
 
 export const TURN_ABORTED = 'Turn aborted by the client'
 const DEFAULT_PAGE = 50
@@ -32,6 +33,8 @@ export interface SessionParts {
   readonly toolEntry: (name: string) => ToolEntry | undefined
   /** Deletes the session with everything kept of it (session-deletion.ts). */
   readonly deleteSession: (sessionId: string) => Promise<void>
+  /** Takes the session's lease for this server (on a database several servers share), or names the server that holds it. */
+  readonly claim: (sessionId: string) => Promise<Claim>
   readonly defaultWorkspace: string
   readonly defaultPermissionMode: PermissionMode
 }
@@ -48,6 +51,8 @@ export class SessionService {
     const exists = (): ToolexecError => new ToolexecError('API_ERR_SESSION_EXISTS', [id])
     if ((await this.#parts.store.sessions.get(id)) !== undefined) throw exists()
     const record = this.newRecord(id, body)
+    // Held by another server: it was created there since it was looked up.
+    if (!(await this.#parts.claim(id)).local) throw exists()
     try {
       await this.#parts.store.commit((unit) => unit.sessions.insert(record))
     } catch (error) {

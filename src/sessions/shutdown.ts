@@ -23,19 +23,23 @@ export interface CloseOptions {
 
 const DRAIN_POLL_MS = 25
 
+/** Whether this server runs the session: on a database several servers share, the others' calls are theirs to wait for. */
+export type RunsHere = (sessionId: string) => boolean
+const always: RunsHere = () => true
+
 /**
  * Before the database closes, once no call starts any more (the journal holds starts): those
  * running get up to `graceMs` to finish, so that their results are kept instead of ending
  * `interrupted`. A call awaiting approval is not waited for: it stays pending, answerable
  * after the restart.
  */
-export async function drainRunningCalls(journal: EventJournal, store: Pick<Store, 'schedules'>, graceMs: number): Promise<ShutdownReport> {
-  const running = await stillRunning(journal, store)
+export async function drainRunningCalls(journal: EventJournal, store: Pick<Store, 'schedules'>, graceMs: number, runsHere: RunsHere = always): Promise<ShutdownReport> {
+  const running = await stillRunning(journal, store, runsHere)
   const deadline = performance.now() + graceMs
   let left = running
   while (left > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS))
-    left = await stillRunning(journal, store)
+    left = await stillRunning(journal, store, runsHere)
   }
   // The last result may still be queued for the next commit.
   await journal.flush()
@@ -43,10 +47,10 @@ export async function drainRunningCalls(journal: EventJournal, store: Pick<Store
 }
 
 /** The report of a stop without a grace: every call still running is stopped (none counted when the database cannot tell). */
-export async function runningReport(journal: EventJournal, store: Pick<Store, 'schedules'>): Promise<ShutdownReport> {
+export async function runningReport(journal: EventJournal, store: Pick<Store, 'schedules'>, runsHere: RunsHere = always): Promise<ShutdownReport> {
   let running = 0
   try {
-    running = await stillRunning(journal, store)
+    running = await stillRunning(journal, store, runsHere)
   } catch {
     // A damaged database still closes; the count is only for the log line.
   }
@@ -61,7 +65,7 @@ export interface ShutdownReport {
 }
 
 /** How many calls run, not counting one whose result a full disk keeps in memory (it has finished); none while the database is away (nothing of them could be written). */
-async function stillRunning(journal: EventJournal, store: Pick<Store, 'schedules'>): Promise<number> {
+async function stillRunning(journal: EventJournal, store: Pick<Store, 'schedules'>, runsHere: RunsHere): Promise<number> {
   let running: { sessionId: string; id: string }[]
   try {
     running = await store.schedules.runningCalls()
@@ -71,7 +75,7 @@ async function stillRunning(journal: EventJournal, store: Pick<Store, 'schedules
   }
   if (running.length === 0) return 0
   const kept = journal.keptResults()
-  return running.filter((call) => !kept.has(`${call.sessionId} ${call.id}`)).length
+  return running.filter((call) => runsHere(call.sessionId) && !kept.has(`${call.sessionId} ${call.id}`)).length
 }
 
 export async function stopRunningWork(live: LiveSessions, backgroundTasks: BackgroundTaskRegistry): Promise<void> {

@@ -246,12 +246,19 @@ describe('service routes', () => {
     expect(reply.body.tools[1]?.flags).toMatchObject({ readOnly: false, sideEffectScope: 'workspace' })
   })
 
-  it('GET /healthz replies ok, and says whether Bash commands are confined', async () => {
+  it("GET /healthz replies ok, and says whether Bash commands are confined, and this server's name and sessions", async () => {
     const sandbox = probeSandbox('auto')
+    await s.json('POST', '/sessions', { id: 'healthz-held' })
     expect(await s.json('GET', '/healthz')).toEqual({
       status: 200,
-      body: { status: 'ok', sandbox: { confined: sandbox.confined, mode: 'auto', ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }) } },
+      body: {
+        status: 'ok',
+        sandbox: { confined: sandbox.confined, mode: 'auto', ...(sandbox.reason === undefined ? {} : { reason: sandbox.reason }) },
+        // On PostgreSQL the server holds the lease of each session it runs; on SQLite it runs every one without leases.
+        node: { id: s.runtime.ownership.nodeId, sessions: s.runtime.ownership.solo ? 0 : (expect.any(Number) as unknown) },
+      },
     })
+    if (!s.runtime.ownership.solo) expect(s.runtime.ownership.epochOf('healthz-held')).toBeGreaterThan(0)
   })
 
   it('GET /openapi.json is an OpenAPI 3.1 document with every route', async () => {

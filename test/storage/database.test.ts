@@ -115,7 +115,12 @@ describe('applyMigrations', () => {
     insert.run(3, 'running', 1, 'running', null, null, null)
     const kept = 'SELECT rowid, session_id, id, schedule_id, position, name, input_json, status, result_json FROM tool_calls ORDER BY rowid'
     const before = db.prepare(kept).all()
-    expect(applyMigrations(db, readMigrations().filter((migration) => migration.version <= 10))).toEqual([10])
+    expect(
+      applyMigrations(
+        db,
+        readMigrations().filter((migration) => migration.version <= 10),
+      ),
+    ).toEqual([10])
     expect(db.prepare(kept).all()).toEqual(before)
     expect(columns(db, 'tool_calls')).not.toContain('output_json')
     expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([])

@@ -14,6 +14,8 @@ const START_TIMEOUT_MS = 15_000
 export interface CrashChild {
   readonly url: string
   readonly process: ChildProcess
+  /** What the child wrote to stderr so far (its log lines, at CRASH_LOG_LEVEL). */
+  log(): string
   json<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>
   /** SIGKILL, then wait for the process to be gone. */
   kill(): Promise<void>
@@ -25,13 +27,24 @@ export interface SseFrame {
   readonly data: Record<string, unknown>
 }
 
+export interface CrashServerOptions {
+  /** The database to store in; by default the data directory's own (postgres project), or none (SQLite). */
+  readonly databaseUrl?: string | undefined
+  /** More of the child's environment (CRASH_NODE_ID, CRASH_LEASE_MS, CRASH_WORKSPACE, CRASH_LOG_LEVEL). */
+  readonly env?: Readonly<Record<string, string>> | undefined
+}
+
 /** In the postgres test project the child stores in the data directory's database, the same one on each restart. */
-export async function spawnCrashServer(dataDir: string, markerDir: string): Promise<CrashChild> {
-  const databaseUrl = await databaseUrlOf(dataDir)
+export async function spawnCrashServer(dataDir: string, markerDir: string, options: CrashServerOptions = {}): Promise<CrashChild> {
+  const databaseUrl = options.databaseUrl ?? (await databaseUrlOf(dataDir))
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, dataDir, markerDir, ...(databaseUrl === undefined ? [] : [databaseUrl])], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
+    env: { ...process.env, NODE_OPTIONS: '', ...options.env },
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const { url, backend } = await readListening(child)
@@ -43,6 +56,7 @@ export async function spawnCrashServer(dataDir: string, markerDir: string): Prom
   return {
     url,
     process: child,
+    log: () => stderr,
     json: (method, route, body) => sendJson(url, method, route, body),
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')

@@ -4,7 +4,8 @@
  * Starts the real server (startServer + loadConfig, so crash recovery runs at start) on
  * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ..., "backend": ...}` as one JSON
  * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly,
- * letting running calls finish for CRASH_SHUTDOWN_GRACE_MS (default 0) first.
+ * letting running calls finish for CRASH_SHUTDOWN_GRACE_MS (default 0) first. As a node of a
+ * cluster test: CRASH_NODE_ID, CRASH_LEASE_MS and CRASH_WORKSPACE (the one all nodes share).
  */
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
@@ -19,7 +20,13 @@ async function main(): Promise<void> {
   }
   const level = process.env.CRASH_LOG_LEVEL ?? 'silent'
   const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
-  const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', dataDir, ...database], { LOG_LEVEL: level })
+  // A node of a cluster test: its name, lease time and the workspace all nodes share.
+  const cluster = [
+    ...(process.env.CRASH_NODE_ID === undefined ? [] : ['--node-id', process.env.CRASH_NODE_ID]),
+    ...(process.env.CRASH_LEASE_MS === undefined ? [] : ['--lease-ms', process.env.CRASH_LEASE_MS]),
+  ]
+  const workspace = process.env.CRASH_WORKSPACE ?? dataDir
+  const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', workspace, ...database, ...cluster], { LOG_LEVEL: level })
   const server = await startServer(config, { tools: crashTools(markerDir), logger: pino({ level }, pino.destination(2)) })
   process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid, backend: server.runtime.database.backend })}\n`)
   const graceMs = Number(process.env.CRASH_SHUTDOWN_GRACE_MS ?? '0')

@@ -20,6 +20,10 @@ const HealthSchema = Type.Object({
     mode: Type.Union([Type.Literal('off'), Type.Literal('auto'), Type.Literal('required')]),
     reason: Type.Optional(Type.String({ description: 'Why commands are not confined' })),
   }),
+  node: Type.Object({
+    id: Type.String({ description: "This server's name in its cluster (TOOLEXEC_NODE_ID)" }),
+    sessions: Type.Integer({ description: 'Sessions whose lease this server holds (on PostgreSQL; 0 on SQLite, where it runs every session)' }),
+  }),
 })
 
 function sandboxHealth(runtime: Runtime): { confined: boolean; mode: 'off' | 'auto' | 'required'; reason?: string } {
@@ -106,7 +110,8 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
     },
     async (_request, reply) => {
       const trouble = await runtime.database.trouble()
-      if (trouble === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime) }
+      const node = { id: runtime.ownership.nodeId, sessions: runtime.ownership.heldCount }
+      if (trouble === undefined) return { status: 'ok' as const, sandbox: sandboxHealth(runtime), node }
       const error = new ToolexecError(trouble.code, [trouble.reason])
       return reply.code(503).send({ error: { code: trouble.code, message: error.message } })
     },

@@ -1,0 +1,156 @@
+/**
+ * @module Which sessions this node runs, on a database several nodes share: each one whose
+ * lease it holds. It registers the node and renews its heartbeat and leases together, a third
+ * of the lease time apart; a lease found taken by another node (this one was paused, or lost
+ * the database past its lease) is dropped at once: what ran of it here is stopped and nothing
+ * more of it is written (the database's fence refuses it anyway). Sessions with unfinished
+ * work whose lease ran out are adopted by a sweep; any other by the node that gets work for it.
+ * A clean stop ends the node's leases, so that others adopt its sessions at once. On a
+ * database of one server (solo) the node owns every session and none of this runs.
+ */
+import type { Logger } from 'pino'
+import type { ClusterNode, ClusterStore, NodeIdentity, SessionFence } from '../contracts/cluster.js'
+
+/** Where a session runs, for a request about it. */
+export type Claim = { readonly local: true } | { readonly local: false; readonly owner: string; readonly node: ClusterNode | undefined }
+
+export interface OwnershipParts {
+  readonly cluster: ClusterStore
+  readonly nodeId: string
+  readonly leaseMs: number
+  readonly logger: Logger
+  /** Recovers a session just taken over: its running calls end interrupted, the rest goes on (recovery.ts). */
+  readonly adopt: (sessionId: string) => Promise<void>
+  /** Stops what runs of a session whose lease another node took, and forgets it here. */
+  readonly drop: (sessionId: string) => void
+}
+
+const LOCAL: Claim = { local: true }
+/** Sessions a sweep adopts at most at once. */
+const SWEEP_BATCH = 100
+
+export class SessionOwnership implements SessionFence {
+  readonly #parts: OwnershipParts
+  readonly #held = new Map<string, number>()
+  /** Claims in flight, so that two requests for one session take its lease once. */
+  readonly #claiming = new Map<string, Promise<Claim>>()
+  #identity: NodeIdentity | undefined
+  #timer: NodeJS.Timeout | undefined
+  #ticks = 0
+  #stopped = false
+  #unlisten: (() => Promise<void>) | undefined
+
+  constructor(parts: OwnershipParts) {
+    this.#parts = parts
+  }
+
+  get nodeId(): string {
+    return this.#parts.nodeId
+  }
+
+  get solo(): boolean {
+    return this.#parts.cluster.solo
+  }
+
+  epochOf(sessionId: string): number | undefined {
+    return this.#held.get(sessionId)
+  }
+
+  /** Sessions this node holds now. */
+  get heldCount(): number {
+    return this.#held.size
+  }
+
+  /** Local when this node runs the session, having taken its lease if it was free; else the node that does. */
+  claim(sessionId: string): Promise<Claim> {
+    if (this.solo || this.#held.has(sessionId)) return Promise.resolve(LOCAL)
+    let claiming = this.#claiming.get(sessionId)
+    if (claiming === undefined) {
+      claiming = this.#take(sessionId).finally(() => this.#claiming.delete(sessionId))
+      this.#claiming.set(sessionId, claiming)
+    }
+    return claiming
+  }
+
+  /** Forgets a deleted session's lease, here and in the database. */
+  async release(sessionId: string): Promise<void> {
+    if (this.solo || !this.#held.delete(sessionId)) return
+    await this.#parts.cluster.release(this.nodeId, [sessionId])
+  }
+
+  /** Registers the node (as reachable at `url`), listens for other nodes' events, and adopts what was left unowned. */
+  async start(url: string, onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<void> {
+    this.#identity = { id: this.nodeId, url }
+    await this.#parts.cluster.heartbeat(this.#identity, this.#parts.leaseMs)
+    if (this.solo) return
+    this.#unlisten = await this.#parts.cluster.listen(onEvents, onReconnect)
+    await this.sweep()
+    this.#timer = setInterval(() => void this.#tick(), Math.max(50, Math.floor(this.#parts.leaseMs / 3)))
+    this.#timer.unref()
+  }
+
+  /** Ends the node's leases and its row: the other nodes adopt its sessions at once. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearInterval(this.#timer)
+    await this.#unlisten?.()
+    if (this.solo) return
+    await this.#parts.cluster.leave(this.nodeId)
+    this.#held.clear()
+  }
+
+  /** Adopts the sessions with unfinished work that no live node holds. */
+  async sweep(): Promise<void> {
+    const orphans = await this.#parts.cluster.orphans(this.nodeId, SWEEP_BATCH)
+    await Promise.all(orphans.filter((sessionId) => !this.#held.has(sessionId)).map((sessionId) => this.claim(sessionId)))
+  }
+
+  async nodes(): Promise<ClusterNode[]> {
+    return this.#parts.cluster.nodes()
+  }
+
+  async #take(sessionId: string): Promise<Claim> {
+    const { cluster, nodeId, leaseMs } = this.#parts
+    const epoch = await cluster.acquire(sessionId, nodeId, leaseMs)
+    if (epoch === undefined) return this.#ownerOf(sessionId)
+    this.#held.set(sessionId, epoch)
+    this.#parts.logger.info({ sessionId, epoch }, 'session lease taken')
+    await this.#parts.adopt(sessionId)
+    return LOCAL
+  }
+
+  async #ownerOf(sessionId: string): Promise<Claim> {
+    const lease = await this.#parts.cluster.lease(sessionId)
+    // Taken and let go meanwhile: the next request takes it.
+    if (lease === undefined) return this.#take(sessionId)
+    const node = (await this.#parts.cluster.nodes()).find((candidate) => candidate.id === lease.owner)
+    return { local: false, owner: lease.owner, node }
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#stopped || this.#identity === undefined) return
+    const { cluster, nodeId, leaseMs, logger } = this.#parts
+    try {
+      await cluster.heartbeat(this.#identity, leaseMs)
+      // Only leases held before the renewal was sent: one taken meanwhile may be missing from its answer.
+      const before = [...this.#held]
+      const still = await cluster.renew(nodeId, leaseMs)
+      for (const [sessionId, epoch] of before) if (this.#held.get(sessionId) === epoch && still.get(sessionId) !== epoch) this.#lose(sessionId)
+      if (++this.#ticks % 3 === 0) await this.sweep()
+    } catch (error) {
+      logger.warn({ err: error }, 'cluster heartbeat failed')
+    }
+  }
+
+  /** Another node took the session over: nothing more of it runs or is written here. */
+  #lose(sessionId: string): void {
+    if (!this.#held.delete(sessionId)) return
+    this.#parts.logger.warn({ sessionId, node: this.nodeId }, 'session lease lost to another node: its work here is stopped and nothing more of it is written')
+    this.#parts.drop(sessionId)
+  }
+
+  /** A unit of the session was refused by the fence: the lease is gone, whatever the last renewal said. */
+  lost(sessionId: string): void {
+    this.#lose(sessionId)
+  }
+}
