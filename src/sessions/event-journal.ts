@@ -302,12 +302,14 @@ export class EventJournal {
     else if (whole !== undefined) this.#keep(batch, whole.error, whole.why)
   }
 
+  // Each session's items apart: one whose lease another server took fails alone (a cluster).
   async #commitOneByOne(batch: Pending[]): Promise<void> {
-    for (let start = 0; start < batch.length;) {
-      const end = unitEnd(batch, start)
-      const failure = await this.#commitUnit(batch.slice(start, end), true)
+    const ordered = bySession(batch)
+    for (let start = 0; start < ordered.length;) {
+      const end = unitEnd(ordered, start)
+      const failure = await this.#commitUnit(ordered.slice(start, end), true)
       if (failure !== undefined && failure !== 'refused') {
-        this.#keep(batch.slice(start), failure.error, failure.why)
+        this.#keep(ordered.slice(start), failure.error, failure.why)
         return
       }
       start = end
@@ -442,12 +444,24 @@ export class EventJournal {
   }
 }
 
-/** Where the unit that begins at `start` ends: a guarded item is a unit of its own, a run of the others shares one. */
+/** Where the unit that begins at `start` ends: a guarded item is a unit of its own, a run of the others of one session shares one. */
 function unitEnd(queued: readonly Pending[], start: number): number {
-  if ((queued[start] as Pending).guarded) return start + 1
+  const first = queued[start] as Pending
+  if (first.guarded) return start + 1
   let end = start + 1
-  while (end < queued.length && !(queued[end] as Pending).guarded) end++
+  while (end < queued.length && !(queued[end] as Pending).guarded && (queued[end] as Pending).sessionId === first.sessionId) end++
   return end
+}
+
+/** The items grouped by session, each session's in their order, the sessions in order of their first item. */
+function bySession(items: readonly Pending[]): Pending[] {
+  const groups = new Map<string, Pending[]>()
+  for (const item of items) {
+    const group = groups.get(item.sessionId)
+    if (group === undefined) groups.set(item.sessionId, [item])
+    else group.push(item)
+  }
+  return [...groups.values()].flat()
 }
 
 function sessionsOf(queued: readonly Pending[]): string[] {

@@ -119,6 +119,11 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
   })
 
+  it('cluster: this server alone on SQLite, with its id and heartbeat', async () => {
+    const reply = await expectStatus(api('GET', '/cluster'), 200)
+    expect(reply.body).toMatchObject({ self: secured.runtime.ownership.nodeId, backend: 'sqlite', nodes: [{ id: secured.runtime.ownership.nodeId, live: true }] })
+  })
+
   it('sessions: created, refused when the id is taken or the body malformed, read, listed a page at a time', async () => {
     await expectStatus(api('POST', '/sessions', { body: { id: 'contract-a' } }), 201)
     await expectStatus(api('POST', '/sessions', { body: { id: 'contract-b', permissionMode: 'default', interactive: true, permissionTimeoutMs: 60_000 } }), 201)

@@ -54,6 +54,8 @@ afterEach(async () => {
 const node = (cluster: Cluster, index: number): CrashChild => cluster.nodes[index] as CrashChild
 const read = (id: string, extra: object = {}) => ({ id, name: 'Read', input: { file_path: `${id}.txt` }, ...extra })
 const edit = (id: string) => ({ id, name: 'Edit', input: { file_path: `${id}.txt` } })
+/** Edits of one file: a project rule granted for one covers the others. */
+const editShared = (id: string) => ({ id, name: 'Edit', input: { file_path: 'shared.txt' } })
 const waitForFile = (id: string, file: string) => ({ id, name: 'WaitForFile', input: { path: file } })
 
 async function post(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
@@ -184,6 +186,33 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
     expect(frames.map((frame) => frame.event)).toContain('PermissionResolved')
     expect(frames.at(-1)?.event).toBe('ScheduleCompleted')
     expect(runsByCall(cluster.markerDir).get(runKey('approve', 'needs-yes'))).toEqual([node(cluster, 0).process.pid])
+  })
+
+  it('a project rule granted on one node applies at once on another, and its removal on a third too', async () => {
+    const cluster = await startCluster(['a', 'b', 'c'])
+    const [first, second, third] = cluster.nodes as [CrashChild, CrashChild, CrashChild]
+    await createSession(first, 'grants', { permissionMode: 'default', interactive: true })
+    await createSession(second, 'follows', { permissionMode: 'default', interactive: true })
+    // b reads the workspace's project rules (none yet) for its own session, and asks.
+    const asked = await post(second, 'follows', [editShared('before-grant')])
+    const before = await until(() => pendingFor(third, 'before-grant'), 'the first approval on b')
+    expect((await third.json('POST', `/permissions/${before.id}`, { decision: 'deny' })).status).toBe(200)
+    await ended(second, asked)
+    // Granted for the project on a's session, answered on c.
+    const granting = await post(third, 'grants', [editShared('grant')])
+    const grant = await until(() => pendingFor(second, 'grant'), 'the approval on a')
+    expect((await second.json('POST', `/permissions/${grant.id}`, { decision: 'allow', scope: 'project' })).status).toBe(200)
+    await ended(first, granting)
+    const [rule] = (await third.json<{ rules: { id: string }[] }>('GET', '/permissions/rules')).body.rules
+    expect(rule).toBeDefined()
+    // b's session now runs Edit without asking: b read the rules again when a added one.
+    const allowed = await post(second, 'follows', [editShared('after-grant')])
+    expect((await ended(third, allowed)).calls.map((call) => call.status)).toEqual(['succeeded'])
+    // Removed on c: b asks again.
+    expect((await third.json('DELETE', `/permissions/rules/${rule?.id ?? ''}`)).status).toBe(204)
+    const askedAgain = await post(second, 'follows', [editShared('after-removal')])
+    expect(await until(() => pendingFor(first, 'after-removal'), 'the approval after the removal')).toMatchObject({ callId: 'after-removal' })
+    expect((await scheduleOf(first, askedAgain)).status).toBe('running')
   })
 
   it('after SIGKILL of the owner another node adopts its sessions: the running call ends interrupted, never run twice; the approval stays answerable; the queued schedule runs', async () => {

@@ -2,7 +2,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import type { Runtime } from '../../sessions/runtime.js'
-import { errors } from '../schema.js'
 
 const ClusterNodeSchema = Type.Object({
   id: Type.String(),
@@ -26,7 +25,7 @@ export const clusterRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
         operationId: 'getCluster',
         summary: 'The servers sharing this one’s database (a cluster on PostgreSQL): each with its heartbeat and whether it is live',
         tags: ['health'],
-        response: { 200: ClusterSchema, ...errors(503) },
+        response: { 200: ClusterSchema },
       },
     },
     async () => ({ self: runtime.ownership.nodeId, backend: runtime.database.backend, nodes: await runtime.ownership.nodes() }),

@@ -27,7 +27,7 @@ export async function openPostgresStore(url: string, options: { readonly logger:
   return {
     store,
     backend: 'postgres',
-    cluster: new PgCluster(connection, url),
+    cluster: new PgCluster(connection, url, () => store.evictCaches()),
     fence: (fence) => store.fenceWith(fence),
     commitGate: () => undefined,
     trouble: async () => {

@@ -11,6 +11,8 @@ import { WakeUpListener } from './wake-up-listener.js'
 
 /** The channel a unit with events notifies, its payload the session's id. */
 export const EVENTS_CHANNEL = 'toolexec_events'
+/** The channel a unit that changes cached rows (sessions, project rules) notifies: every server reads them again. */
+export const CACHES_CHANNEL = 'toolexec_caches'
 
 const expiry = (ttl: string): string => `now() + ${ttl} * interval '1 millisecond'`
 
@@ -37,10 +39,13 @@ export class PgCluster implements ClusterStore {
   readonly solo = false
   readonly #sender: PgSender
   readonly #url: string
+  readonly #onCachesChanged: () => void
 
-  constructor(sender: PgSender, url: string) {
+  /** `onCachesChanged` drops this server's cached rows: another server changed them. */
+  constructor(sender: PgSender, url: string, onCachesChanged: () => void) {
     this.#sender = sender
     this.#url = url
+    this.#onCachesChanged = onCachesChanged
   }
 
   async heartbeat(node: NodeIdentity, ttlMs: number): Promise<void> {
@@ -83,7 +88,11 @@ export class PgCluster implements ClusterStore {
   }
 
   async listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>> {
-    const listener = new WakeUpListener(this.#url, EVENTS_CHANNEL, onEvents, onReconnect)
+    const reconnected = (): void => {
+      this.#onCachesChanged()
+      onReconnect()
+    }
+    const listener = new WakeUpListener(this.#url, { [EVENTS_CHANNEL]: onEvents, [CACHES_CHANNEL]: () => this.#onCachesChanged() }, reconnected)
     await listener.start()
     return () => listener.stop()
   }

@@ -9,7 +9,7 @@ import type { ApprovalReads, ArtifactReads, EventReads, RuleReads, ScheduleReads
 import { CommittedCache } from './committed-cache.js'
 import type { PgSender, Traffic } from './pg-connection.js'
 import { approvalReads, artifactReads, eventReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
-import { EVENTS_CHANNEL } from './pg-cluster.js'
+import { CACHES_CHANNEL, EVENTS_CHANNEL } from './pg-cluster.js'
 import type { Statement } from './statements.js'
 import { recordUnit, type RecordedUnit } from './unit-recorder.js'
 
@@ -22,7 +22,7 @@ export class PostgresStore implements Store {
   readonly artifacts: ArtifactReads
   readonly #connection: PgSender
   #building = false
-  /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers. */
+  /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers and caches. */
   #fence: SessionFence | undefined
   // Sessions are read on every call and project rules on every permission check; only this store writes either.
   readonly #caches: ReadCaches = { sessions: new CommittedCache<SessionRecord>(), projectRules: new CommittedCache<string[]>() }
@@ -40,6 +40,12 @@ export class PostgresStore implements Store {
   /** From now on each unit begins with the check that this node still holds the lease of every session it writes. */
   fenceWith(fence: SessionFence): void {
     this.#fence = fence
+  }
+
+  /** Another server changed rows this one caches. */
+  evictCaches(): void {
+    this.#caches.sessions.evictAll()
+    this.#caches.projectRules.evictAll()
   }
 
   /** Round trips and statements sent so far, for the HTTP bench's report. */
@@ -80,15 +86,18 @@ export class PostgresStore implements Store {
     return unit.value
   }
 
-  /** The unit's statements, after its fence and before its wake-up of other nodes' readers. */
+  /** The unit's statements, after its fence and before its wake-ups of other servers' readers and caches. */
   #fenced(unit: RecordedUnit<unknown>): readonly Statement[] {
     const fence = this.#fence
-    if (fence === undefined || unit.sessions.size === 0) return unit.statements
+    if (fence === undefined) return unit.statements
+    const cachesChanged = unit.writesSessions || unit.writesProjectRules ? [notify(CACHES_CHANNEL, [''])] : []
+    const after = [...(unit.eventSessions.size === 0 ? [] : [notify(EVENTS_CHANNEL, [...unit.eventSessions])]), ...cachesChanged]
+    if (unit.sessions.size === 0) return [...unit.statements, ...after]
     const sessions = [...unit.sessions]
     const epochs = sessions.map((sessionId) => fence.epochOf(sessionId))
     const notHeld = sessions.filter((_, index) => epochs[index] === undefined)
     if (notHeld.length > 0) throw new LeaseLostError(`node ${fence.nodeId} does not hold the lease of session ${notHeld.join(', ')}`)
-    return [fenceStatement(fence.nodeId, sessions, epochs as number[]), ...unit.statements, ...wakeUps(unit.eventSessions)]
+    return [fenceStatement(fence.nodeId, sessions, epochs as number[]), ...unit.statements, ...after]
   }
 
   #evict(unit: RecordedUnit<unknown>): void {
@@ -105,7 +114,6 @@ function fenceStatement(nodeId: string, sessions: readonly string[], epochs: rea
 }
 
 /** NOTIFY is sent on commit, and not at all when the unit fails. */
-function wakeUps(sessions: ReadonlySet<string>): Statement[] {
-  if (sessions.size === 0) return []
-  return [{ text: `SELECT pg_notify('${EVENTS_CHANNEL}', s) FROM unnest(ARRAY[${placeholders(1, sessions.size)}]::text[]) AS s`, values: [...sessions] }]
+function notify(channel: string, payloads: readonly string[]): Statement {
+  return { text: `SELECT pg_notify('${channel}', p) FROM unnest(ARRAY[${placeholders(1, payloads.length)}]::text[]) AS p`, values: payloads }
 }

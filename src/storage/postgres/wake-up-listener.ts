@@ -1,6 +1,6 @@
 /**
- * @module A connection of its own that LISTENs on one channel and hands each notification's
- * payload on. PostgreSQL drops what was notified while the connection was down: after it
+ * @module A connection of its own that LISTENs on a few channels and hands each notification's
+ * payload to its channel's handler. PostgreSQL drops what was notified while the connection was down: after it
  * connects again, `onReconnect` tells the readers to fetch the rows they may have missed.
  */
 import pg from 'pg'
@@ -10,18 +10,16 @@ const MAX_RETRY_MS = 2_000
 
 export class WakeUpListener {
   readonly #url: string
-  readonly #channel: string
-  readonly #onPayload: (payload: string) => void
+  readonly #channels: Readonly<Record<string, (payload: string) => void>>
   readonly #onReconnect: () => void
   #client: pg.Client | undefined
   #stopped = false
   #retryMs = FIRST_RETRY_MS
   #retry: NodeJS.Timeout | undefined
 
-  constructor(url: string, channel: string, onPayload: (payload: string) => void, onReconnect: () => void) {
+  constructor(url: string, channels: Readonly<Record<string, (payload: string) => void>>, onReconnect: () => void) {
     this.#url = url
-    this.#channel = channel
-    this.#onPayload = onPayload
+    this.#channels = channels
     this.#onReconnect = onReconnect
   }
 
@@ -41,13 +39,11 @@ export class WakeUpListener {
   async #connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.#url, application_name: 'toolexec wake-ups', keepAlive: true })
     client.on('error', () => undefined)
-    client.on('notification', (message) => {
-      if (message.payload !== undefined) this.#onPayload(message.payload)
-    })
+    client.on('notification', (message) => this.#channels[message.channel]?.(message.payload ?? ''))
     client.once('end', () => this.#lost(client))
     try {
       await client.connect()
-      await client.query(`LISTEN ${pg.escapeIdentifier(this.#channel)}`)
+      for (const channel of Object.keys(this.#channels)) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
     } catch (error) {
       await client.end().catch(() => undefined)
       throw error
