@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CATALOGUE, ToolexecError } from '../contracts/errors.js'
 import { isApiErrorCode, type ApiErrorCode } from '../contracts/api-errors.js'
 import type { ErrorReply } from '../contracts/api.js'
+import { isLeaseLost } from '../contracts/cluster.js'
 import { isStorageDamage } from '../contracts/store.js'
 import { BODY_LIMIT_BYTES } from './json-body.js'
 
@@ -98,9 +99,12 @@ function frameworkErrorBody(error: CodedError, status: number): ErrorReply {
   return { error: { code, message } }
 }
 
-/** A backend's own error for a damaged database, as the catalogue's code. */
+/** A backend's own error for a damaged database, or for a session another server took over, as the catalogue's code. */
 function asCodedError(error: FastifyError): CodedError {
-  return isStorageDamage(error) ? new ToolexecError('API_ERR_STORAGE_CORRUPT', [error.message], { cause: error }) : error
+  if (isStorageDamage(error)) return new ToolexecError('API_ERR_STORAGE_CORRUPT', [error.message], { cause: error })
+  // A server paused past its lease learns it lost a session from the database's fence: the client retries, on the new owner.
+  if (isLeaseLost(error)) return new ToolexecError('API_ERR_SESSION_MOVING', ['of this request', 'another server took it over'], { cause: error, context: { retryAfterSeconds: 1 } })
+  return error
 }
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

@@ -14,6 +14,7 @@ import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
 import { readAllEvents, spawnCrashServer, type CrashChild, type SseFrame } from '../support/crash-child.js'
 import { runKey, runsByCall } from '../support/crash-tools.js'
 import { tempDirSync } from '../support/temp-dirs.js'
+import { startPrivatePostgres } from '../support/private-postgres.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 import { until } from '../support/until.js'
 
@@ -29,8 +30,8 @@ interface Cluster {
 
 const running: CrashChild[] = []
 
-async function startCluster(names: readonly string[]): Promise<Cluster> {
-  const databaseUrl = await freshDatabaseUrl()
+async function startCluster(names: readonly string[], url?: string): Promise<Cluster> {
+  const databaseUrl = url ?? (await freshDatabaseUrl())
   if (databaseUrl === undefined) throw new Error('this suite runs only in the postgres project')
   const workspace = tempDirSync('cluster-workspace')
   const markerDir = tempDirSync('cluster-runs')
@@ -57,6 +58,22 @@ const edit = (id: string) => ({ id, name: 'Edit', input: { file_path: `${id}.txt
 /** Edits of one file: a project rule granted for one covers the others. */
 const editShared = (id: string) => ({ id, name: 'Edit', input: { file_path: 'shared.txt' } })
 const waitForFile = (id: string, file: string) => ({ id, name: 'WaitForFile', input: { path: file } })
+
+/** Posted again while the cluster answers 503 (PostgreSQL restarting), as a client retries after Retry-After. */
+async function postOnceAccepted(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
+  const accepted = await until(
+    async () => {
+      const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
+      if (reply.status === 503) return undefined
+      expect(reply.status).toBe(202)
+      return reply.body.scheduleId
+    },
+    'the cluster to take the schedule',
+    10_000,
+    100,
+  )
+  return accepted
+}
 
 async function post(server: CrashChild, sessionId: string, calls: object[]): Promise<string> {
   const reply = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
@@ -278,6 +295,26 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
     const nextId = await post(owner, 'paused', [read('next')])
     expect((await ended(other, nextId)).calls.map((call) => call.status)).toEqual(['succeeded'])
     expect(runsByCall(cluster.markerDir).get(runKey('paused', 'next'))).toEqual([other.process.pid])
+  })
+
+  it('keeps answering and streaming through a restart of PostgreSQL: the wake-ups reconnect, nothing is lost or doubled', async () => {
+    const postgres = await startPrivatePostgres()
+    try {
+      const cluster = await startCluster(['a', 'b'], await postgres.createDatabase('cluster_restart'))
+      const [owner, other] = cluster.nodes as [CrashChild, CrashChild]
+      await createSession(owner, 'restarts')
+      await ended(other, await post(other, 'restarts', [read('before')]))
+      // Open on b across the restart: b's wake-ups connection is lost and made again.
+      const live = stream(other, 'restarts', 0, (frames) => frames.filter((frame) => frame.event === 'ScheduleCompleted').length === 2)
+      await postgres.restart('fast')
+      await ended(other, await postOnceAccepted(other, 'restarts', [read('after')]))
+      const frames = await live
+      expect(ids(frames)).toEqual(oneToN(frames.length))
+      expect(frames.filter((frame) => frame.event === 'ToolCallResult').map((frame) => frame.data.callId)).toEqual(['before', 'after'])
+    } finally {
+      for (const node of running.splice(0)) await node.kill()
+      await postgres.stop()
+    }
   })
 
   it('a server stopped with SIGTERM hands its sessions over at once, without waiting for its leases to run out', async () => {
