@@ -24,7 +24,12 @@ import { PostgresStore } from '../../src/storage/postgres/postgres-store.js'
 const [dataDir, databaseUrl] = process.argv.slice(2)
 if (dataDir === undefined) throw new Error('usage: toolexec-child.ts <dataDir> [<postgres database URL>]')
 const database = databaseUrl === undefined ? [] : ['--database-url', databaseUrl]
-const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent', ...database], {})
+// A node of bench:cluster: its name and lease time.
+const cluster = [
+  ...(process.env.BENCH_NODE_ID === undefined ? [] : ['--node-id', process.env.BENCH_NODE_ID]),
+  ...(process.env.BENCH_LEASE_MS === undefined ? [] : ['--lease-ms', process.env.BENCH_LEASE_MS]),
+]
+const config = loadConfig(['--port', '0', '--data-dir', dataDir, '--workspace', dataDir, '--log-level', 'silent', ...database, ...cluster], {})
 const server = await startServer(config, {
   tools: process.env.BENCH_BUILTIN_TOOLS === '1' ? [...builtinTools(), noopTool] : [noopTool],
   logger: pino({ level: 'silent' }),
