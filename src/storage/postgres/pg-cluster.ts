@@ -9,7 +9,7 @@ import type { RawRow } from '../rows.js'
 import type { PgSender } from './pg-connection.js'
 import { WakeUpListener } from './wake-up-listener.js'
 
-/** The channel a unit with events notifies, its payload the session's id. */
+/** The channel a unit with events notifies, its payload a JSON list of the sessions' ids. */
 export const EVENTS_CHANNEL = 'toolexec_events'
 /** The channel a unit that changes cached rows (sessions, project rules) notifies: every server reads them again. */
 export const CACHES_CHANNEL = 'toolexec_caches'
@@ -92,7 +92,10 @@ export class PgCluster implements ClusterStore {
       this.#onCachesChanged()
       onReconnect()
     }
-    const listener = new WakeUpListener(this.#url, { [EVENTS_CHANNEL]: onEvents, [CACHES_CHANNEL]: () => this.#onCachesChanged() }, reconnected)
+    const sessions = (payload: string): void => {
+      for (const sessionId of JSON.parse(payload) as string[]) onEvents(sessionId)
+    }
+    const listener = new WakeUpListener(this.#url, { [EVENTS_CHANNEL]: sessions, [CACHES_CHANNEL]: () => this.#onCachesChanged() }, reconnected)
     await listener.start()
     return () => listener.stop()
   }

@@ -91,7 +91,7 @@ export class PostgresStore implements Store {
     const fence = this.#fence
     if (fence === undefined) return unit.statements
     const cachesChanged = unit.writesSessions || unit.writesProjectRules ? [notify(CACHES_CHANNEL, [''])] : []
-    const after = [...(unit.eventSessions.size === 0 ? [] : [notify(EVENTS_CHANNEL, [...unit.eventSessions])]), ...cachesChanged]
+    const after = [...(unit.eventSessions.size === 0 ? [] : [notify(EVENTS_CHANNEL, sessionLists([...unit.eventSessions]))]), ...cachesChanged]
     if (unit.sessions.size === 0) return [...unit.statements, ...after]
     const sessions = [...unit.sessions]
     const epochs = sessions.map((sessionId) => fence.epochOf(sessionId))
@@ -112,6 +112,27 @@ function fenceStatement(nodeId: string, sessions: readonly string[], epochs: rea
   const n = sessions.length
   return { text: `SELECT toolexec_fence($1, ARRAY[${placeholders(2, n)}]::text[], ARRAY[${placeholders(2 + n, n)}]::bigint[])`, values: [nodeId, ...sessions, ...epochs] }
 }
+
+/**
+ * The sessions as JSON lists of at most ~7,000 characters each (a notification's payload holds
+ * under 8,000 bytes): one notification per unit, not one per session, wakes each listener once.
+ */
+function sessionLists(sessions: readonly string[]): string[] {
+  const lists: string[] = []
+  let list: string[] = []
+  for (const sessionId of sessions) {
+    if (list.length > 0 && JSON.stringify([...list, sessionId]).length > MAX_PAYLOAD_CHARS) {
+      lists.push(JSON.stringify(list))
+      list = []
+    }
+    list.push(sessionId)
+  }
+  lists.push(JSON.stringify(list))
+  return lists
+}
+
+// Well under PostgreSQL's 8,000 bytes, for ids of multi-byte characters.
+const MAX_PAYLOAD_CHARS = 2_000
 
 /** NOTIFY is sent on commit, and not at all when the unit fails. */
 function notify(channel: string, payloads: readonly string[]): Statement {
