@@ -18,9 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Pool } from 'undici'
 import { childScript, startChild, type ChildTarget } from './support/child-process.js'
-import { ClusterClient } from './support/cluster-client.js'
 import { runClosedLoop } from './support/client-loop.js'
-import { poolFor } from './support/http-clients.js'
+import { poolFor, ToolexecClient } from './support/http-clients.js'
 import { scheduleBody } from './support/noop-tool.js'
 import { postgresCpuReader } from './support/postgres-cpu.js'
 import { formatRate, percentile } from './support/stats.js'
@@ -68,15 +67,18 @@ async function measureSize(server: PrivatePostgres, size: number): Promise<SizeF
   const cpu = postgresCpuReader(path.join(server.dir, 'data'))
   const nodes = await startNodes(size, url, `n${size}`)
   const at = (index: number): Node => nodes[index % size] as Node
-  const clients = Array.from(
-    { length: CLIENTS },
-    // Streamed from the node before the owner: with two nodes the poster's, with three a third one.
-    (_, i) => new ClusterClient({ owner: at(i).pool, poster: at(i + 1).pool, streamUrl: at(i + size - 1).child.url, crossNode: size > 1 }, `bench_${i}`),
-  )
+  // Milliseconds from a result's commit on its owner to its arrival on another node's stream.
+  const crossNodeMs: number[] = []
+  let measuring = false
+  const arrived = (at: string): void => {
+    if (measuring && size > 1) crossNodeMs.push(Date.now() - Date.parse(at))
+  }
+  // Created on its owner, posted to the next node, streamed from the node before the owner: with two nodes the poster, with three a third one.
+  const clients = Array.from({ length: CLIENTS }, (_, i) => new ToolexecClient(at(i + 1).pool, at(i + size - 1).child.url, `bench_${i}`, { createOn: at(i).pool, onResult: arrived }))
   try {
     await Promise.all(clients.map((client) => client.connect()))
     await runClosedLoop(clients, { warmupMs: WARMUP_MS, durationMs: 0 })
-    for (const client of clients) client.crossNodeMs.length = 0
+    measuring = true
     const before = cpu?.() ?? 0
     const report = await runClosedLoop(clients, { warmupMs: 0, durationMs: WINDOW_MS })
     const postgresMs = (cpu?.() ?? 0) - before
@@ -84,7 +86,7 @@ async function measureSize(server: PrivatePostgres, size: number): Promise<SizeF
       nodes: size,
       callsPerSecond: report.callsPerSecond,
       postgresCpuPerCallUs: (postgresMs / report.totalCalls) * 1000,
-      crossNodeMs: clients.flatMap((client) => client.crossNodeMs).sort((a, b) => a - b),
+      crossNodeMs: crossNodeMs.sort((a, b) => a - b),
     }
   } finally {
     for (const client of clients) client.close()

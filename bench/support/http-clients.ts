@@ -11,6 +11,13 @@ import { openSse, type SseConnection } from './sse-reader.js'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
+export interface ToolexecClientOptions {
+  /** Where the session is created, when another node than the one posted to (bench:cluster). */
+  readonly createOn?: Pool | undefined
+  /** Told the commit time (`at`) of each call's ToolCallResult as it arrives. */
+  readonly onResult?: ((at: string) => void) | undefined
+}
+
 interface Waiter {
   resolve(): void
   reject(error: Error): void
@@ -20,20 +27,23 @@ export class ToolexecClient implements LoopClient {
   readonly #pool: Pool
   readonly #baseUrl: string
   readonly #sessionId: string
+  readonly #options: ToolexecClientOptions
   readonly #waiting = new Map<string, Waiter>()
   #stream: SseConnection | undefined
   #lastSeq = 0
   #next = 0
 
-  constructor(pool: Pool, baseUrl: string, sessionId: string) {
+  /** Posts to `pool`, streams from `baseUrl`. */
+  constructor(pool: Pool, baseUrl: string, sessionId: string, options: ToolexecClientOptions = {}) {
     this.#pool = pool
     this.#baseUrl = baseUrl
     this.#sessionId = sessionId
+    this.#options = options
   }
 
   /** Creates the session and opens its SSE stream before the first call. */
   async connect(): Promise<void> {
-    const created = await this.#pool.request({ path: '/sessions', method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ id: this.#sessionId }) })
+    const created = await (this.#options.createOn ?? this.#pool).request({ path: '/sessions', method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ id: this.#sessionId }) })
     await created.body.text()
     if (created.statusCode !== 201) throw new Error(`POST /sessions answered ${created.statusCode}`)
     this.#stream = openSse(`${this.#baseUrl}/sessions/${this.#sessionId}/events`, (id, event, data) => this.#onFrame(id, event, data))
@@ -58,7 +68,8 @@ export class ToolexecClient implements LoopClient {
     if (id !== this.#lastSeq + 1) this.#fail(new Error(`session ${this.#sessionId}: event id ${id} after ${this.#lastSeq}`))
     this.#lastSeq = id
     if (event !== 'ToolCallResult') return
-    const parsed = JSON.parse(data) as { callId: string; result: { success: boolean; status: string } }
+    const parsed = JSON.parse(data) as { callId: string; at: string; result: { success: boolean; status: string } }
+    this.#options.onResult?.(parsed.at)
     const waiter = this.#waiting.get(parsed.callId)
     if (waiter === undefined) return
     this.#waiting.delete(parsed.callId)
