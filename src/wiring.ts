@@ -176,7 +176,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
   })
-  const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog })
+  const followSession = (sessionId: string, wake: () => void): (() => void) => wakeUps.subscribe(sessionId, wake)
+  const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog, followSession })
   const recovery = { store, journal, executor, live, logger }
   const wakeUps = new WakeUps((sessionId) => ownership.epochOf(sessionId) !== undefined)
   const ownership = new SessionOwnership({

@@ -42,6 +42,8 @@ export interface ScheduleParts {
   readonly logger: Logger
   /** Bounds on schedules waiting to start (defaults: DEFAULT_BACKLOG_BOUNDS). */
   readonly backlog?: BacklogBounds | undefined
+  /** Calls `wake` when another server commits events of the session (a cluster); its result stops. */
+  readonly followSession?: ((sessionId: string, wake: () => void) => () => void) | undefined
 }
 
 export class ScheduleService {
@@ -206,11 +208,20 @@ export class ScheduleService {
   async waitFor(scheduleId: string, seconds: number): Promise<ScheduleReply> {
     if (seconds <= 0) return this.view(scheduleId)
     const wait = this.waiters.wait(scheduleId, seconds * 1000)
+    let unfollow = (): void => {}
     try {
       const current = await this.view(scheduleId)
       if (isFinished(current.status)) return current
+      // Run by another server, its end is told by that server's commits, each read here.
+      const ifEnded = (): void =>
+        void this.view(scheduleId).then(
+          (view) => (isFinished(view.status) ? wait.stop() : undefined),
+          () => wait.stop(),
+        )
+      unfollow = this.#parts.followSession?.(current.sessionId, ifEnded) ?? unfollow
       await wait.ended
     } finally {
+      unfollow()
       wait.stop()
     }
     return this.view(scheduleId)

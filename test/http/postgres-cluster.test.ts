@@ -174,15 +174,20 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
       schedules.push(await post(node(cluster, index % 3), 'shared', [read(`${file}-${index}`, { input: { file_path: `${file}.txt` } })]))
     }
     for (const id of schedules) expect((await ended(node(cluster, 1), id)).calls.map((call) => call.status)).toEqual(['succeeded'])
+    // ?wait=N on a node that does not run the session ends with the schedule, not with N.
+    const waitedFor = post(node(cluster, 2), 'shared', [read('waited', { input: { file_path: 'one.txt' } })])
+    const begun = Date.now()
+    const waited = await node(cluster, 1).json<ScheduleReply>('GET', `/schedules/${await waitedFor}?wait=20`)
+    expect([waited.body.status, Date.now() - begun < 10_000]).toEqual(['completed', true])
     const last = await lastEventId(node(cluster, 2), 'shared')
-    expect(last).toBe(6 * 6)
+    expect(last).toBe(7 * 6)
     const fromA = await streamFrom(node(cluster, 0), 'shared', 0, last)
     const fromB = await streamFrom(node(cluster, 1), 'shared', 0, last)
     expect(ids(fromA)).toEqual(oneToN(last))
     expect(fromB).toEqual(fromA)
     // A client that read half on b resumes on c: nothing lost, nothing doubled.
-    const rest = await streamFrom(node(cluster, 2), 'shared', last / 2, last)
-    expect(rest).toEqual(fromA.slice(last / 2))
+    const rest = await streamFrom(node(cluster, 2), 'shared', 21, last)
+    expect(rest).toEqual(fromA.slice(21))
     // Every call ran once, on the owner.
     const runs = runsByCall(cluster.markerDir)
     for (const [index, file] of ['one', 'two', 'three', 'one', 'two', 'three'].entries()) expect(runs.get(runKey('shared', `${file}-${index}`))).toEqual([node(cluster, 0).process.pid])
