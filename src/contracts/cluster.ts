@@ -22,6 +22,8 @@ export interface SessionLease {
   readonly epoch: number
   /** Whether its expiry is still ahead, by the database's clock. */
   readonly current: boolean
+  /** The owner's row, for passing requests on to it; undefined once the owner left. */
+  readonly node: ClusterNode | undefined
 }
 
 /** This node as it registers itself. */

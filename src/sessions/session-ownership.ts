@@ -123,8 +123,7 @@ export class SessionOwnership implements SessionFence {
     const lease = await this.#parts.cluster.lease(sessionId)
     // Taken and let go meanwhile: the next request takes it.
     if (lease === undefined) return this.#take(sessionId)
-    const node = (await this.#parts.cluster.nodes()).find((candidate) => candidate.id === lease.owner)
-    return { local: false, owner: lease.owner, node }
+    return { local: false, owner: lease.owner, node: lease.node }
   }
 
   async #tick(): Promise<void> {
@@ -147,10 +146,5 @@ export class SessionOwnership implements SessionFence {
     if (!this.#held.delete(sessionId)) return
     this.#parts.logger.warn({ sessionId, node: this.nodeId }, 'session lease lost to another node: its work here is stopped and nothing more of it is written')
     this.#parts.drop(sessionId)
-  }
-
-  /** A unit of the session was refused by the fence: the lease is gone, whatever the last renewal said. */
-  lost(sessionId: string): void {
-    this.#lose(sessionId)
   }
 }

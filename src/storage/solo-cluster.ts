@@ -22,9 +22,9 @@ export class SoloCluster implements ClusterStore {
     return Promise.resolve(node === undefined ? [] : [{ ...node, seenAt: new Date().toISOString(), live: true }])
   }
 
-  lease(sessionId: string): Promise<SessionLease | undefined> {
-    const owner = this.#node?.id
-    return Promise.resolve(owner === undefined ? undefined : { sessionId, owner, epoch: 1, current: true })
+  async lease(sessionId: string): Promise<SessionLease | undefined> {
+    const [node] = await this.nodes()
+    return node === undefined ? undefined : { sessionId, owner: node.id, epoch: 1, current: true, node }
   }
 
   acquire(): Promise<number | undefined> {

@@ -23,7 +23,10 @@ const SQL = {
   endLeases: 'UPDATE session_leases SET expires_at = now() WHERE owner = $1',
   nodes: `SELECT id, url, to_json(started_at) #>> '{}' AS started_at, to_json(seen_at) #>> '{}' AS seen_at, expires_at > now() AS live
     FROM cluster_nodes ORDER BY id`,
-  lease: 'SELECT session_id, owner, epoch, expires_at > now() AS current FROM session_leases WHERE session_id = $1',
+  // With its owner's row, in one round trip: a request passed on needs both.
+  lease: `SELECT l.owner, l.epoch, l.expires_at > now() AS current,
+      n.id, n.url, to_json(n.started_at) #>> '{}' AS started_at, to_json(n.seen_at) #>> '{}' AS seen_at, n.expires_at > now() AS live
+    FROM session_leases l LEFT JOIN cluster_nodes n ON n.id = l.owner WHERE l.session_id = $1`,
   // The epoch goes up with every taking, by another node or by this one after a restart.
   acquire: `INSERT INTO session_leases AS l (session_id, owner, epoch, expires_at) VALUES ($1, $2, 1, ${expiry('$3')})
     ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at
@@ -61,12 +64,13 @@ export class PgCluster implements ClusterStore {
 
   async nodes(): Promise<ClusterNode[]> {
     const rows = await this.#sender.rows({ text: SQL.nodes })
-    return rows.map((row) => ({ id: String(row.id), url: String(row.url), startedAt: String(row.started_at), seenAt: String(row.seen_at), live: row.live === true }))
+    return rows.map(toNode)
   }
 
   async lease(sessionId: string): Promise<SessionLease | undefined> {
     const [row] = await this.#sender.rows({ text: SQL.lease, values: [sessionId] })
-    return row === undefined ? undefined : { sessionId, owner: String(row.owner), epoch: Number(row.epoch), current: row.current === true }
+    if (row === undefined) return undefined
+    return { sessionId, owner: String(row.owner), epoch: Number(row.epoch), current: row.current === true, node: row.id === null ? undefined : toNode(row) }
   }
 
   async acquire(sessionId: string, nodeId: string, ttlMs: number): Promise<number | undefined> {
@@ -99,4 +103,8 @@ export class PgCluster implements ClusterStore {
     await listener.start()
     return () => listener.stop()
   }
+}
+
+function toNode(row: RawRow): ClusterNode {
+  return { id: String(row.id), url: String(row.url), startedAt: String(row.started_at), seenAt: String(row.seen_at), live: row.live === true }
 }
