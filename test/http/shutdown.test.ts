@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
-import { groupOf, hostPidInFile, isRunning, killAll } from '../support/processes.js'
+import { groupOf, hostPidInFile, hostPidInFileSoon, isRunning, killAll } from '../support/processes.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 let server: TestServer | undefined
@@ -64,7 +64,7 @@ describe('shutting the server down', () => {
     const input = { command: `setsid sleep 300 & echo "$! $TOOLEXEC_PROCESS_TAG" > ${pidFile}; sleep 30` }
     expect((await server.json('POST', '/schedules', { sessionId: 's1', createSession: {}, calls: [{ id: 'c1', name: 'Bash', input }] })).status).toBe(202)
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true)
-    const escaped = hostPidInFile(pidFile) ?? 0
+    const escaped = await hostPidInFileSoon(pidFile)
     expect(escaped).toBeGreaterThan(0)
     try {
       expect(isRunning(escaped)).toBe(true)

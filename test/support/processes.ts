@@ -63,6 +63,22 @@ export function hostPidOf(innerPid: number, tag: string): number | undefined {
 }
 
 /**
+ * `hostPidOf`, asked again for up to `withinMs`: a pid taken from `$!` names a child that may
+ * still be between fork and exec, when its environment cannot be read yet. 0 when none appears.
+ */
+export async function hostPidSoon(innerPid: number, tag: string, withinMs = 2000): Promise<number> {
+  let pid: number | undefined
+  await eventually(() => (pid = hostPidOf(innerPid, tag)) !== undefined, withinMs)
+  return pid ?? 0
+}
+
+/** `hostPidInFile`, asked again for up to `withinMs` (see `hostPidSoon`). 0 when none appears. */
+export async function hostPidInFileSoon(file: string, withinMs = 2000): Promise<number> {
+  const [pid, tag] = readFileSync(file, 'utf8').trim().split(' ')
+  return hostPidSoon(Number(pid), tag ?? '', withinMs)
+}
+
+/**
  * The pid here of the process a command named in `file` as `echo "$$ $TOOLEXEC_PROCESS_TAG"`
  * (or `$!`) would: in its sandbox's pid namespace when confined, so translated by its tag.
  */

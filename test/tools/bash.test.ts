@@ -12,7 +12,7 @@ import type { BashCommandOutput } from '../../src/tools/bash/bash-output.js'
 import { commandTimeoutMs, createBashTool } from '../../src/tools/bash/index.js'
 import { ShellTaskStore } from '../../src/tools/bash/shell-tasks.js'
 import { InMemoryToolRegistry } from '../../src/tools/registry.js'
-import { eventually, groupMembers, hostPidOf, isRunning, killAll, processesTagged } from '../support/processes.js'
+import { eventually, groupMembers, hostPidOf, hostPidSoon, isRunning, killAll, processesTagged } from '../support/processes.js'
 import { openShellHarness, type CallOptions, type ShellHarness } from '../support/shell-harness.js'
 import { createTestExecutor } from '../support/executor.js'
 import { textOf } from '../support/model-text.js'
@@ -182,7 +182,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
     const written = (name: string): boolean => existsSync(join(h.workspace, name)) && readFileSync(join(h.workspace, name), 'utf8').endsWith('\n')
     expect(await eventually(() => written('tag') && written('grandchild.pid'), 900)).toBe(true)
     const tag = readFileSync(join(h.workspace, 'tag'), 'utf8').trim()
-    const grandchild = hostPidOf(Number(readFileSync(join(h.workspace, 'grandchild.pid'), 'utf8')), tag) ?? 0
+    const grandchild = await hostPidSoon(Number(readFileSync(join(h.workspace, 'grandchild.pid'), 'utf8')), tag, 500)
     const output = outputOf(await pending)
     leftovers.push(output.pid ?? 0)
     expect(performance.now() - started).toBeLessThan(1800)
@@ -258,7 +258,7 @@ describe('Bash: timeouts, aborts and the process tree', () => {
     const result = await runBash({ command: 'setsid sleep 300 & echo $! > escaped.pid; echo "$TOOLEXEC_PROCESS_TAG" > tag; echo done' })
     leftovers.push(outputOf(result).pid ?? 0)
     const tag = (await readFile(join(h.workspace, 'tag'), 'utf8')).trim()
-    const pid = hostPidOf(Number(await readFile(join(h.workspace, 'escaped.pid'), 'utf8')), tag) ?? 0
+    const pid = await hostPidSoon(Number(await readFile(join(h.workspace, 'escaped.pid'), 'utf8')), tag)
     escaped.push(pid)
     expect(pid).toBeGreaterThan(0)
     expect(result.modelContent).toBe('done')

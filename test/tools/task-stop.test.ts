@@ -6,7 +6,7 @@ import { resolveTimeoutMs } from '../../src/executor/timeout.js'
 import { createTaskOutputTool } from '../../src/tools/task-output/index.js'
 import type { TaskOutputReport } from '../../src/tools/task-output/task-report.js'
 import { createTaskStopTool } from '../../src/tools/task-stop/index.js'
-import { eventually, groupMembers, hostPidOf, isRunning, killAll } from '../support/processes.js'
+import { eventually, groupMembers, hostPidSoon, isRunning, killAll } from '../support/processes.js'
 import { openShellHarness, type ShellHarness } from '../support/shell-harness.js'
 import { textOf } from '../support/model-text.js'
 
@@ -47,7 +47,7 @@ describe('TaskStop', () => {
     expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 2000)).toBe(true)
     // As the command saw it: in its sandbox's pid namespace when confined.
     const tag = readFileSync(join(h.workspace, 'tag'), 'utf8').trim()
-    const escaped = hostPidOf(Number(readFileSync(pidFile, 'utf8')), tag) ?? 0
+    const escaped = await hostPidSoon(Number(readFileSync(pidFile, 'utf8')), tag)
     expect(escaped).toBeGreaterThan(0)
     try {
       expect(isRunning(escaped)).toBe(true)
