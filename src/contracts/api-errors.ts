@@ -22,6 +22,8 @@ export const API_ERROR_CODES = {
   API_ERR_SCHEDULE_NOT_FOUND: 'No schedule has this id',
   API_ERR_PERMISSION_NOT_FOUND: 'No permission request has this id (in this session, when one was named)',
   API_ERR_ARTIFACT_NOT_FOUND: 'The session has no artifact with this id',
+  API_ERR_ARTIFACT_FILE_MISSING:
+    'The artifact is recorded, but its file cannot be read on this server: removed by hand, or saved by another server of a cluster whose artifact directory this one does not share (TOOLEXEC_ARTIFACT_DIR)',
   API_ERR_RULE_NOT_FOUND: 'No project rule has this id',
   API_ERR_TOOL_NOT_FOUND: 'No tool has this name',
   API_ERR_REQUEST_TIMEOUT: 'The request did not arrive whole within the request timeout; nothing of it was processed',

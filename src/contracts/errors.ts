@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_PERMISSION_NOT_FOUND: 'Permission request %s not found',
   API_ERR_PERMISSION_DECIDED: 'Permission request %s was already decided: %s by %s',
   API_ERR_ARTIFACT_NOT_FOUND: 'Artifact %s not found in session %s',
+  API_ERR_ARTIFACT_FILE_MISSING: 'Artifact %s of session %s is recorded, but its file cannot be read on this server (%s): the servers of a cluster share one TOOLEXEC_ARTIFACT_DIR',
   API_ERR_RANGE: 'Range %s cannot be satisfied for %s bytes',
   API_ERR_SHUTTING_DOWN: 'The server is shutting down',
   API_ERR_REQUEST_TIMEOUT: 'The request did not arrive whole (headers and body) within the request timeout (TOOLEXEC_REQUEST_TIMEOUT_MS); nothing of it was processed',

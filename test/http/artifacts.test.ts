@@ -1,4 +1,4 @@
-import { appendFileSync, truncateSync } from 'node:fs'
+import { appendFileSync, renameSync, truncateSync } from 'node:fs'
 import net from 'node:net'
 import { Type } from '@sinclair/typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -131,6 +131,25 @@ describe('GET /artifacts/:sessionId/:artifactId', () => {
   it('R36 keeps the artifact under <dataDir>/cli/artifacts/<session>/ and records it', async () => {
     expect(persistedPath.startsWith(`${s.dataDir}/cli/artifacts/ses-artifacts/dump-1-${artifactId}`)).toBe(true)
     expect(await s.runtime.store.artifacts.get(sessionId, artifactId)).toMatchObject({ callId: 'dump-1', bytes: SIZE, retention: 'session', path: persistedPath })
+  })
+
+  it('replies 404 API_ERR_ARTIFACT_FILE_MISSING, not a cut stream, when the recorded file cannot be read here', async () => {
+    const moved = `${persistedPath}.moved`
+    renameSync(persistedPath, moved)
+    try {
+      for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
+        const response = await fetch(url(sessionId, artifactId), { headers })
+        expect(response.status).toBe(404)
+        const body = (await response.json()) as ErrorReply
+        expect(body.error.code).toBe('API_ERR_ARTIFACT_FILE_MISSING')
+        expect(body.error.message).toBe(
+          `Artifact ${artifactId} of session ${sessionId} is recorded, but its file cannot be read on this server (ENOENT): the servers of a cluster share one TOOLEXEC_ARTIFACT_DIR`,
+        )
+      }
+    } finally {
+      renameSync(moved, persistedPath)
+    }
+    expect((await fetch(url(sessionId, artifactId))).status).toBe(200)
   })
 
   it('R36 serves exactly the recorded bytes even when the file grew after it was recorded (a process left writing)', async () => {

@@ -1,5 +1,6 @@
 /** @module Artifact bytes, streamed with their media type and single-range support. */
-import { createReadStream } from 'node:fs'
+import { createReadStream, type ReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { ToolexecError } from '../../contracts/errors.js'
@@ -39,6 +40,18 @@ export function parseRange(header: string, size: number): ByteRange | undefined 
   return { start, end }
 }
 
+/**
+ * The span of the artifact's file, opened before any byte is sent: a file missing here (another
+ * server of a cluster saved it in a directory this one does not share) is a clear 404, not a cut stream.
+ */
+async function bytesOf(file: string, span: ByteRange, names: [string, string]): Promise<ReadStream> {
+  try {
+    return createReadStream('', { fd: await open(file, 'r'), start: span.start, end: span.end })
+  } catch (error) {
+    throw new ToolexecError('API_ERR_ARTIFACT_FILE_MISSING', [...names, (error as NodeJS.ErrnoException).code ?? String(error)])
+  }
+}
+
 export const artifactRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (app, { runtime }, done) => {
   app.get(
     '/artifacts/:sessionId/:artifactId',
@@ -56,22 +69,16 @@ export const artifactRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
       const artifact = await runtime.sessions.artifact(sessionId, artifactId)
       void reply.headers(INERT).header('accept-ranges', 'bytes').type(servedMediaType(artifact.mediaType))
       const rangeHeader = request.headers.range
-      if (rangeHeader === undefined) {
-        void reply.header('content-length', artifact.bytes)
-        // Exactly the recorded bytes: a process a command left running may still append to the file.
-        if (artifact.bytes === 0) return reply.send(Buffer.alloc(0))
-        return reply.send(createReadStream(artifact.path, { start: 0, end: artifact.bytes - 1 }))
-      }
-      const range = parseRange(rangeHeader, artifact.bytes)
-      if (range === undefined) {
+      const range = rangeHeader === undefined ? undefined : parseRange(rangeHeader, artifact.bytes)
+      if (rangeHeader !== undefined && range === undefined) {
         void reply.header('content-range', `bytes */${artifact.bytes}`)
         throw new ToolexecError('API_ERR_RANGE', [rangeHeader, artifact.bytes])
       }
-      void reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${artifact.bytes}`)
-        .header('content-length', range.end - range.start + 1)
-      return reply.send(createReadStream(artifact.path, { start: range.start, end: range.end }))
+      // Exactly the recorded bytes: a process a command left running may still append to the file.
+      const span = range ?? { start: 0, end: artifact.bytes - 1 }
+      const body = span.end < span.start ? Buffer.alloc(0) : await bytesOf(artifact.path, span, [artifactId, sessionId])
+      if (range !== undefined) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${artifact.bytes}`)
+      return reply.header('content-length', span.end - span.start + 1).send(body)
     },
   )
   done()
