@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly databaseUrl: string | undefined
   readonly workspace: string
   readonly token: string | undefined
+  /** Where artifact files are kept: by default in the data directory; on a cluster, one directory every server reads. */
+  readonly artifactDir: string
   readonly configFile: string | undefined
   readonly fileConfig: Record<string, unknown>
   readonly corsOrigins: string[]
@@ -85,6 +87,11 @@ export const SETTINGS = {
   host: { env: 'HOST', fallback: '127.0.0.1', help: 'listen address; a non-loopback address needs a token' },
   port: { env: 'PORT', fallback: '8787', help: 'listen port (0: any free port)' },
   'data-dir': { env: 'TOOLEXEC_DATA_DIR', fallback: '~/.toolexec', help: 'holds toolexec.db and the artifacts; one server at a time' },
+  'artifact-dir': {
+    env: 'TOOLEXEC_ARTIFACT_DIR',
+    shown: '<data-dir>/cli/artifacts',
+    help: 'where artifact files are kept; the servers of a cluster each name one shared directory, at the same path',
+  },
   'database-url': {
     env: 'TOOLEXEC_DATABASE_URL',
     help: 'postgres://user:password@host:port/database to store in PostgreSQL instead of the SQLite file',
@@ -171,6 +178,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     host,
     port: parsePort(pick('port')),
     dataDir,
+    artifactDir: path.resolve(cwd, expandHome(given('artifact-dir') ?? path.join(dataDir, 'cli', 'artifacts'))),
     databaseUrl: parseDatabaseUrl(given('database-url')),
     workspace: path.resolve(cwd, expandHome(pick('workspace'))),
     token,

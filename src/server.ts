@@ -65,9 +65,10 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
-    const hiddenPaths = serverPaths({ dataDir: config.dataDir, configFile: config.configFile, env: process.env })
+    const hiddenPaths = serverPaths({ dataDir: config.dataDir, artifactDir: config.artifactDir, configFile: config.configFile, env: process.env })
     const runtime = await createRuntime({
       dataDir: config.dataDir,
+      artifactDir: config.artifactDir,
       databaseUrl: config.databaseUrl,
       workspace: config.workspace,
       tools,

@@ -38,7 +38,7 @@ import { serverToolServices, withLiveMode } from './sessions/tool-services.js'
 import { Turns } from './sessions/turns.js'
 import { capArtifacts, DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES, type ArtifactCaps, type ArtifactUsage } from './storage/capped-artifact-store.js'
 import { lockDataDir, type DataDirLock } from './storage/data-dir-lock.js'
-import { FsArtifactStore } from './storage/fs-artifact-store.js'
+import { defaultArtifactDir, FsArtifactStore } from './storage/fs-artifact-store.js'
 import { openStore } from './storage/open-store.js'
 import { recordArtifacts } from './storage/recorded-artifact-store.js'
 import { StorageSpace, type StorageSpaceOptions } from './storage/storage-space.js'
@@ -55,6 +55,8 @@ export type { Runtime }
 
 export interface RuntimeOptions {
   readonly dataDir: string
+  /** Where artifact files are kept (default `<dataDir>/cli/artifacts`). */
+  readonly artifactDir?: string | undefined
   /** A postgres:// URL selects PostgreSQL; else the SQLite file in `dataDir`. */
   readonly databaseUrl?: string | undefined
   readonly workspace: string
@@ -134,7 +136,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     hiddenPaths: options.sandbox?.hiddenPaths ?? serverPaths({ dataDir: options.dataDir }),
   }
   const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
-  const artifactFiles = new FsArtifactStore({ dataDir: options.dataDir })
+  const artifactFiles = new FsArtifactStore({ root: options.artifactDir ?? defaultArtifactDir(options.dataDir) })
   const executor = createExecutor({
     registry,
     permissions: withLiveMode(withSessionGrants(options.permissions ?? rulePermissions(options.policy, store.rules), store.approvals), services.session),

@@ -1,7 +1,10 @@
 /**
  * @module Artifacts on the local filesystem (R36, A10):
  *
- *   <dataDir>/cli/artifacts/<sanitized session>/<sanitized callId>-tool-result-<uuid><ext>
+ *   <root>/<sanitized session>/<sanitized callId>-tool-result-<uuid><ext>
+ *
+ * The root is `<dataDir>/cli/artifacts` unless set (TOOLEXEC_ARTIFACT_DIR): one shared folder
+ * lets every server of a cluster read what any of them saved.
  *
  * Every write lands in the session's folder whatever its retention; the retention travels in
  * the returned reference so that a cleaner can act on it later.
@@ -35,8 +38,12 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'application/pdf': '.pdf',
 }
 
-export interface FsArtifactStoreOptions {
-  readonly dataDir: string
+/** The folder of every session's folder, or the data directory it is in by default (defaultArtifactDir). */
+export type FsArtifactStoreOptions = { readonly root: string } | { readonly dataDir: string }
+
+/** Where a server keeps artifact files unless told otherwise. */
+export function defaultArtifactDir(dataDir: string): string {
+  return join(dataDir, 'cli', 'artifacts')
 }
 
 /**
@@ -102,7 +109,7 @@ export class FsArtifactStore implements ArtifactStore {
   readonly root: string
 
   constructor(options: FsArtifactStoreOptions) {
-    this.root = join(options.dataDir, 'cli', 'artifacts')
+    this.root = 'root' in options ? options.root : defaultArtifactDir(options.dataDir)
   }
 
   async write(request: ArtifactWrite): Promise<ArtifactRef> {

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url'
 
 export interface ServerPathsOptions {
   readonly dataDir: string
+  /** Where artifact files are kept, when outside the data directory. */
+  readonly artifactDir?: string | undefined
   readonly configFile?: string | undefined
   readonly env?: NodeJS.ProcessEnv | undefined
 }
@@ -66,6 +68,12 @@ function envFiles(env: NodeJS.ProcessEnv): string[] {
 
 /** Every path of the server's own that confined commands must not see. */
 export function serverPaths(options: ServerPathsOptions): string[] {
-  const paths = [path.resolve(options.dataDir), ...configPaths(options.configFile), installRoot(), ...envFiles(options.env ?? {})]
+  const paths = [
+    path.resolve(options.dataDir),
+    ...(options.artifactDir === undefined ? [] : [path.resolve(options.artifactDir)]),
+    ...configPaths(options.configFile),
+    installRoot(),
+    ...envFiles(options.env ?? {}),
+  ]
   return [...new Set(paths)]
 }
