@@ -16,6 +16,9 @@ const ANSWER_TIMEOUT_MS = 60_000
 /** What of the owner's answer is passed back besides its body. */
 const ANSWER_HEADERS = ['content-type', 'retry-after', 'location'] as const
 
+/** The session whose lease a request was carried out under, here. */
+const claimed = new WeakMap<FastifyRequest, string>()
+
 type SessionOf = (request: FastifyRequest, runtime: Runtime) => Promise<string | undefined>
 
 const param = (request: FastifyRequest): string => (request.params as { id: string }).id
@@ -39,12 +42,21 @@ export function registerClusterForwarding(app: FastifyInstance, runtime: Runtime
     const sessionId = sessionOf === undefined ? undefined : await sessionOf(request, runtime)
     if (sessionId === undefined) return
     const claim = await runtime.ownership.claim(sessionId)
-    if (claim.local) return
+    if (claim.local) {
+      claimed.set(request, sessionId)
+      return
+    }
     const owner = claim.node
     if (owner === undefined || !owner.live) throw moving(sessionId, owner === undefined ? `server ${claim.owner} is gone` : `server ${owner.id} misses its heartbeats`)
     // Passed on once at most: the owner that no longer runs it answers 503, and the client retries.
     if (request.headers[FORWARDED_BY] !== undefined) throw moving(sessionId, `it moved to server ${owner.id} meanwhile`)
     await passOn(request, reply, owner.url, runtime.ownership.nodeId, sessionId)
+  })
+  // A request about a session that does not exist (404) leaves no lease behind it.
+  app.addHook('onResponse', async (request, reply) => {
+    const sessionId = claimed.get(request)
+    if (sessionId === undefined || reply.statusCode !== 404) return
+    if ((await runtime.store.sessions.get(sessionId)) === undefined) await runtime.ownership.release(sessionId)
   })
 }
 
