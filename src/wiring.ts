@@ -219,11 +219,16 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     // On a shared database, a node recovers only the sessions it takes over (joinCluster).
     recover: () => (ownership.solo ? recoverUnfinished(recovery, schedules) : Promise.resolve({ schedules: 0, interrupted: 0, resumed: 0 })),
     joinCluster: (url) =>
-      ownership.start(
-        url,
-        (sessionId) => wakeUps.committedElsewhere(sessionId),
-        () => wakeUps.wakeAll(),
-      ),
+      ownership.start(url, {
+        events: (sessionId) => wakeUps.committedElsewhere(sessionId),
+        // Its owner ended its streams there; the ones here end too.
+        deleted: (sessionId) => bus.end(sessionId),
+        toolsChanged: () => void clientTools.sync(),
+        reconnected: () => {
+          wakeUps.wakeAll()
+          void clientTools.sync()
+        },
+      }),
     stopStartingCalls: () => journal.holdStarts(),
     close: async (closeOptions = {}) => {
       journal.holdStarts()

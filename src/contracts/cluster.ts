@@ -51,12 +51,20 @@ export interface ClusterStore {
   release(nodeId: string, sessionIds: readonly string[]): Promise<void>
   /** Sessions with unfinished schedules whose lease is missing, expired or held by `nodeId` already (a node that restarted). */
   orphans(nodeId: string, limit: number): Promise<string[]>
-  /**
-   * Calls `onEvents(sessionId)` whenever any node commits events of a session, and `onReconnect`
-   * after the wake-ups' connection was lost and is back (wake-ups sent meanwhile are lost: read
-   * the rows again). Resolves once listening; its result stops listening.
-   */
-  listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>>
+  /** Tells `wakeUps` what any node commits (see ClusterWakeUps). Resolves once listening; its result stops listening. */
+  listen(wakeUps: ClusterWakeUps): Promise<() => Promise<void>>
+}
+
+/** What a node hears of the other nodes' commits. */
+export interface ClusterWakeUps {
+  /** A node committed events of the session. */
+  events(sessionId: string): void
+  /** A node deleted the session. */
+  deleted(sessionId: string): void
+  /** A node added or removed an HTTP tool. */
+  toolsChanged(): void
+  /** The wake-ups' connection was lost and is back: what was sent meanwhile is lost, so read the rows again. */
+  reconnected(): void
 }
 
 /** What a unit of work is checked against on a shared database: this node's lease epoch of each session it writes. */

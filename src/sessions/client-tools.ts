@@ -1,7 +1,8 @@
 /**
  * @module HTTP tools that clients add with `POST /tools`: registered and stored together,
  * removed from both by `DELETE /tools/:name`, and registered again at every start, so that a
- * restart forgets none of them (nor a call of one awaiting approval across it). Tools of the
+ * restart forgets none of them (nor a call of one awaiting approval across it); on a database
+ * several servers share, the others register and unregister them too. Tools of the
  * config file belong to the file: they come back from it at every start, and a DELETE
  * removes one only until then.
  */
@@ -20,6 +21,10 @@ export class ClientTools {
   readonly #registry: InMemoryToolRegistry
   readonly #store: Pick<Store, 'rules' | 'commit'>
   readonly #logger: Logger
+  /** The stored tools registered here. */
+  readonly #stored = new Set<string>()
+  /** Stored tools left out (a name taken, a check failed). */
+  readonly #refused = new Set<string>()
 
   constructor(registry: InMemoryToolRegistry, store: Pick<Store, 'rules' | 'commit'>, logger: Logger) {
     this.#registry = registry
@@ -39,6 +44,8 @@ export class ClientTools {
       this.#registry.unregister(definition.name)
       throw error
     }
+    // Only once stored: a sync running meanwhile would otherwise unregister it as removed.
+    this.#stored.add(definition.name)
     return entry
   }
 
@@ -51,6 +58,7 @@ export class ClientTools {
     if (!isHttpTool(entry)) throw new ToolexecError('API_ERR_TOOL_NOT_DELETABLE', [name])
     await this.#store.commit((unit) => unit.rules.deleteClientTool(name))
     this.#registry.unregister(name)
+    this.#stored.delete(name)
   }
 
   /**
@@ -58,14 +66,32 @@ export class ClientTools {
    * took it), or that no longer passes the checks, is left out with a warning and kept, so
    * nothing is lost while the config is being fixed.
    */
-  async restore(): Promise<void> {
-    for (const stored of await this.#store.rules.clientTools()) {
-      const name = nameOf(stored)
-      try {
-        this.#registry.register(createHttpTool(parseHttpToolDefinition(stored, STORED, `client_http_tools (${name})`)))
-      } catch (error) {
-        this.#logger.warn({ tool: name, reason: error instanceof Error ? error.message : String(error) }, 'client tool not restored')
-      }
+  restore(): Promise<void> {
+    return this.sync()
+  }
+
+  /**
+   * Registers the stored tools not registered here yet and unregisters those no longer stored:
+   * on a database several servers share, another server added or removed them.
+   */
+  async sync(): Promise<void> {
+    const stored = new Map((await this.#store.rules.clientTools()).map((tool) => [nameOf(tool), tool]))
+    for (const name of [...this.#stored]) {
+      if (stored.has(name)) continue
+      this.#registry.unregister(name)
+      this.#stored.delete(name)
+    }
+    for (const [name, tool] of stored) if (!this.#stored.has(name) && !this.#refused.has(name)) this.#register(name, tool)
+  }
+
+  #register(name: string, stored: unknown): void {
+    try {
+      this.#registry.register(createHttpTool(parseHttpToolDefinition(stored, STORED, `client_http_tools (${name})`)))
+      this.#stored.add(name)
+    } catch (error) {
+      // Warned once: it stays out until the next start.
+      this.#refused.add(name)
+      this.#logger.warn({ tool: name, reason: error instanceof Error ? error.message : String(error) }, 'client tool not restored')
     }
   }
 }

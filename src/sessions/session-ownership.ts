@@ -9,7 +9,7 @@
  * database of one server (solo) the node owns every session and none of this runs.
  */
 import type { Logger } from 'pino'
-import type { ClusterNode, ClusterStore, NodeIdentity, SessionFence } from '../contracts/cluster.js'
+import type { ClusterNode, ClusterStore, ClusterWakeUps, NodeIdentity, SessionFence } from '../contracts/cluster.js'
 
 /** Where a session runs, for a request about it. */
 export type Claim = { readonly local: true } | { readonly local: false; readonly owner: string; readonly node: ClusterNode | undefined }
@@ -78,12 +78,12 @@ export class SessionOwnership implements SessionFence {
     await this.#parts.cluster.release(this.nodeId, [sessionId])
   }
 
-  /** Registers the node (as reachable at `url`), listens for other nodes' events, and adopts what was left unowned. */
-  async start(url: string, onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<void> {
+  /** Registers the node (as reachable at `url`), listens for other nodes' commits, and adopts what was left unowned. */
+  async start(url: string, wakeUps: ClusterWakeUps): Promise<void> {
     this.#identity = { id: this.nodeId, url }
     await this.#parts.cluster.heartbeat(this.#identity, this.#parts.leaseMs)
     if (this.solo) return
-    this.#unlisten = await this.#parts.cluster.listen(onEvents, onReconnect)
+    this.#unlisten = await this.#parts.cluster.listen(wakeUps)
     await this.sweep()
     this.#timer = setInterval(() => void this.#tick(), Math.max(50, Math.floor(this.#parts.leaseMs / 3)))
     this.#timer.unref()

@@ -6,8 +6,11 @@
  * takes its sessions over: running calls end interrupted and never run twice, pending approvals
  * stay answerable, queued schedules go on, and a paused former owner writes nothing after.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
@@ -26,6 +29,9 @@ interface Cluster {
   readonly nodes: CrashChild[]
   readonly workspace: string
   readonly markerDir: string
+  /** The artifact directory every node is given (TOOLEXEC_ARTIFACT_DIR). */
+  readonly artifactDir: string
+  readonly databaseUrl: string
 }
 
 const running: CrashChild[] = []
@@ -35,14 +41,15 @@ async function startCluster(names: readonly string[], url?: string): Promise<Clu
   if (databaseUrl === undefined) throw new Error('this suite runs only in the postgres project')
   const workspace = tempDirSync('cluster-workspace')
   const markerDir = tempDirSync('cluster-runs')
+  const artifactDir = tempDirSync('cluster-artifacts')
   const nodes: CrashChild[] = []
   for (const name of names) {
-    const env = { CRASH_NODE_ID: name, CRASH_LEASE_MS: String(LEASE_MS), CRASH_WORKSPACE: workspace, CRASH_LOG_LEVEL: 'info' }
+    const env = { CRASH_NODE_ID: name, CRASH_LEASE_MS: String(LEASE_MS), CRASH_WORKSPACE: workspace, CRASH_ARTIFACT_DIR: artifactDir, CRASH_LOG_LEVEL: 'info' }
     const node = await spawnCrashServer(tempDirSync(`cluster-${name}`), markerDir, { databaseUrl, env })
     running.push(node)
     nodes.push(node)
   }
-  return { nodes, workspace, markerDir }
+  return { nodes, workspace, markerDir, artifactDir, databaseUrl }
 }
 
 afterEach(async () => {
@@ -150,6 +157,10 @@ function frameOf(text: string): SseFrame | undefined {
   const event = /^event: (.+)$/m.exec(text)?.[1]
   const data = /^data: (.+)$/m.exec(text)?.[1]
   return id === undefined || event === undefined || data === undefined ? undefined : { id: Number(id), event, data: JSON.parse(data) as Record<string, unknown> }
+}
+
+async function toolNames(server: CrashChild): Promise<string[]> {
+  return (await server.json<{ tools: { name: string }[] }>('GET', '/tools')).body.tools.map((tool) => tool.name)
 }
 
 const ids = (frames: readonly SseFrame[]): number[] => frames.map((frame) => frame.id)
@@ -334,5 +345,62 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
     expect((await other.json('POST', `/permissions/${pending.id}`, { decision: 'allow' })).status).toBe(200)
     expect(Date.now() - stoppedAt).toBeLessThan(LEASE_MS)
     expect((await ended(other, askingId)).calls.map((call) => call.status)).toEqual(['succeeded'])
+  })
+
+  it('serves an artifact saved on one node from another, with Range; a session deleted on one node ends its streams on the others', async () => {
+    const cluster = await startCluster(['a', 'b'])
+    const [owner, other] = cluster.nodes as [CrashChild, CrashChild]
+    await createSession(owner, 'saved')
+    const text = Array.from({ length: 200 }, (_, index) => `line ${index}: wörld ✓\n`).join('')
+    const done = await ended(other, await post(other, 'saved', [{ id: 'big', name: 'Dump', input: { text } }]))
+    const serialization = done.calls[0]?.result?.serialization
+    expect(serialization?.persistedPath?.startsWith(path.join(cluster.artifactDir, 'saved'))).toBe(true)
+    const artifact = `${other.url}/artifacts/saved/${(serialization?.artifactUri ?? '').split('/').pop() ?? ''}`
+    const range = await fetch(artifact, { headers: { range: 'bytes=100-199' } })
+    expect([range.status, range.headers.get('content-range')]).toEqual([206, `bytes 100-199/${Buffer.byteLength(text)}`])
+    expect(Buffer.from(await range.arrayBuffer()).equals(Buffer.from(text).subarray(100, 200))).toBe(true)
+    // A client streaming from the node that does not run the session sees it end when the owner deletes it.
+    const last = await lastEventId(other, 'saved')
+    let replayed = false
+    const streamed = stream(other, 'saved', 0, (frames) => {
+      replayed ||= frames.length === last
+      return false
+    })
+    await until(() => replayed || undefined, 'the stream to catch up')
+    expect((await other.json('DELETE', '/sessions/saved')).status).toBe(204)
+    expect(ids(await streamed)).toEqual(oneToN(last))
+    expect(existsSync(serialization?.persistedPath ?? '')).toBe(false)
+    expect((await fetch(artifact)).status).toBe(404)
+  })
+
+  it('an HTTP tool added on one node is called on another and removed from all; a request for an unknown session leaves no lease', async () => {
+    const endpoint = createServer((request, response) => {
+      request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content: 'ticket T-1 is open' })))
+    })
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve))
+    try {
+      const cluster = await startCluster(['a', 'b'])
+      const [first, second] = cluster.nodes as [CrashChild, CrashChild]
+      const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ticket` }
+      expect((await first.json('POST', '/tools', tool)).status).toBe(201)
+      await until(async () => ((await toolNames(second)).includes('ticket_lookup') ? true : undefined), 'the tool on the other node')
+      await createSession(second, 'tickets', { permissionMode: 'bypassPermissions' })
+      const looked = await ended(first, await post(first, 'tickets', [{ id: 'lookup', name: 'ticket_lookup', input: {} }]))
+      expect(looked.calls.map((call) => [call.status, call.modelContent])).toEqual([['succeeded', 'ticket T-1 is open']])
+      expect((await second.json('DELETE', '/tools/ticket_lookup')).status).toBe(204)
+      await until(async () => ((await toolNames(first)).includes('ticket_lookup') ? undefined : true), 'the tool gone from the first node')
+      // Posted for a session that was never created: 404, and no lease is left taken for it.
+      expect((await first.json('POST', '/schedules', { sessionId: 'never-made', calls: [read('x')] })).status).toBe(404)
+      const client = new pg.Client({ connectionString: cluster.databaseUrl })
+      await client.connect()
+      try {
+        expect((await client.query('SELECT session_id FROM session_leases ORDER BY session_id')).rows).toEqual([{ session_id: 'tickets' }])
+      } finally {
+        await client.end()
+      }
+    } finally {
+      endpoint.closeAllConnections()
+      await new Promise((resolve) => endpoint.close(resolve))
+    }
   })
 })

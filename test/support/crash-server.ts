@@ -5,7 +5,7 @@
  * 127.0.0.1 with counted fixture tools, then prints `{"url": ..., "pid": ..., "backend": ...}` as one JSON
  * line on stdout once listening. It is meant to die by SIGKILL; SIGTERM closes it cleanly,
  * letting running calls finish for CRASH_SHUTDOWN_GRACE_MS (default 0) first. As a node of a
- * cluster test: CRASH_NODE_ID, CRASH_LEASE_MS and CRASH_WORKSPACE (the one all nodes share).
+ * cluster test: CRASH_NODE_ID, CRASH_LEASE_MS, CRASH_WORKSPACE and CRASH_ARTIFACT_DIR (the ones all nodes share).
  */
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.js'
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const cluster = [
     ...(process.env.CRASH_NODE_ID === undefined ? [] : ['--node-id', process.env.CRASH_NODE_ID]),
     ...(process.env.CRASH_LEASE_MS === undefined ? [] : ['--lease-ms', process.env.CRASH_LEASE_MS]),
+    ...(process.env.CRASH_ARTIFACT_DIR === undefined ? [] : ['--artifact-dir', process.env.CRASH_ARTIFACT_DIR]),
   ]
   const workspace = process.env.CRASH_WORKSPACE ?? dataDir
   const config = loadConfig(['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--workspace', workspace, ...database, ...cluster], { LOG_LEVEL: level })

@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox'
 import path from 'node:path'
 import type { ToolCallContext } from '../../src/contracts/ports.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
-import { editTool, readTool, sleepTool } from './tools.js'
+import { dumpTool, editTool, readTool, sleepTool } from './tools.js'
 
 interface RunMarker {
   readonly sessionId: string
@@ -53,9 +53,9 @@ export const waitForFileTool: ToolEntry = {
     }),
 }
 
-/** Read (parallel, no approval), Edit (serial, asks in mode `default`), Sleep (parallel, slow), WaitForFile, all counted. */
+/** Read (parallel, no approval), Edit (serial, asks in mode `default`), Sleep (parallel, slow), WaitForFile, Dump (saves an artifact), all counted. */
 export function crashTools(markerDir: string): ToolEntry[] {
-  return [readTool, editTool, sleepTool(), waitForFileTool].map((entry) => countRuns(entry, markerDir))
+  return [readTool, editTool, sleepTool(), waitForFileTool, dumpTool].map((entry) => countRuns(entry, markerDir))
 }
 
 export function runKey(sessionId: string, callId: string): string {

@@ -4,15 +4,21 @@
  * connection of their own. A wake-up carries only the session's id: readers fetch the rows,
  * since a notification is lost with a dropped connection.
  */
-import type { ClusterNode, ClusterStore, NodeIdentity, SessionLease } from '../../contracts/cluster.js'
+import type { ClusterNode, ClusterStore, ClusterWakeUps, NodeIdentity, SessionLease } from '../../contracts/cluster.js'
 import type { RawRow } from '../rows.js'
 import type { PgSender } from './pg-connection.js'
 import { WakeUpListener } from './wake-up-listener.js'
 
 /** The channel a unit with events notifies, its payload a JSON list of the sessions' ids. */
 export const EVENTS_CHANNEL = 'toolexec_events'
-/** The channel a unit that changes cached rows (sessions, project rules) notifies: every server reads them again. */
+/** The channel a unit that deletes sessions notifies, its payload a JSON list of their ids. */
+export const DELETED_CHANNEL = 'toolexec_deleted'
+/**
+ * The channel a unit that changes cached rows (sessions, project rules, HTTP tools) notifies:
+ * every server reads them again; the payload is TOOLS_CHANGED when HTTP tools changed.
+ */
 export const CACHES_CHANNEL = 'toolexec_caches'
+export const TOOLS_CHANGED = 'tools'
 
 const expiry = (ttl: string): string => `now() + ${ttl} * interval '1 millisecond'`
 
@@ -91,15 +97,20 @@ export class PgCluster implements ClusterStore {
     return (await this.#sender.rows({ text: SQL.orphans, values: [nodeId, limit] })).map((row) => String(row.session_id))
   }
 
-  async listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>> {
+  async listen(wakeUps: ClusterWakeUps): Promise<() => Promise<void>> {
     const reconnected = (): void => {
       this.#onCachesChanged()
-      onReconnect()
+      wakeUps.reconnected()
     }
-    const sessions = (payload: string): void => {
-      for (const sessionId of JSON.parse(payload) as string[]) onEvents(sessionId)
+    const each = (wake: (sessionId: string) => void) => (payload: string) => {
+      for (const sessionId of JSON.parse(payload) as string[]) wake(sessionId)
     }
-    const listener = new WakeUpListener(this.#url, { [EVENTS_CHANNEL]: sessions, [CACHES_CHANNEL]: () => this.#onCachesChanged() }, reconnected)
+    const cachesChanged = (payload: string): void => {
+      this.#onCachesChanged()
+      if (payload === TOOLS_CHANGED) wakeUps.toolsChanged()
+    }
+    const channels = { [EVENTS_CHANNEL]: each((id) => wakeUps.events(id)), [DELETED_CHANNEL]: each((id) => wakeUps.deleted(id)), [CACHES_CHANNEL]: cachesChanged }
+    const listener = new WakeUpListener(this.#url, channels, reconnected)
     await listener.start()
     return () => listener.stop()
   }

@@ -9,7 +9,7 @@ import type { ApprovalReads, ArtifactReads, EventReads, RuleReads, ScheduleReads
 import { CommittedCache } from './committed-cache.js'
 import type { PgSender, Traffic } from './pg-connection.js'
 import { approvalReads, artifactReads, eventReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
-import { CACHES_CHANNEL, EVENTS_CHANNEL } from './pg-cluster.js'
+import { CACHES_CHANNEL, DELETED_CHANNEL, EVENTS_CHANNEL, TOOLS_CHANGED } from './pg-cluster.js'
 import type { Statement } from './statements.js'
 import { recordUnit, type RecordedUnit } from './unit-recorder.js'
 
@@ -90,8 +90,7 @@ export class PostgresStore implements Store {
   #fenced(unit: RecordedUnit<unknown>): readonly Statement[] {
     const fence = this.#fence
     if (fence === undefined) return unit.statements
-    const cachesChanged = unit.writesSessions || unit.writesProjectRules ? [notify(CACHES_CHANNEL, [''])] : []
-    const after = [...(unit.eventSessions.size === 0 ? [] : [notify(EVENTS_CHANNEL, sessionLists([...unit.eventSessions]))]), ...cachesChanged]
+    const after = [...wakeUpsOf(unit)]
     if (unit.sessions.size === 0) return [...unit.statements, ...after]
     const sessions = [...unit.sessions]
     const epochs = sessions.map((sessionId) => fence.epochOf(sessionId))
@@ -104,6 +103,14 @@ export class PostgresStore implements Store {
     if (unit.writesSessions) this.#caches.sessions.evictAll()
     if (unit.writesProjectRules) this.#caches.projectRules.evictAll()
   }
+}
+
+/** The notifications of a fenced unit, sent in its transaction: other servers hear of it only once it commits. */
+function* wakeUpsOf(unit: RecordedUnit<unknown>): Generator<Statement> {
+  if (unit.eventSessions.size > 0) yield notify(EVENTS_CHANNEL, sessionLists([...unit.eventSessions]))
+  if (unit.deletedSessions.size > 0) yield notify(DELETED_CHANNEL, sessionLists([...unit.deletedSessions]))
+  if (unit.writesClientTools) yield notify(CACHES_CHANNEL, [TOOLS_CHANGED])
+  else if (unit.writesSessions || unit.writesProjectRules) yield notify(CACHES_CHANNEL, [''])
 }
 
 const placeholders = (from: number, count: number): string => Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ')

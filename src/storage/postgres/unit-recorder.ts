@@ -22,6 +22,9 @@ export interface RecordedUnit<T> {
   readonly sessions: ReadonlySet<string>
   readonly createdSessions: ReadonlySet<string>
   readonly eventSessions: ReadonlySet<string>
+  readonly deletedSessions: ReadonlySet<string>
+  /** Whether it adds or removes an HTTP tool, which every server registers. */
+  readonly writesClientTools: boolean
 }
 
 /**
@@ -56,21 +59,35 @@ export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
   const sessions = new Set<string>()
   const createdSessions = new Set<string>()
   const eventSessions = new Set<string>()
+  const deletedSessions = new Set<string>()
+  let writesClientTools = false
   const write: Write = (key, ...values) => {
     recorded.push({ key, values })
+    if (key === 'putClientTool' || key === 'deleteClientTool') writesClientTools = true
     const at = SESSION_AT[key]
     if (at === undefined) return
     const sessionId = String(values[at])
     sessions.add(sessionId)
     if (key === 'insertSession') createdSessions.add(sessionId)
     if (key === 'insertEvent') eventSessions.add(sessionId)
+    if (key === SESSION_DELETIONS[0]) deletedSessions.add(sessionId)
   }
   const cached: CachedRows = {
     session: () => (touched.sessions = true),
     projectRules: () => (touched.projectRules = true),
   }
   const value = build(unitWrites(write, cached))
-  return { value, statements: statementsOf(recorded), writesSessions: touched.sessions, writesProjectRules: touched.projectRules, sessions, createdSessions, eventSessions }
+  return {
+    value,
+    statements: statementsOf(recorded),
+    writesSessions: touched.sessions,
+    writesProjectRules: touched.projectRules,
+    sessions,
+    createdSessions,
+    eventSessions,
+    deletedSessions,
+    writesClientTools,
+  }
 }
 
 interface Recorded {
