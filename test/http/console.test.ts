@@ -462,4 +462,15 @@ describe('the web console in Chromium', () => {
     for (const part of ['tool-flags', 'tool-timeout', 'tool-budget']) expect((await bash.getByTestId(part).textContent())?.trim()).not.toBe('')
     expect(browser.problems).toEqual([])
   })
+
+  it('lists the servers sharing the database: on SQLite this one alone, live', async () => {
+    const { self, nodes } = await server.ok<{ self: string; nodes: { id: string }[] }>('GET', '/cluster', undefined, 200)
+    await page.getByTestId('nav-servers').click()
+    const row = page.locator(byTestId('server-row', { 'data-server-id': self }))
+    await row.waitFor({ timeout: SHOWN_WITHIN_MS })
+    expect(await page.locator(byTestId('server-row')).count()).toBe(nodes.length)
+    expect([await row.getAttribute('data-live'), (await row.getByTestId('server-state').textContent())?.trim()]).toEqual(['true', 'live'])
+    expect(await row.textContent()).toContain('(this server)')
+    expect(browser.problems).toEqual([])
+  })
 })

@@ -4,6 +4,7 @@ import { onUnauthorized, request } from './api.js'
 import { usePendingCount } from './pending.js'
 import { useRoute, type Route } from './route.js'
 import { RulesPage } from './rules-page.js'
+import { ServersPage } from './servers-page.js'
 import { SessionView } from './session-view.js'
 import { SessionsPage } from './sessions-page.js'
 import { TokenDialog } from './token-dialog.js'
@@ -19,6 +20,8 @@ function Page({ route }: { readonly route: Route }) {
       return <RulesPage />
     case 'tools':
       return <ToolsPage />
+    case 'servers':
+      return <ServersPage />
     case 'sessions':
       return <SessionsPage />
   }
@@ -56,6 +59,9 @@ export function App() {
           </NavLink>
           <NavLink href="#/tools" testId="nav-tools" current={route.page === 'tools'}>
             Tools
+          </NavLink>
+          <NavLink href="#/servers" testId="nav-servers" current={route.page === 'servers'}>
+            Servers
           </NavLink>
         </nav>
         <span class="badge" data-testid="pending-badge" hidden={pending === 0} title="Pending approvals across sessions" aria-label={`${pending} pending approvals`}>

@@ -1,7 +1,7 @@
-/** @module Hash routes: `#/` sessions, `#/sessions/<id>`, `#/rules`, `#/tools`. */
+/** @module Hash routes: `#/` sessions, `#/sessions/<id>`, `#/rules`, `#/tools`, `#/servers`. */
 import { useEffect, useState } from 'preact/hooks'
 
-export type Route = { readonly page: 'sessions' } | { readonly page: 'session'; readonly id: string } | { readonly page: 'rules' } | { readonly page: 'tools' }
+export type Route = { readonly page: 'sessions' } | { readonly page: 'session'; readonly id: string } | { readonly page: 'rules' } | { readonly page: 'tools' } | { readonly page: 'servers' }
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '')
@@ -9,6 +9,7 @@ export function parseRoute(hash: string): Route {
   if (session?.[1] !== undefined) return { page: 'session', id: decodeURIComponent(session[1]) }
   if (path === '/rules') return { page: 'rules' }
   if (path === '/tools') return { page: 'tools' }
+  if (path === '/servers') return { page: 'servers' }
   return { page: 'sessions' }
 }
 
