@@ -9,6 +9,7 @@ import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ClusterStore } from '../../src/contracts/cluster.js'
 import type { OpenedStore } from '../../src/contracts/store.js'
+import { SessionOwnership } from '../../src/sessions/session-ownership.js'
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 
@@ -80,5 +81,18 @@ describe('session leases and the fence of units on PostgreSQL', () => {
     await unit.query('ROLLBACK')
     expect(settled).toBe(true)
     expect(await renewal).toEqual(new Map([['s', 1]]))
+  })
+
+  it('a node that gets a request for a session another node runs passes it on without waiting for that node’s units in flight', async () => {
+    await cluster.heartbeat({ id: 'a', url: 'http://127.0.0.1:9' }, LONG_MS)
+    expect(await cluster.acquire('s', 'a', LONG_MS)).toBe(1)
+    const b = new SessionOwnership({ cluster, nodeId: 'b', leaseMs: LONG_MS, logger, adopt: () => Promise.resolve(), drop: () => undefined })
+    await openUnit('a', 's', 1)
+    const claim = b.claim('s')
+    const settled = await settlesWithin(claim, 1_000)
+    await unit.query('ROLLBACK')
+    expect(settled).toBe(true)
+    expect(await claim).toMatchObject({ local: false, owner: 'a', node: { id: 'a', live: true } })
+    expect(b.epochOf('s')).toBeUndefined()
   })
 })
