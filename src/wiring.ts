@@ -219,7 +219,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     joinCluster: (url) =>
       ownership.start(
         url,
-        (sessionId) => wakeUps.committedElsewhere(sessionId),
+        (sessionId, seq) => wakeUps.committedElsewhere(sessionId, seq),
         () => wakeUps.wakeAll(),
       ),
     stopStartingCalls: () => journal.holdStarts(),

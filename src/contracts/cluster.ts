@@ -52,11 +52,12 @@ export interface ClusterStore {
   /** Sessions with unfinished schedules whose lease is missing, expired or held by `nodeId` already (a node that restarted). */
   orphans(nodeId: string, limit: number): Promise<string[]>
   /**
-   * Calls `onEvents(sessionId)` whenever any node commits events of a session, and `onReconnect`
+   * Calls `onEvents(sessionId, seq)` whenever any node commits events of a session (`seq` the
+   * highest it committed, when told), and `onReconnect`
    * after the wake-ups' connection was lost and is back (wake-ups sent meanwhile are lost: read
    * the rows again). Resolves once listening; its result stops listening.
    */
-  listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>>
+  listen(onEvents: (sessionId: string, seq?: number) => void, onReconnect: () => void): Promise<() => Promise<void>>
 }
 
 /** What a unit of work is checked against on a shared database: this node's lease epoch of each session it writes. */

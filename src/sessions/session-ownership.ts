@@ -80,7 +80,7 @@ export class SessionOwnership implements SessionFence {
   }
 
   /** Registers the node (as reachable at `url`), listens for other nodes' events, and adopts what was left unowned. */
-  async start(url: string, onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<void> {
+  async start(url: string, onEvents: (sessionId: string, seq?: number) => void, onReconnect: () => void): Promise<void> {
     this.#identity = { id: this.nodeId, url }
     await this.#parts.cluster.heartbeat(this.#identity, this.#parts.leaseMs)
     if (this.solo) return

@@ -9,7 +9,7 @@ import type { RawRow } from '../rows.js'
 import type { PgSender } from './pg-connection.js'
 import { WakeUpListener } from './wake-up-listener.js'
 
-/** The channel a unit with events notifies, its payload a JSON list of the sessions' ids. */
+/** The channel a unit with events notifies, its payload a JSON list of [session id, highest seq added] (a plain id from a server before 014). */
 export const EVENTS_CHANNEL = 'toolexec_events'
 /** The channel a unit that changes cached rows (sessions, project rules) notifies: every server reads them again. */
 export const CACHES_CHANNEL = 'toolexec_caches'
@@ -88,13 +88,16 @@ export class PgCluster implements ClusterStore {
     return (await this.#sender.rows({ text: SQL.orphans, values: [nodeId, limit] })).map((row) => String(row.session_id))
   }
 
-  async listen(onEvents: (sessionId: string) => void, onReconnect: () => void): Promise<() => Promise<void>> {
+  async listen(onEvents: (sessionId: string, seq?: number) => void, onReconnect: () => void): Promise<() => Promise<void>> {
     const reconnected = (): void => {
       this.#onCachesChanged()
       onReconnect()
     }
     const sessions = (payload: string): void => {
-      for (const sessionId of JSON.parse(payload) as string[]) onEvents(sessionId)
+      for (const entry of JSON.parse(payload) as (string | [string, number])[]) {
+        if (typeof entry === 'string') onEvents(entry)
+        else onEvents(entry[0], entry[1])
+      }
     }
     const listener = new WakeUpListener(this.#url, { [EVENTS_CHANNEL]: sessions, [CACHES_CHANNEL]: () => this.#onCachesChanged() }, reconnected)
     await listener.start()

@@ -114,18 +114,20 @@ function fenceStatement(nodeId: string, sessions: readonly string[], epochs: rea
 }
 
 /**
- * The sessions as JSON lists of at most ~7,000 characters each (a notification's payload holds
- * under 8,000 bytes): one notification per unit, not one per session, wakes each listener once.
+ * The sessions, each with the highest seq the unit added, as JSON lists of [session, seq] of at
+ * most MAX_PAYLOAD_CHARS each (a notification's payload holds under 8,000 bytes): one notification
+ * per unit, not one per session, wakes each listener once; the seq lets a reader that has read
+ * that far already skip the read.
  */
-function sessionLists(sessions: readonly string[]): string[] {
+function sessionLists(sessions: ReadonlyArray<readonly [string, number]>): string[] {
   const lists: string[] = []
-  let list: string[] = []
-  for (const sessionId of sessions) {
-    if (list.length > 0 && JSON.stringify([...list, sessionId]).length > MAX_PAYLOAD_CHARS) {
+  let list: (readonly [string, number])[] = []
+  for (const entry of sessions) {
+    if (list.length > 0 && JSON.stringify([...list, entry]).length > MAX_PAYLOAD_CHARS) {
       lists.push(JSON.stringify(list))
       list = []
     }
-    list.push(sessionId)
+    list.push(entry)
   }
   lists.push(JSON.stringify(list))
   return lists
