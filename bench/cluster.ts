@@ -11,7 +11,8 @@
  * a client posts to another node until the session runs there again (target: within the
  * lease time + 2 s). On 2 cores the nodes share the CPU with PostgreSQL and the clients: the
  * calls/s are not a cluster's, its PostgreSQL CPU per call is what bounds one.
- * BENCH_SECONDS sets the measured time per size (default 10); BENCH_LEASE_MS the lease (5000).
+ * BENCH_SECONDS sets the measured time per size (default 10); BENCH_LEASE_MS the lease (5000);
+ * BENCH_PG_STATEMENTS=1 prints, per size, PostgreSQL's top statements and its WAL per call.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -22,6 +23,7 @@ import { runClosedLoop } from './support/client-loop.js'
 import { poolFor, ToolexecClient } from './support/http-clients.js'
 import { scheduleBody } from './support/noop-tool.js'
 import { postgresCpuReader } from './support/postgres-cpu.js'
+import { STATEMENT_SETTINGS, statementsProbe } from './support/postgres-statements.js'
 import { formatRate, percentile } from './support/stats.js'
 import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from '../test/support/private-postgres.js'
 
@@ -29,7 +31,8 @@ const CLIENTS = 50
 const WINDOW_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000
 const WARMUP_MS = 2_000
 const LEASE_MS = Number(process.env.BENCH_LEASE_MS ?? 5_000)
-const SIZES = [1, 2, 3]
+const SIZES = (process.env.BENCH_SIZES ?? '1,2,3').split(',').map(Number)
+const STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1'
 
 interface Node {
   readonly child: ChildTarget
@@ -66,6 +69,7 @@ async function measureSize(server: PrivatePostgres, size: number): Promise<SizeF
   const url = await server.createDatabase(`toolexec_bench_cluster_${size}`)
   const cpu = postgresCpuReader(path.join(server.dir, 'data'))
   const nodes = await startNodes(size, url, `n${size}`)
+  const statements = STATEMENTS ? await statementsProbe(url) : undefined
   const at = (index: number): Node => nodes[index % size] as Node
   // Milliseconds from a result's commit on its owner to its arrival on another node's stream.
   const crossNodeMs: number[] = []
@@ -79,9 +83,11 @@ async function measureSize(server: PrivatePostgres, size: number): Promise<SizeF
     await Promise.all(clients.map((client) => client.connect()))
     await runClosedLoop(clients, { warmupMs: WARMUP_MS, durationMs: 0 })
     measuring = true
+    await statements?.start()
     const before = cpu?.() ?? 0
     const report = await runClosedLoop(clients, { warmupMs: 0, durationMs: WINDOW_MS })
     const postgresMs = (cpu?.() ?? 0) - before
+    await statements?.report(report.totalCalls)
     return {
       nodes: size,
       callsPerSecond: report.callsPerSecond,
@@ -90,6 +96,7 @@ async function measureSize(server: PrivatePostgres, size: number): Promise<SizeF
     }
   } finally {
     for (const client of clients) client.close()
+    await statements?.close()
     await stopNodes(nodes)
   }
 }
@@ -137,7 +144,7 @@ async function main(): Promise<void> {
   }
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average ${(os.loadavg()[0] ?? 0).toFixed(1)} at start`)
   console.log(`${CLIENTS} clients, ${WARMUP_MS / 1000} s warm-up and ${WINDOW_MS / 1000} s measured per cluster size; lease ${LEASE_MS} ms`)
-  const server = await startPrivatePostgres({ fsync: true })
+  const server = await startPrivatePostgres({ fsync: true, settings: STATEMENTS ? STATEMENT_SETTINGS : [] })
   const stop = (): void => {
     void server.stop().finally(() => process.exit(130))
   }
@@ -149,6 +156,7 @@ async function main(): Promise<void> {
       printSize(figures, oneNode)
       oneNode ??= figures
     }
+    if (process.env.BENCH_FAILOVER === '0') return
     const failover = await failoverMs(server)
     console.log(`failover after SIGKILL of the owner: ${(failover / 1000).toFixed(2)} s (target < lease + 2 s = ${(LEASE_MS + 2_000) / 1000} s: ${passOrMiss(failover < LEASE_MS + 2_000)})`)
   } finally {

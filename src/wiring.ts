@@ -220,7 +220,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     recover: () => (ownership.solo ? recoverUnfinished(recovery, schedules) : Promise.resolve({ schedules: 0, interrupted: 0, resumed: 0 })),
     joinCluster: (url) =>
       ownership.start(url, {
-        events: (sessionId) => wakeUps.committedElsewhere(sessionId),
+        events: (sessionId, seq) => wakeUps.committedElsewhere(sessionId, seq),
         // Its owner ended its streams there; the ones here end too.
         deleted: (sessionId) => bus.end(sessionId),
         toolsChanged: () => void clientTools.sync(),

@@ -57,8 +57,8 @@ export interface ClusterStore {
 
 /** What a node hears of the other nodes' commits. */
 export interface ClusterWakeUps {
-  /** A node committed events of the session. */
-  events(sessionId: string): void
+  /** A node committed events of the session, up to `seq` when told. */
+  events(sessionId: string, seq?: number): void
   /** A node deleted the session. */
   deleted(sessionId: string): void
   /** A node added or removed an HTTP tool. */

@@ -90,8 +90,10 @@ export class SessionStream {
   #coalescing: NodeJS.Timeout | undefined = undefined
   #closed = false
   #unsubscribe: () => void = () => {}
-  /** A catch-up was asked for while a replay ran: another follows it. */
+  /** A catch-up was asked for while a replay ran: another follows it, unless this one sent what it was asked for. */
   #again = false
+  /** The highest seq another node's commit was told to have added: Infinity when one was not told, until a replay starts. */
+  #toldUpTo = 0
   #sessionId = ''
   #feed: Pick<EventFeed, 'subscribe' | 'eventsAfter'> | undefined
 
@@ -117,21 +119,29 @@ export class SessionStream {
       sessionId,
       (event) => this.#onLive(event),
       () => this.close(),
-      () => this.#catchUp(),
+      (seq) => this.#catchUp(seq),
     )
     this.#raw.once('close', () => this.close())
     await this.#replay(sessionId, feed)
     this.#replayed()
   }
 
-  /** Reads what the store has past the last frame sent, as a replay; asked again while one runs, runs once more after it. */
-  #catchUp(): void {
+  /**
+   * Reads what the store has past the last frame sent, as a replay; asked again while one runs,
+   * runs once more after it. A wake-up told of events up to `seq` reads nothing once they are
+   * sent: a read for an earlier commit found them already.
+   */
+  #catchUp(seq = Infinity): void {
     if (this.#closed || this.#feed === undefined) return
+    this.#toldUpTo = Math.max(this.#toldUpTo, seq)
+    if (this.#toldUpTo <= this.#lastSent) return
     if (this.#replaying) {
       this.#again = true
       return
     }
     this.#replaying = true
+    // A read from now on finds every commit told of so far.
+    if (this.#toldUpTo === Infinity) this.#toldUpTo = 0
     this.#replay(this.#sessionId, this.#feed).then(
       () => this.#replayed(),
       () => undefined,
@@ -140,12 +150,10 @@ export class SessionStream {
 
   #replayed(): void {
     this.#replaying = false
-    if (this.#again) {
-      this.#again = false
-      this.#catchUp()
-    } else {
-      this.#flush()
-    }
+    const again = this.#again && this.#toldUpTo > this.#lastSent
+    this.#again = false
+    if (again) this.#catchUp(0)
+    else this.#flush()
   }
 
   close(): void {

@@ -44,9 +44,9 @@ export class EventFeed {
 
   /**
    * Live events of the session as this node commits them; `onEnd` when the session is deleted;
-   * `onWake` when another node committed events of it (read them from the store).
+   * `onWake` when another node committed events of it, up to `seq` when told (read them from the store).
    */
-  subscribe(sessionId: string, listener: EventListener, onEnd?: () => void, onWake?: () => void): () => void {
+  subscribe(sessionId: string, listener: EventListener, onEnd?: () => void, onWake?: (seq?: number) => void): () => void {
     const unsubscribe = this.#bus.subscribe(sessionId, listener, onEnd)
     if (onWake === undefined || this.#wakeUps === undefined) return unsubscribe
     const unwake = this.#wakeUps.subscribe(sessionId, onWake)

@@ -9,7 +9,7 @@
  * database of one server (solo) the node owns every session and none of this runs.
  */
 import type { Logger } from 'pino'
-import type { ClusterNode, ClusterStore, ClusterWakeUps, NodeIdentity, SessionFence } from '../contracts/cluster.js'
+import type { ClusterNode, ClusterStore, ClusterWakeUps, NodeIdentity, SessionFence, SessionLease } from '../contracts/cluster.js'
 
 /** Where a session runs, for a request about it. */
 export type Claim = { readonly local: true } | { readonly local: false; readonly owner: string; readonly node: ClusterNode | undefined }
@@ -26,6 +26,7 @@ export interface OwnershipParts {
 }
 
 const LOCAL: Claim = { local: true }
+const elsewhere = (lease: SessionLease): Claim => ({ local: false, owner: lease.owner, node: lease.node })
 /** Sessions a sweep adopts at most at once. */
 const SWEEP_BATCH = 100
 
@@ -109,7 +110,14 @@ export class SessionOwnership implements SessionFence {
     return this.#parts.cluster.nodes()
   }
 
+  /** Read first: a lease held by another node is passed on to it, not asked for, which would make the database lock it. */
   async #take(sessionId: string): Promise<Claim> {
+    const lease = await this.#parts.cluster.lease(sessionId)
+    if (lease !== undefined && lease.current && lease.owner !== this.nodeId) return elsewhere(lease)
+    return this.#acquire(sessionId)
+  }
+
+  async #acquire(sessionId: string): Promise<Claim> {
     const { cluster, nodeId, leaseMs } = this.#parts
     const epoch = await cluster.acquire(sessionId, nodeId, leaseMs)
     if (epoch === undefined) return this.#ownerOf(sessionId)
@@ -122,8 +130,8 @@ export class SessionOwnership implements SessionFence {
   async #ownerOf(sessionId: string): Promise<Claim> {
     const lease = await this.#parts.cluster.lease(sessionId)
     // Taken and let go meanwhile: the next request takes it.
-    if (lease === undefined) return this.#take(sessionId)
-    return { local: false, owner: lease.owner, node: lease.node }
+    if (lease === undefined) return this.#acquire(sessionId)
+    return elsewhere(lease)
   }
 
   async #tick(): Promise<void> {

@@ -3,7 +3,8 @@
  * a database several nodes share). Sessions this node runs are told by the bus instead: their
  * wake-ups are skipped, but for the ones after a lost connection, when anything may be missing.
  */
-type Wake = () => void
+/** `seq`: the highest event the commit added, when known; without it, anything may be new. */
+type Wake = (seq?: number) => void
 
 export class WakeUps {
   readonly #readers = new Map<string, Set<Wake>>()
@@ -27,12 +28,12 @@ export class WakeUps {
   }
 
   /** Another node committed events of the session. */
-  committedElsewhere(sessionId: string): void {
-    if (!this.#runsHere(sessionId)) this.wake(sessionId)
+  committedElsewhere(sessionId: string, seq?: number): void {
+    if (!this.#runsHere(sessionId)) this.wake(sessionId, seq)
   }
 
-  wake(sessionId: string): void {
-    for (const wake of this.#readers.get(sessionId) ?? []) wake()
+  wake(sessionId: string, seq?: number): void {
+    for (const wake of this.#readers.get(sessionId) ?? []) wake(seq)
   }
 
   /** The wake-ups' connection was lost and is back: every reader reads what it may have missed. */

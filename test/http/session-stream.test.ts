@@ -9,7 +9,9 @@ import { COALESCE_MS, SessionStream } from '../../src/http/session-stream.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventFeed } from '../../src/sessions/event-feed.js'
 import { EventJournal } from '../../src/sessions/event-journal.js'
+import { WakeUps } from '../../src/sessions/wake-ups.js'
 import { openStore } from '../../src/storage/open-store.js'
+import { sessionRecord } from '../support/store-records.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 
@@ -137,4 +139,50 @@ describe('SessionStream replaying to a client that reads', () => {
     expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7])
     response.destroy()
   }, 20_000)
+})
+
+describe('SessionStream of a session another node runs', () => {
+  it('reads the store once per wake-up that tells of events it has not sent, and not for a commit an earlier read found', async () => {
+    const wakeUps = new WakeUps(() => false)
+    const feed = new EventFeed({ store, bus: new EventBus(), wakeUps })
+    let reads = 0
+    const counted: Pick<EventFeed, 'subscribe' | 'eventsAfter'> = {
+      subscribe: (...args) => feed.subscribe(...args),
+      eventsAfter: (...args) => {
+        reads++
+        return feed.eventsAfter(...args)
+      },
+    }
+    const chunks: string[] = []
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.flushHeaders()
+      void new SessionStream(res, 0).run('s', counted)
+    })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    http.get({ host: '127.0.0.1', port, path: '/' }, (res) => res.setEncoding('utf8').on('data', (text: string) => chunks.push(text)))
+    await until(() => reads === 1)
+    const sent = (seq: number) => (): boolean => chunks.join('').includes(`id: ${seq}\n`)
+    const commit = (from: number, to: number): Promise<void> =>
+      store.commit((u) => {
+        for (let seq = from; seq <= to; seq++) u.events.insert(event(seq, 'Note'), '2026-01-01T00:00:00.000Z')
+      })
+    await store.commit((u) => u.sessions.insert(sessionRecord('s')))
+    // Two commits, the second before the first one's wake-up is read: one read sends both.
+    await commit(1, 2)
+    await commit(3, 3)
+    wakeUps.committedElsewhere('s', 2)
+    await until(sent(3))
+    wakeUps.committedElsewhere('s', 3)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(reads).toBe(2)
+    await commit(4, 4)
+    wakeUps.committedElsewhere('s', 4)
+    await until(sent(4))
+    // A wake-up that tells no seq (a server before 014, or after a lost connection) always reads.
+    wakeUps.committedElsewhere('s')
+    await until(() => reads === 4)
+    expect(chunks.join('').match(/^id: /gm)).toHaveLength(4)
+  })
 })

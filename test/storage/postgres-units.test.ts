@@ -7,7 +7,7 @@ import pg from 'pg'
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ToolexecError } from '../../src/contracts/errors.js'
-import type { OpenedStore } from '../../src/contracts/store.js'
+import type { OpenedStore, StoredEvent } from '../../src/contracts/store.js'
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
 import { PostgresStore } from '../../src/storage/postgres/postgres-store.js'
 import { literal } from '../../src/storage/postgres/sql-literals.js'
@@ -136,5 +136,31 @@ describe('a unit of work on PostgreSQL', () => {
     expect(error).toMatchObject({ name: 'StoreConflictError' })
     expect(error).not.toBeInstanceOf(ToolexecError)
     expect((await store.sessions.get('c'))?.permissionMode).toBe('default')
+  })
+})
+
+describe('reads of events on PostgreSQL', () => {
+  it('reads the pages of several sessions asked for in one turn in one round trip, each as it would alone', async () => {
+    await store.commit((u) => {
+      for (const id of ['a', 'b', 'c']) {
+        u.sessions.insert(sessionRecord(id))
+        for (let seq = 1; seq <= 6; seq++) u.events.insert({ sessionId: id, seq, type: 'Note', data: `{"${id}":"${'x'.repeat(seq * 10)}"}` }, STORE_TEST_AT)
+      }
+    })
+    const asked = (): Promise<StoredEvent[][]> =>
+      Promise.all([store.events.after('a', 0, 100), store.events.after('b', 2, 3), store.events.after('c', 1, 100, 50), store.events.after('missing', 0, 10), store.events.after('a', 6, 10)])
+    const alone: StoredEvent[][] = []
+    for (const [id, after, limit, maxChars] of [
+      ['a', 0, 100],
+      ['b', 2, 3],
+      ['c', 1, 100, 50],
+      ['missing', 0, 10],
+      ['a', 6, 10],
+    ] as const)
+      alone.push(await store.events.after(id, after, limit, maxChars))
+    let pages: StoredEvent[][] = []
+    expect(await trafficOf(async () => (pages = await asked()))).toEqual({ roundTrips: 1, statements: 1 })
+    expect(pages).toEqual(alone)
+    expect(pages.map((page) => page.map((event) => event.seq))).toEqual([[1, 2, 3, 4, 5, 6], [3, 4, 5], [2, 3], [], []])
   })
 })

@@ -20,6 +20,8 @@ const MAX_SOCKET_DIR_CHARS = 80
 export interface PrivatePostgresOptions {
   /** Off by default: a test cluster that dies with the machine is thrown away anyway. A benchmark turns it on to pay what a real server pays. */
   readonly fsync?: boolean
+  /** More server settings, each `name=value` (given to the server as `-c name=value`), e.g. to preload pg_stat_statements for a benchmark. */
+  readonly settings?: readonly string[]
 }
 
 export interface PrivatePostgres {
@@ -118,7 +120,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions = {})
     await (asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args))
   }
   const data = path.join(dir, 'data')
-  const settings = [`-k ${dir}`, "-c listen_addresses=''", `-c fsync=${options.fsync === true ? 'on' : 'off'}`, '-c max_connections=200']
+  const settings = [`-k ${dir}`, "-c listen_addresses=''", `-c fsync=${options.fsync === true ? 'on' : 'off'}`, '-c max_connections=200', ...(options.settings ?? []).map((setting) => `-c ${setting}`)]
   const start = (): Promise<void> => asOwner('pg_ctl', ['-D', data, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'start'])
   const halt = (mode: 'fast' | 'immediate' = 'immediate'): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'])
   const restart = (mode: 'fast' | 'immediate'): Promise<void> => asOwner('pg_ctl', ['-D', data, '-m', mode, '-o', settings.join(' '), '-l', path.join(dir, 'log'), '-w', 'restart'])

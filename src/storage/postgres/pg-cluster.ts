@@ -9,7 +9,7 @@ import type { RawRow } from '../rows.js'
 import type { PgSender } from './pg-connection.js'
 import { WakeUpListener } from './wake-up-listener.js'
 
-/** The channel a unit with events notifies, its payload a JSON list of the sessions' ids. */
+/** The channel a unit with events notifies, its payload a JSON list of [session id, highest seq added] (a plain id from a server before 014). */
 export const EVENTS_CHANNEL = 'toolexec_events'
 /** The channel a unit that deletes sessions notifies, its payload a JSON list of their ids. */
 export const DELETED_CHANNEL = 'toolexec_deleted'
@@ -33,11 +33,8 @@ const SQL = {
   lease: `SELECT l.owner, l.epoch, l.expires_at > now() AS current,
       n.id, n.url, to_json(n.started_at) #>> '{}' AS started_at, to_json(n.seen_at) #>> '{}' AS seen_at, n.expires_at > now() AS live
     FROM session_leases l LEFT JOIN cluster_nodes n ON n.id = l.owner WHERE l.session_id = $1`,
-  // The epoch goes up with every taking, by another node or by this one after a restart.
-  acquire: `INSERT INTO session_leases AS l (session_id, owner, epoch, expires_at) VALUES ($1, $2, 1, ${expiry('$3')})
-    ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = l.epoch + 1, expires_at = EXCLUDED.expires_at
-    WHERE l.owner = EXCLUDED.owner OR l.expires_at <= now()
-    RETURNING epoch`,
+  // migrations/postgres/014: the epoch goes up with every taking, by another node or by this one after a restart.
+  acquire: 'SELECT toolexec_take_lease($1, $2, $3) AS epoch',
   renew: `UPDATE session_leases SET expires_at = ${expiry('$2')} WHERE owner = $1 RETURNING session_id, epoch`,
   release: 'DELETE FROM session_leases WHERE owner = $1 AND session_id = ANY($2::text[])',
   orphans: `SELECT DISTINCT s.session_id FROM schedules s LEFT JOIN session_leases l ON l.session_id = s.session_id
@@ -74,14 +71,14 @@ export class PgCluster implements ClusterStore {
   }
 
   async lease(sessionId: string): Promise<SessionLease | undefined> {
-    const [row] = await this.#sender.rows({ text: SQL.lease, values: [sessionId] })
+    const [row] = await this.#sender.rows({ name: 'clusterLease', text: SQL.lease, values: [sessionId] })
     if (row === undefined) return undefined
     return { sessionId, owner: String(row.owner), epoch: Number(row.epoch), current: row.current === true, node: row.id === null ? undefined : toNode(row) }
   }
 
   async acquire(sessionId: string, nodeId: string, ttlMs: number): Promise<number | undefined> {
-    const [row] = await this.#sender.rows({ text: SQL.acquire, values: [sessionId, nodeId, ttlMs] })
-    return row === undefined ? undefined : Number(row.epoch)
+    const [row] = await this.#sender.rows({ name: 'clusterAcquire', text: SQL.acquire, values: [sessionId, nodeId, ttlMs] })
+    return row === undefined || row.epoch === null ? undefined : Number(row.epoch)
   }
 
   async renew(nodeId: string, ttlMs: number): Promise<Map<string, number>> {
@@ -102,14 +99,20 @@ export class PgCluster implements ClusterStore {
       this.#onCachesChanged()
       wakeUps.reconnected()
     }
-    const each = (wake: (sessionId: string) => void) => (payload: string) => {
-      for (const sessionId of JSON.parse(payload) as string[]) wake(sessionId)
+    const events = (payload: string): void => {
+      for (const entry of JSON.parse(payload) as (string | [string, number])[]) {
+        if (typeof entry === 'string') wakeUps.events(entry)
+        else wakeUps.events(entry[0], entry[1])
+      }
+    }
+    const deleted = (payload: string): void => {
+      for (const sessionId of JSON.parse(payload) as string[]) wakeUps.deleted(sessionId)
     }
     const cachesChanged = (payload: string): void => {
       this.#onCachesChanged()
       if (payload === TOOLS_CHANGED) wakeUps.toolsChanged()
     }
-    const channels = { [EVENTS_CHANNEL]: each((id) => wakeUps.events(id)), [DELETED_CHANNEL]: each((id) => wakeUps.deleted(id)), [CACHES_CHANNEL]: cachesChanged }
+    const channels = { [EVENTS_CHANNEL]: events, [DELETED_CHANNEL]: deleted, [CACHES_CHANNEL]: cachesChanged }
     const listener = new WakeUpListener(this.#url, channels, reconnected)
     await listener.start()
     return () => listener.stop()

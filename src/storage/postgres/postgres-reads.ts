@@ -1,7 +1,8 @@
 /** @module The PostgreSQL store's reads, by role: each one prepared statement, one round trip. */
-import type { ApprovalReads, ArtifactReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord, StoredEvent } from '../../contracts/store.js'
+import type { ApprovalReads, ArtifactReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord } from '../../contracts/store.js'
 import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
+import { EventPageBatch } from './event-page-batch.js'
 import type { PgSender } from './pg-connection.js'
 import { statement, type StatementKey } from './statements.js'
 
@@ -64,25 +65,11 @@ export function scheduleReads(connection: PgSender): ScheduleReads {
 
 export function eventReads(connection: PgSender): EventReads {
   const read = new Reader(connection)
+  const pages = new EventPageBatch(connection)
   return {
-    after: async (sessionId, afterSeq, limit, maxChars = Infinity) => {
-      if (maxChars === Infinity) return (await read.rows('eventsAfter', sessionId, afterSeq, limit)) as unknown as StoredEvent[]
-      return pageUpTo((await read.rows('eventsAfterUpTo', sessionId, afterSeq, limit, maxChars)) as unknown as StoredEvent[], maxChars)
-    },
+    after: (sessionId, afterSeq, limit, maxChars = Infinity) => pages.page({ sessionId, afterSeq, limit, maxChars }),
     lastSeq: async (sessionId) => (await read.column<number>('lastSeq', sessionId))[0] ?? 0,
   }
-}
-
-/** The candidates up to the one that brings the page's data to `maxChars` characters, as JavaScript counts them. */
-function pageUpTo(candidates: readonly StoredEvent[], maxChars: number): StoredEvent[] {
-  const page: StoredEvent[] = []
-  let chars = 0
-  for (const event of candidates) {
-    page.push(event)
-    chars += event.data.length
-    if (chars >= maxChars) break
-  }
-  return page
 }
 
 export function approvalReads(connection: PgSender): ApprovalReads {

@@ -107,8 +107,8 @@ export class PostgresStore implements Store {
 
 /** The notifications of a fenced unit, sent in its transaction: other servers hear of it only once it commits. */
 function* wakeUpsOf(unit: RecordedUnit<unknown>): Generator<Statement> {
-  if (unit.eventSessions.size > 0) yield notify(EVENTS_CHANNEL, sessionLists([...unit.eventSessions]))
-  if (unit.deletedSessions.size > 0) yield notify(DELETED_CHANNEL, sessionLists([...unit.deletedSessions]))
+  if (unit.eventSessions.size > 0) yield notify(EVENTS_CHANNEL, payloadLists([...unit.eventSessions]))
+  if (unit.deletedSessions.size > 0) yield notify(DELETED_CHANNEL, payloadLists([...unit.deletedSessions]))
   if (unit.writesClientTools) yield notify(CACHES_CHANNEL, [TOOLS_CHANGED])
   else if (unit.writesSessions || unit.writesProjectRules) yield notify(CACHES_CHANNEL, [''])
 }
@@ -121,18 +121,19 @@ function fenceStatement(nodeId: string, sessions: readonly string[], epochs: rea
 }
 
 /**
- * The sessions as JSON lists of at most ~7,000 characters each (a notification's payload holds
- * under 8,000 bytes): one notification per unit, not one per session, wakes each listener once.
+ * JSON lists of at most MAX_PAYLOAD_CHARS each (a notification's payload holds under 8,000
+ * bytes): one notification per unit, not one per session, wakes each listener once. Events are
+ * listed as [session, highest seq the unit added]: a reader that has read that far skips the read.
  */
-function sessionLists(sessions: readonly string[]): string[] {
+function payloadLists<T>(entries: readonly T[]): string[] {
   const lists: string[] = []
-  let list: string[] = []
-  for (const sessionId of sessions) {
-    if (list.length > 0 && JSON.stringify([...list, sessionId]).length > MAX_PAYLOAD_CHARS) {
+  let list: T[] = []
+  for (const entry of entries) {
+    if (list.length > 0 && JSON.stringify([...list, entry]).length > MAX_PAYLOAD_CHARS) {
       lists.push(JSON.stringify(list))
       list = []
     }
-    list.push(sessionId)
+    list.push(entry)
   }
   lists.push(JSON.stringify(list))
   return lists

@@ -66,6 +66,16 @@ const SQL = {
           COALESCE(SUM(length(data)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
         FROM events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
       ) page WHERE before < $4 OR before = 0 ORDER BY seq`,
+  // Pages of several sessions at once (event-page-batch.ts), each as eventsAfterUpTo reads it (no bound of characters where $4's is NULL), numbered as asked.
+  eventsAfterEach: `SELECT r.n, e."sessionId", e.seq, e.type, e.data
+      FROM unnest($1::text[], $2::bigint[], $3::int[], $4::bigint[]) WITH ORDINALITY AS r(session_id, after_seq, max_rows, max_chars, n)
+      CROSS JOIN LATERAL (
+        SELECT session_id AS "sessionId", seq, type, data,
+          COALESCE(SUM(length(data)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+        FROM events WHERE session_id = r.session_id AND seq > r.after_seq ORDER BY seq LIMIT r.max_rows
+      ) e
+      WHERE r.max_chars IS NULL OR e.before < r.max_chars OR e.before = 0
+      ORDER BY r.n, e.seq`,
   lastSeq: 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE session_id = $1',
   setPermissionMode: 'UPDATE sessions SET permission_mode = $1 WHERE id = $2',
   insertProjectRule: 'INSERT INTO project_rules (id, workspace, rule, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',

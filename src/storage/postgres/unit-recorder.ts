@@ -18,10 +18,11 @@ export interface RecordedUnit<T> {
   /** Whether it writes rows that the store's caches keep. */
   readonly writesSessions: boolean
   readonly writesProjectRules: boolean
-  /** Sessions whose rows it writes (named by the write), those it creates among them, and those it adds events to. */
+  /** Sessions whose rows it writes (named by the write), and those it creates among them. */
   readonly sessions: ReadonlySet<string>
   readonly createdSessions: ReadonlySet<string>
-  readonly eventSessions: ReadonlySet<string>
+  /** The sessions it adds events to, each with the highest seq it adds. */
+  readonly eventSessions: ReadonlyMap<string, number>
   readonly deletedSessions: ReadonlySet<string>
   /** Whether it adds or removes an HTTP tool, which every server registers. */
   readonly writesClientTools: boolean
@@ -58,7 +59,7 @@ export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
   const touched = { sessions: false, projectRules: false }
   const sessions = new Set<string>()
   const createdSessions = new Set<string>()
-  const eventSessions = new Set<string>()
+  const eventSessions = new Map<string, number>()
   const deletedSessions = new Set<string>()
   let writesClientTools = false
   const write: Write = (key, ...values) => {
@@ -69,7 +70,7 @@ export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
     const sessionId = String(values[at])
     sessions.add(sessionId)
     if (key === 'insertSession') createdSessions.add(sessionId)
-    if (key === 'insertEvent') eventSessions.add(sessionId)
+    if (key === 'insertEvent') eventSessions.set(sessionId, Math.max(eventSessions.get(sessionId) ?? 0, Number(values[1])))
     if (key === SESSION_DELETIONS[0]) deletedSessions.add(sessionId)
   }
   const cached: CachedRows = {
