@@ -50,7 +50,13 @@ export function registerClusterForwarding(app: FastifyInstance, runtime: Runtime
     if (owner === undefined || !owner.live) throw moving(sessionId, owner === undefined ? `server ${claim.owner} is gone` : `server ${owner.id} misses its heartbeats`)
     // Passed on once at most: the owner that no longer runs it answers 503, and the client retries.
     if (request.headers[FORWARDED_BY] !== undefined) throw moving(sessionId, `it moved to server ${owner.id} meanwhile`)
-    await passOn(request, reply, owner.url, runtime.ownership.nodeId, sessionId)
+    // An owner that did not take it (gone, or no longer the owner) is read again next time.
+    const forget = (): void => runtime.ownership.forgetOwner(sessionId)
+    const status = await passOn(request, reply, owner.url, runtime.ownership.nodeId, sessionId).catch((error: unknown) => {
+      forget()
+      throw error
+    })
+    if (status === 503) forget()
   })
   // A request about a session that does not exist (404) leaves no lease behind it.
   app.addHook('onResponse', async (request, reply) => {
@@ -60,7 +66,8 @@ export function registerClusterForwarding(app: FastifyInstance, runtime: Runtime
   })
 }
 
-async function passOn(request: FastifyRequest, reply: FastifyReply, ownerUrl: string, nodeId: string, sessionId: string): Promise<void> {
+/** Passes the request on to the owner and answers with its answer; returns the owner's status. */
+async function passOn(request: FastifyRequest, reply: FastifyReply, ownerUrl: string, nodeId: string, sessionId: string): Promise<number> {
   const headers: Record<string, string> = { [FORWARDED_BY]: nodeId }
   if (request.headers.authorization !== undefined) headers.authorization = request.headers.authorization
   if (request.body !== undefined) headers['content-type'] = 'application/json'
@@ -82,6 +89,7 @@ async function passOn(request: FastifyRequest, reply: FastifyReply, ownerUrl: st
     if (typeof value === 'string') void reply.header(name, value)
   }
   await reply.code(answer.statusCode).send(body)
+  return answer.statusCode
 }
 
 function moving(sessionId: string, why: string): ToolexecError {

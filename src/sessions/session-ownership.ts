@@ -27,6 +27,13 @@ export interface OwnershipParts {
 
 const LOCAL: Claim = { local: true }
 const elsewhere = (lease: SessionLease): Claim => ({ local: false, owner: lease.owner, node: lease.node })
+/**
+ * How long a session found held by a live node is passed on to it without reading its lease
+ * again: at most a third of the lease time, within which the owner renews it; a takeover meanwhile
+ * costs a request passed on to the former owner, which answers 503 (the client retries).
+ */
+const OWNER_MEMORY_MS = 1_000
+const MAX_REMEMBERED_OWNERS = 10_000
 /** Sessions a sweep adopts at most at once. */
 const SWEEP_BATCH = 100
 
@@ -35,6 +42,8 @@ export class SessionOwnership implements SessionFence {
   readonly #held = new Map<string, number>()
   /** Claims in flight, so that two requests for one session take its lease once. */
   readonly #claiming = new Map<string, Promise<Claim>>()
+  /** Sessions a live node held when last read, until when to pass requests on to it unread. */
+  readonly #elsewhere = new Map<string, { readonly claim: Claim; readonly until: number }>()
   #identity: NodeIdentity | undefined
   #timer: NodeJS.Timeout | undefined
   #ticks = 0
@@ -65,12 +74,29 @@ export class SessionOwnership implements SessionFence {
   /** Local when this node runs the session, having taken its lease if it was free; else the node that does. */
   claim(sessionId: string): Promise<Claim> {
     if (this.solo || this.#held.has(sessionId)) return Promise.resolve(LOCAL)
+    const known = this.#elsewhere.get(sessionId)
+    if (known !== undefined && known.until > performance.now()) return Promise.resolve(known.claim)
     let claiming = this.#claiming.get(sessionId)
     if (claiming === undefined) {
-      claiming = this.#take(sessionId).finally(() => this.#claiming.delete(sessionId))
+      claiming = this.#take(sessionId)
+        .then((claim) => this.#remember(sessionId, claim))
+        .finally(() => this.#claiming.delete(sessionId))
       this.#claiming.set(sessionId, claiming)
     }
     return claiming
+  }
+
+  /** The owner a request was passed on to did not carry it out (gone, or no longer the owner): the next request reads the lease again. */
+  forgetOwner(sessionId: string): void {
+    this.#elsewhere.delete(sessionId)
+  }
+
+  /** A live owner elsewhere is remembered for a moment: each request passed on to it then costs no read of its lease. */
+  #remember(sessionId: string, claim: Claim): Claim {
+    if (claim.local || claim.node?.live !== true) return claim
+    if (this.#elsewhere.size >= MAX_REMEMBERED_OWNERS) this.#elsewhere.clear()
+    this.#elsewhere.set(sessionId, { claim, until: performance.now() + Math.min(OWNER_MEMORY_MS, this.#parts.leaseMs / 3) })
+    return claim
   }
 
   /** Forgets a deleted session's lease, here and in the database. */
