@@ -250,6 +250,7 @@ export interface paths {
          *     - `HookRunBlocked`: A hook blocked the call
          *     - `HookRunFailed`: A hook failed; the call goes on unless the hook fails closed
          *     - `ScheduleCompleted`: A schedule ended: every one of its calls has a result
+         *     - `BackgroundTaskLost`: A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so.
          *
          *     Resuming: the stored events after the resume point are sent first, then live ones follow, none lost or doubled at the seam.
          *     The resume point is the last id the client has: the `Last-Event-ID` header (an EventSource sends it when it reconnects), else `?after=N`,
@@ -432,6 +433,27 @@ export interface components {
             /** @enum {string} */
             role: "user";
             content: components["schemas"]["AnthropicToolResult"][];
+        };
+        /** @description A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so. */
+        BackgroundTaskLostEvent: {
+            /** @enum {string} */
+            type: "BackgroundTaskLost";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The background task, as the call that started it answered (`bash_...`) */
+            taskId: string;
+            /** @description The call that started it */
+            callId: string;
+            /** @description Its command */
+            command: string;
+            /** @description The server that ran it */
+            nodeId: string;
+            /** @description The file its output was written to until then */
+            outputPath?: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         /** @description Every call of a batch has its result */
         BatchCompletedEvent: {
@@ -1171,7 +1193,7 @@ export interface components {
             lastEventId: number;
         };
         /** @description The `data:` of one event stream frame: one JSON object, told apart by `type` (also the frame's `event:`) */
-        SessionEvent: components["schemas"]["ScheduleAcceptedEvent"] | components["schemas"]["BatchStartedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["PermissionRequestedEvent"] | components["schemas"]["PermissionResolvedEvent"] | components["schemas"]["ModelNetworkStatusEvent"] | components["schemas"]["ToolCallProgressEvent"] | components["schemas"]["ToolCallResultEvent"] | components["schemas"]["HookRunStartedEvent"] | components["schemas"]["HookRunCompletedEvent"] | components["schemas"]["HookRunBlockedEvent"] | components["schemas"]["HookRunFailedEvent"] | components["schemas"]["ScheduleCompletedEvent"];
+        SessionEvent: components["schemas"]["ScheduleAcceptedEvent"] | components["schemas"]["BatchStartedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["PermissionRequestedEvent"] | components["schemas"]["PermissionResolvedEvent"] | components["schemas"]["ModelNetworkStatusEvent"] | components["schemas"]["ToolCallProgressEvent"] | components["schemas"]["ToolCallResultEvent"] | components["schemas"]["HookRunStartedEvent"] | components["schemas"]["HookRunCompletedEvent"] | components["schemas"]["HookRunBlockedEvent"] | components["schemas"]["HookRunFailedEvent"] | components["schemas"]["ScheduleCompletedEvent"] | components["schemas"]["BackgroundTaskLostEvent"];
         SessionList: {
             sessions: components["schemas"]["Session"][];
             /** @description Present when there are older sessions: pass it as `before` */
