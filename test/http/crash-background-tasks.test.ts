@@ -3,8 +3,9 @@
  * in the background, is killed with SIGKILL while one runs, and restarts on the same data
  * directory. The running one is lost (its record, the session's event log, TaskOutput and
  * TaskStop say so, with the file its output went to); the one that ended before still tells how
- * it ended; an id that never existed is still unknown.
+ * it ended; an id that never existed is still unknown. Deleting the session removes its file.
  */
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Session } from '../../src/contracts/api.js'
@@ -95,5 +96,12 @@ describe('a background task of a server killed with SIGKILL, after the restart',
     for (const tool of ['TaskOutput', 'TaskStop']) {
       expect(modelText(await runCall(restarted, SESSION, tool, { task_id: 'bash_00000000' }))).toBe('<tool_use_error>No task found with ID: bash_00000000</tool_use_error>')
     }
+  })
+
+  it('goes with its session: deleted, its output file is removed, and a new session of the same id knows no such task', async () => {
+    expect(existsSync(outputPath)).toBe(true)
+    expect((await restarted.json('DELETE', `/sessions/${SESSION}`)).status).toBe(204)
+    expect(existsSync(outputPath)).toBe(false)
+    expect(modelText(await runCall(restarted, SESSION, 'TaskOutput', { task_id: lostTask }, BYPASS))).toBe(`<tool_use_error>No task found with ID: ${lostTask}</tool_use_error>`)
   })
 })
