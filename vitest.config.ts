@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   'test/http/session-stream.test.ts',
   'test/http/permissions.test.ts',
   'test/http/crash-recovery.test.ts',
+  'test/http/crash-background-tasks.test.ts',
   'test/http/sessions.test.ts',
   'test/http/nul-text.test.ts',
 ]

@@ -135,7 +135,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     settingsOf: async (sessionId) => withSession(sandboxSettings, (await store.sessions.get(sessionId))?.sandbox),
     hiddenPaths: options.sandbox?.hiddenPaths ?? serverPaths({ dataDir: options.dataDir }),
   }
-  const services = { ...serverToolServices(store, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
+  const node = options.cluster ?? { nodeId: defaultNodeId(options.dataDir), leaseMs: DEFAULT_LEASE_MS }
+  const services = { ...serverToolServices(store, node.nodeId, backgroundTasks, memoryDir, options.webFetch, options.commandEnvironment), sandbox }
   const artifactFiles = new FsArtifactStore({ root: options.artifactDir ?? defaultArtifactDir(options.dataDir) })
   const executor = createExecutor({
     registry,
@@ -180,11 +181,11 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
   })
   const followSession = (sessionId: string, wake: () => void): (() => void) => wakeUps.subscribe(sessionId, wake)
   const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog, followSession })
-  const recovery = { store, journal, executor, live, logger }
+  const recovery = { store, journal, executor, live, logger, backgroundTasks }
   const wakeUps = new WakeUps((sessionId) => ownership.epochOf(sessionId) !== undefined)
   const ownership = new SessionOwnership({
     cluster: opened.cluster,
-    ...(options.cluster ?? { nodeId: defaultNodeId(options.dataDir), leaseMs: DEFAULT_LEASE_MS }),
+    ...node,
     logger,
     adopt: async (sessionId) => {
       const report = await recoverSession(recovery, schedules, sessionId)

@@ -49,7 +49,10 @@ export interface ClusterStore {
   /** Renews every lease the node holds; returns those it still holds, by session, with their epochs. */
   renew(nodeId: string, ttlMs: number): Promise<Map<string, number>>
   release(nodeId: string, sessionIds: readonly string[]): Promise<void>
-  /** Sessions with unfinished schedules whose lease is missing, expired or held by `nodeId` already (a node that restarted). */
+  /**
+   * Sessions with unfinished schedules or background tasks recorded as running, whose lease is
+   * missing, expired or held by `nodeId` already (a node that restarted).
+   */
   orphans(nodeId: string, limit: number): Promise<string[]>
   /** Tells `wakeUps` what any node commits (see ClusterWakeUps). Resolves once listening; its result stops listening. */
   listen(wakeUps: ClusterWakeUps): Promise<() => Promise<void>>

@@ -181,6 +181,21 @@ export const ScheduleCompletedEventSchema = Type.Object(
   },
   { description: 'A schedule ended: every one of its calls has a result' },
 )
+export const BackgroundTaskLostEventSchema = Type.Object(
+  {
+    type: Type.Literal('BackgroundTaskLost'),
+    ...base,
+    taskId: text('The background task, as the call that started it answered (`bash_...`)'),
+    callId: text('The call that started it'),
+    command: text('Its command'),
+    nodeId: text('The server that ran it'),
+    outputPath: Type.Optional(text('The file its output was written to until then')),
+  },
+  {
+    description:
+      'A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so.',
+  },
+)
 
 export const ExecutorEventSchema = Type.Union(
   [
@@ -198,6 +213,7 @@ export const ExecutorEventSchema = Type.Union(
     HookRunBlockedEventSchema,
     HookRunFailedEventSchema,
     ScheduleCompletedEventSchema,
+    BackgroundTaskLostEventSchema,
   ],
   { $id: 'ExecutorEvent' },
 )

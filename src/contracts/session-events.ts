@@ -30,6 +30,7 @@ export const HookRunCompletedEventSchema = framed(executor.HookRunCompletedEvent
 export const HookRunBlockedEventSchema = framed(executor.HookRunBlockedEventSchema, 'HookRunBlockedEvent')
 export const HookRunFailedEventSchema = framed(executor.HookRunFailedEventSchema, 'HookRunFailedEvent')
 export const ScheduleCompletedEventSchema = framed(executor.ScheduleCompletedEventSchema, 'ScheduleCompletedEvent')
+export const BackgroundTaskLostEventSchema = framed(executor.BackgroundTaskLostEventSchema, 'BackgroundTaskLostEvent')
 
 export const SessionEventSchema = Type.Union(
   [
@@ -47,6 +48,7 @@ export const SessionEventSchema = Type.Union(
     HookRunBlockedEventSchema,
     HookRunFailedEventSchema,
     ScheduleCompletedEventSchema,
+    BackgroundTaskLostEventSchema,
   ],
   {
     $id: 'SessionEvent',

@@ -1,4 +1,5 @@
 /** @module Records as the store keeps them; shared by storage and the service layer. */
+import type { BackgroundTaskEnd, BackgroundTaskRecord, NewBackgroundTask } from './background-task-record.js'
 import type { ClusterStore, SessionFence } from './cluster.js'
 import type { CallRecordStatus, ScheduleStatus } from './api.js'
 import type { ToolFlags } from './flags.js'
@@ -226,6 +227,23 @@ export interface ArtifactWrites {
   insert(ref: ArtifactRecord, at: string): void
 }
 
+export interface BackgroundTaskReads {
+  get(sessionId: string, id: string): Promise<BackgroundTaskRecord | undefined>
+  /** Tasks recorded as running: of one session, or of every session when `sessionId` is undefined; oldest first. */
+  running(sessionId?: string): Promise<BackgroundTaskRecord[]>
+  /** Output files the session's tasks name (a lost task's partial output among them), to remove with the session. */
+  outputPathsOf(sessionId: string): Promise<string[]>
+}
+
+export interface BackgroundTaskWrites {
+  /** A task of that id taken in the session fails the unit with StoreConflictError. */
+  insert(task: NewBackgroundTask): void
+  /** Records how it ended, whatever was recorded before (a task found lost that ended after all ended). */
+  end(sessionId: string, id: string, end: BackgroundTaskEnd): void
+  /** Marks a task still recorded as running as lost; an ended one keeps its end. */
+  markLost(sessionId: string, id: string, at: string): void
+}
+
 /** The writes of one unit of work, by role; recorded in order, committed together or not at all. */
 export interface UnitOfWork {
   readonly sessions: SessionWrites
@@ -234,6 +252,7 @@ export interface UnitOfWork {
   readonly approvals: ApprovalWrites
   readonly rules: RuleWrites
   readonly artifacts: ArtifactWrites
+  readonly tasks: BackgroundTaskWrites
 }
 
 /**
@@ -253,6 +272,7 @@ export interface Store {
   readonly approvals: ApprovalReads
   readonly rules: RuleReads
   readonly artifacts: ArtifactReads
+  readonly tasks: BackgroundTaskReads
   commit<T>(build: (unit: UnitOfWork) => T): Promise<T>
 }
 

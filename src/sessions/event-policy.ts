@@ -89,6 +89,7 @@ export const EVENT_POLICY = {
   HookRunBlocked: SETTLED,
   HookRunFailed: SETTLED,
   ScheduleCompleted: { ...SETTLED, change: (event) => (unit, at) => unit.schedules.setStatus(event.scheduleId, event.status, at) },
+  BackgroundTaskLost: { ...SETTLED, change: (event) => (unit, at) => unit.tasks.markLost(event.sessionId, event.taskId, at) },
 } as const satisfies EventPolicyTable
 
 /** The policy of this event's type. */

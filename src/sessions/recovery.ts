@@ -4,7 +4,8 @@
  * started gets a terminal `interrupted` record (it is never run again); a call waiting for
  * approval keeps its request, answerable after the restart, and then runs; calls not yet
  * started run. In a schedule the session's abort had reached, they end cancelled instead and
- * a pending approval resolves as abort. Every outcome is an event in the session's one sequence.
+ * a pending approval resolves as abort. A background task still recorded as running is lost
+ * (lost-tasks.ts). Every outcome is an event in the session's one sequence.
  */
 import { ToolexecError } from '../contracts/errors.js'
 import type { ToolCall } from '../contracts/tool-call.js'
@@ -17,6 +18,7 @@ import type { Store } from '../contracts/store.js'
 import type { Executor } from '../executor/executor.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
+import { markLostTasks, type LostTaskParts } from './lost-tasks.js'
 import { pruneDependencies } from './schedule-runner.js'
 import type { ScheduleService } from './schedule-service.js'
 import { TURN_ABORTED } from './session-service.js'
@@ -30,8 +32,8 @@ export interface RecoveryReport {
 }
 
 /** What recovery reads and writes. */
-export interface RecoveryParts {
-  readonly store: Pick<Store, 'sessions' | 'schedules' | 'approvals' | 'commit'>
+export interface RecoveryParts extends LostTaskParts {
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'approvals' | 'tasks' | 'commit'>
   readonly journal: EventJournal
   readonly executor: Pick<Executor, 'plan'>
   readonly live: LiveSessions
@@ -39,11 +41,13 @@ export interface RecoveryParts {
 }
 
 export async function recoverUnfinished(ctx: RecoveryParts, schedules: ScheduleService): Promise<RecoveryReport> {
+  await markLostTasks(ctx)
   return recoverSchedules(ctx, schedules, await ctx.store.schedules.unfinished())
 }
 
 /** The same for one session this node has just taken over from another (on a database several nodes share). */
 export async function recoverSession(ctx: RecoveryParts, schedules: ScheduleService, sessionId: string): Promise<RecoveryReport> {
+  await markLostTasks(ctx, sessionId)
   const ids = await ctx.store.schedules.unfinishedIdsOf(sessionId)
   const records = await Promise.all(ids.map((id) => ctx.store.schedules.get(id)))
   const unfinished = records.filter((record): record is ScheduleRecord => record !== undefined).sort((a, b) => a.arrival - b.arrival)

@@ -21,7 +21,7 @@ import { isWithin } from '../paths/locations.js'
 
 /** What deleting a session touches. */
 export interface DeletionParts {
-  readonly store: Pick<Store, 'sessions' | 'schedules' | 'artifacts' | 'commit'>
+  readonly store: Pick<Store, 'sessions' | 'schedules' | 'artifacts' | 'tasks' | 'commit'>
   readonly journal: EventJournal
   /** Its reserve lets the delete be written on a full disk. */
   readonly storage: StorageRoom
@@ -42,7 +42,8 @@ export async function deleteSession(ctx: DeletionParts, sessionId: string): Prom
   await ctx.journal.flush()
   const busy = await workGoingOn(ctx, sessionId)
   if (busy !== undefined) throw new ToolexecError('API_ERR_SESSION_BUSY', [sessionId, busy, sessionId])
-  const files = await ctx.store.artifacts.pathsOfSession(sessionId)
+  // A lost background task's output file is no artifact: it goes with the session too.
+  const files = [...(await ctx.store.artifacts.pathsOfSession(sessionId)), ...(await ctx.store.tasks.outputPathsOf(sessionId))]
   // Its transaction appends to the WAL, which a full disk may leave no room to grow.
   await ctx.storage.writeWithReserve(() => ctx.store.commit((unit) => unit.sessions.delete(sessionId)))
   ctx.journal.forget(sessionId)

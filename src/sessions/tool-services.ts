@@ -1,7 +1,7 @@
 /**
  * @module The built-in tools' ports as the server provides them: todos and the permission
  * mode kept in SQLite, file reads remembered per session, background tasks shared with the
- * executor; what is kept in memory goes when its session is deleted.
+ * executor and recorded in the store; what is kept in memory goes when its session is deleted.
  */
 import { mkdirSync } from 'node:fs'
 import { defaultCommandEnvironment, type CommandEnvironment } from '../processes/command-environment.js'
@@ -10,9 +10,11 @@ import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import { ShellTaskStore } from '../tools/bash/shell-tasks.js'
 import { forgetModeBeforePlan } from '../tools/enter-plan-mode/plan-mode-memory.js'
 import type { Store } from '../contracts/store.js'
+import { storedTaskRecords } from './task-records.js'
 import { DEFAULT_WEB_FETCH, InMemoryFileStateStore, type BuiltinServices, type SessionControl, type TodoItem, type TodoStore, type WebFetchSettings } from '../tools/services.js'
 
 type SessionStore = Pick<Store, 'sessions' | 'commit'>
+type ServerStore = Pick<Store, 'sessions' | 'tasks' | 'commit'>
 
 export function storedTodos(store: SessionStore): TodoStore {
   return {
@@ -49,14 +51,15 @@ export interface ServerToolServices extends BuiltinServices {
 }
 
 export function serverToolServices(
-  store: SessionStore,
+  store: ServerStore,
+  nodeId: string,
   backgroundTasks: BackgroundTaskRegistry,
   memoryDir: string,
   webFetch: Partial<WebFetchSettings> = {},
   commandEnvironment: CommandEnvironment = defaultCommandEnvironment(),
 ): ServerToolServices {
   mkdirSync(memoryDir, { recursive: true })
-  const shellTasks = new ShellTaskStore()
+  const shellTasks = new ShellTaskStore({ records: storedTaskRecords(store, nodeId) })
   const fileState = new InMemoryFileStateStore()
   const session = storedSessionControl(store)
   return {

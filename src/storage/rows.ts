@@ -4,6 +4,7 @@ import type { ToolFlags } from '../contracts/flags.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { SandboxSettingsBody } from '../contracts/sandbox.js'
+import type { BackgroundTaskRecord, BackgroundTaskStatus } from '../contracts/background-task-record.js'
 import type { ArtifactRecord, CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
@@ -98,6 +99,7 @@ export const STORE_TABLES = [
   'client_http_tools',
   'schedule_aborts',
   'session_sandbox',
+  'background_tasks',
 ] as const
 
 export function toArtifactRecord(row: RawRow): ArtifactRecord & { createdAt: string } {
@@ -115,6 +117,22 @@ export function toArtifactRecord(row: RawRow): ArtifactRecord & { createdAt: str
   }
 }
 
+export function toBackgroundTaskRecord(row: RawRow): BackgroundTaskRecord {
+  return {
+    sessionId: String(row.session_id),
+    id: String(row.id),
+    callId: String(row.call_id),
+    command: String(row.command),
+    description: String(row.description),
+    nodeId: String(row.node_id),
+    outputPath: text(row.output_path),
+    status: row.status as BackgroundTaskStatus,
+    exitCode: row.exit_code === null || row.exit_code === undefined ? null : Number(row.exit_code),
+    startedAt: String(row.started_at),
+    endedAt: text(row.ended_at),
+  }
+}
+
 /** A JSON column that may be absent: null for undefined. */
 export const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
@@ -128,6 +146,7 @@ export const SESSION_DELETIONS = [
   'deleteSessionArtifacts',
   'deleteSessionEvents',
   'deleteSessionScheduleAborts',
+  'deleteSessionBackgroundTasks',
   'deleteSessionSchedules',
   'deleteSessionRow',
 ] as const

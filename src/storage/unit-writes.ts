@@ -4,7 +4,7 @@
  * and says which cached rows it changes. A backend runs them at once (SQLite) or records them
  * to send whole (PostgreSQL).
  */
-import type { ApprovalWrites, ArtifactWrites, EventWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
+import type { ApprovalWrites, ArtifactWrites, BackgroundTaskWrites, EventWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
 import { json, SESSION_DELETIONS } from './rows.js'
 
 export type WriteKey =
@@ -32,6 +32,9 @@ export type WriteKey =
   | 'putClientTool'
   | 'deleteClientTool'
   | 'insertArtifact'
+  | 'insertBackgroundTask'
+  | 'endBackgroundTask'
+  | 'markBackgroundTaskLost'
 
 export type Write = (key: WriteKey, ...values: unknown[]) => void
 
@@ -50,6 +53,7 @@ export function unitWrites(write: Write, cached: CachedRows): UnitOfWork {
     approvals: approvalWrites(write),
     rules: ruleWrites(write, cached),
     artifacts: artifactWrites(write),
+    tasks: taskWrites(write),
   }
 }
 
@@ -118,6 +122,14 @@ function ruleWrites(write: Write, cached: CachedRows): RuleWrites {
 function artifactWrites(write: Write): ArtifactWrites {
   return {
     insert: (ref, at) => write('insertArtifact', ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at),
+  }
+}
+
+function taskWrites(write: Write): BackgroundTaskWrites {
+  return {
+    insert: (task) => write('insertBackgroundTask', task.sessionId, task.id, task.callId, task.command, task.description, task.nodeId, task.outputPath, task.startedAt),
+    end: (sessionId, id, end) => write('endBackgroundTask', end.status, end.exitCode, end.outputPath, end.endedAt, sessionId, id),
+    markLost: (sessionId, id, at) => write('markBackgroundTaskLost', at, sessionId, id),
   }
 }
 

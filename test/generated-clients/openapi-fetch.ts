@@ -21,6 +21,7 @@ const EVENT_TYPES: Record<SessionEvent['type'], true> = {
   HookRunBlocked: true,
   HookRunFailed: true,
   ScheduleCompleted: true,
+  BackgroundTaskLost: true,
 }
 
 function isSessionEvent(value: unknown): value is SessionEvent {

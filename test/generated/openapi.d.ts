@@ -250,6 +250,7 @@ export interface paths {
          *     - `HookRunBlocked`: A hook blocked the call
          *     - `HookRunFailed`: A hook failed; the call goes on unless the hook fails closed
          *     - `ScheduleCompleted`: A schedule ended: every one of its calls has a result
+         *     - `BackgroundTaskLost`: A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so.
          *
          *     Resuming: the stored events after the resume point are sent first, then live ones follow, none lost or doubled at the seam.
          *     The resume point is the last id the client has: the `Last-Event-ID` header (an EventSource sends it when it reconnects), else `?after=N`,
@@ -432,6 +433,27 @@ export interface components {
             /** @enum {string} */
             role: "user";
             content: components["schemas"]["AnthropicToolResult"][];
+        };
+        /** @description A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so. */
+        BackgroundTaskLostEvent: {
+            /** @enum {string} */
+            type: "BackgroundTaskLost";
+            /** @description The session the event belongs to */
+            sessionId: string;
+            /** @description The background task, as the call that started it answered (`bash_...`) */
+            taskId: string;
+            /** @description The call that started it */
+            callId: string;
+            /** @description Its command */
+            command: string;
+            /** @description The server that ran it */
+            nodeId: string;
+            /** @description The file its output was written to until then */
+            outputPath?: string;
+            /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
+            seq: number;
+            /** @description When the event was stored, ISO 8601 in UTC */
+            at: string;
         };
         /** @description Every call of a batch has its result */
         BatchCompletedEvent: {
@@ -699,7 +721,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1171,7 +1193,7 @@ export interface components {
             lastEventId: number;
         };
         /** @description The `data:` of one event stream frame: one JSON object, told apart by `type` (also the frame's `event:`) */
-        SessionEvent: components["schemas"]["ScheduleAcceptedEvent"] | components["schemas"]["BatchStartedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["PermissionRequestedEvent"] | components["schemas"]["PermissionResolvedEvent"] | components["schemas"]["ModelNetworkStatusEvent"] | components["schemas"]["ToolCallProgressEvent"] | components["schemas"]["ToolCallResultEvent"] | components["schemas"]["HookRunStartedEvent"] | components["schemas"]["HookRunCompletedEvent"] | components["schemas"]["HookRunBlockedEvent"] | components["schemas"]["HookRunFailedEvent"] | components["schemas"]["ScheduleCompletedEvent"];
+        SessionEvent: components["schemas"]["ScheduleAcceptedEvent"] | components["schemas"]["BatchStartedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["ToolCallStartedEvent"] | components["schemas"]["PermissionRequestedEvent"] | components["schemas"]["PermissionResolvedEvent"] | components["schemas"]["ModelNetworkStatusEvent"] | components["schemas"]["ToolCallProgressEvent"] | components["schemas"]["ToolCallResultEvent"] | components["schemas"]["HookRunStartedEvent"] | components["schemas"]["HookRunCompletedEvent"] | components["schemas"]["HookRunBlockedEvent"] | components["schemas"]["HookRunFailedEvent"] | components["schemas"]["ScheduleCompletedEvent"] | components["schemas"]["BackgroundTaskLostEvent"];
         SessionList: {
             sessions: components["schemas"]["Session"][];
             /** @description Present when there are older sessions: pass it as `before` */

@@ -11,9 +11,10 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { INTERRUPTED_TEXT } from '../../src/sessions/recovery.js'
+import { killWrittenPid, modelText, outputShows, runCall, startInBackground } from '../support/background-calls.js'
 import { readAllEvents, spawnCrashServer, type CrashChild, type SseFrame } from '../support/crash-child.js'
 import { runKey, runsByCall } from '../support/crash-tools.js'
 import { tempDirSync } from '../support/temp-dirs.js'
@@ -36,7 +37,7 @@ interface Cluster {
 
 const running: CrashChild[] = []
 
-async function startCluster(names: readonly string[], url?: string): Promise<Cluster> {
+async function startCluster(names: readonly string[], url?: string, extraEnv: Readonly<Record<string, string>> = {}): Promise<Cluster> {
   const databaseUrl = url ?? (await freshDatabaseUrl())
   if (databaseUrl === undefined) throw new Error('this suite runs only in the postgres project')
   const workspace = tempDirSync('cluster-workspace')
@@ -44,7 +45,7 @@ async function startCluster(names: readonly string[], url?: string): Promise<Clu
   const artifactDir = tempDirSync('cluster-artifacts')
   const nodes: CrashChild[] = []
   for (const name of names) {
-    const env = { CRASH_NODE_ID: name, CRASH_LEASE_MS: String(LEASE_MS), CRASH_WORKSPACE: workspace, CRASH_ARTIFACT_DIR: artifactDir, CRASH_LOG_LEVEL: 'info' }
+    const env = { CRASH_NODE_ID: name, CRASH_LEASE_MS: String(LEASE_MS), CRASH_WORKSPACE: workspace, CRASH_ARTIFACT_DIR: artifactDir, CRASH_LOG_LEVEL: 'info', ...extraEnv }
     const node = await spawnCrashServer(tempDirSync(`cluster-${name}`), markerDir, { databaseUrl, env })
     running.push(node)
     nodes.push(node)
@@ -248,12 +249,18 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
     expect((await scheduleOf(first, askedAgain)).status).toBe('running')
   })
 
-  it('after SIGKILL of the owner another node adopts its sessions: the running call ends interrupted, never run twice; the approval stays answerable; the queued schedule runs', async () => {
-    const cluster = await startCluster(['a', 'b', 'c'])
+  it('after SIGKILL of the owner another node adopts its sessions: the running call ends interrupted, never run twice; the approval stays answerable; the queued schedule runs; a background task is lost', async () => {
+    const cluster = await startCluster(['a', 'b', 'c'], undefined, { CRASH_BACKGROUND_TASKS: '1' })
     const [owner, second, third] = cluster.nodes as [CrashChild, CrashChild, CrashChild]
     writeFileSync(path.join(cluster.workspace, 'after.txt'), 'after')
     await createSession(owner, 'busy')
     await createSession(owner, 'asks', { permissionMode: 'default', interactive: true })
+    await createSession(owner, 'tasks', { permissionMode: 'bypassPermissions' })
+    const pidFile = path.join(cluster.markerDir, 'sleep.pid')
+    onTestFinished(() => killWrittenPid(pidFile))
+    // Posted to c, run by a, which holds the session's lease.
+    const taskId = await startInBackground(third, 'tasks', `echo $$ > ${pidFile}; echo started; exec sleep 300`)
+    await outputShows(third, 'tasks', taskId, 'started')
     const release = path.join(cluster.workspace, 'release-never')
     const runningId = await post(second, 'busy', [waitForFile('hangs', release)])
     const queuedId = await post(third, 'busy', [read('after')])
@@ -284,6 +291,19 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
         expect(JSON.stringify(result)).toContain(INTERRUPTED_TEXT)
       }
     }
+    // No call runs in the session of the background task: a sweep adopts it for its running task, which it records lost.
+    const lost = await until(
+      async () => (await streamFrom(second, 'tasks', 0, await lastEventId(second, 'tasks'))).find((frame) => frame.event === 'BackgroundTaskLost'),
+      'the task to be found lost',
+      ADOPTION_MS,
+      100,
+    )
+    expect(lost.data).toMatchObject({ taskId, nodeId: 'a', command: expect.stringContaining('sleep 300') as unknown })
+    const output = modelText(await runCall(second, 'tasks', 'TaskOutput', { task_id: taskId }))
+    expect(output).toContain('<status>lost</status>')
+    expect(output).toContain(`<error>Task ${taskId} was lost: the server that ran it stopped (node a) before it ended; its output up to then is in ${String(lost.data.outputPath)}</error>`)
+    expect(output).toContain('<output>\nstarted\n</output>')
+    expect(modelText(await runCall(third, 'tasks', 'TaskStop', { task_id: taskId }))).toMatch(new RegExp(`^<tool_use_error>Task ${taskId} is not running \\(status: lost\\)`))
   })
 
   it('a former owner paused past its lease (SIGSTOP) and continued writes nothing after the takeover, and says so in its log', async () => {

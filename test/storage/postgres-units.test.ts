@@ -137,6 +137,28 @@ describe('a unit of work on PostgreSQL', () => {
     expect(error).not.toBeInstanceOf(ToolexecError)
     expect((await store.sessions.get('c'))?.permissionMode).toBe('default')
   })
+
+  it("fences a background task's writes like every other write of its session: refused once another node holds its lease, nothing written", async () => {
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    try {
+      await store.commit((u) => u.sessions.insert(sessionRecord('f')))
+      await admin.query("INSERT INTO session_leases (session_id, owner, epoch, expires_at) VALUES ('f', 'me', 1, now() + interval '1 minute')")
+      store.fenceWith({ nodeId: 'me', epochOf: (sessionId) => (sessionId === 'f' ? 1 : undefined) })
+      const task = { sessionId: 'f', id: 'bash_f', callId: 'c1', command: 'sleep 300', description: 'waits', nodeId: 'me', outputPath: null, startedAt: STORE_TEST_AT }
+      await store.commit((u) => u.tasks.insert(task))
+      // Another node takes the session over: this one's end of the task, and its mark of a lost one, land nowhere.
+      await admin.query("UPDATE session_leases SET owner = 'other', epoch = 2 WHERE session_id = 'f'")
+      const end = { status: 'completed', exitCode: 0, outputPath: null, endedAt: STORE_TEST_AT } as const
+      expect(await rejection(() => store.commit((u) => u.tasks.end('f', 'bash_f', end)))).toMatchObject({ name: 'LeaseLostError' })
+      expect(await rejection(() => store.commit((u) => u.tasks.markLost('f', 'bash_f', STORE_TEST_AT)))).toMatchObject({ name: 'LeaseLostError' })
+      expect(await rejection(() => store.commit((u) => u.tasks.insert({ ...task, id: 'bash_g' })))).toMatchObject({ name: 'LeaseLostError' })
+      expect(await store.tasks.get('f', 'bash_f')).toMatchObject({ status: 'running', endedAt: null })
+      expect(await store.tasks.get('f', 'bash_g')).toBeUndefined()
+    } finally {
+      await admin.end()
+    }
+  })
 })
 
 describe('reads of events on PostgreSQL', () => {

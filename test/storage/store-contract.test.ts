@@ -5,6 +5,7 @@
  */
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { NewBackgroundTask } from '../../src/contracts/background-task-record.js'
 import { StoreConflictError, type ArtifactRecord, type NewPermission, type OpenedStore, type SessionRecord, type Store, type StoredEvent, type UnitOfWork } from '../../src/contracts/store.js'
 import { openStore } from '../../src/storage/open-store.js'
 import { readPostgresMigrations } from '../../src/storage/postgres/migrations.js'
@@ -65,6 +66,10 @@ function artifact(id: string, sessionId: string, callId: string, bytes: number):
 
 function eventOf(sessionId: string, seq: number, data: string): StoredEvent {
   return { sessionId, seq, type: 'ToolCallResult', data }
+}
+
+function backgroundTask(id: string, sessionId: string, callId: string, startedAt = AT): NewBackgroundTask {
+  return { sessionId, id, callId, command: 'sleep 300', description: 'waits', nodeId: 'node-a', outputPath: `/data/artifacts/${id}.tmp`, startedAt }
 }
 
 const DENIED = { status: 'deny', decidedBy: 'user', message: null, scope: null, decidedAt: AT } as const
@@ -156,6 +161,7 @@ describe(`Store contract on ${testBackend()}`, () => {
           u.events.insert(eventOf(id, 1, '{}'), AT)
           u.schedules.insert({ id: `open-${id}`, sessionId: id, turnId: 't', status: 'open', groups: [], createdAt: AT })
           u.schedules.markAborted(id, AT)
+          u.tasks.insert(backgroundTask(`bash_${id}`, id, 'c1'))
         })
       }
       const before = await counts()
@@ -170,6 +176,8 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(await store.artifacts.pathsOfSession('gone')).toEqual([])
       expect(await store.artifacts.pathsOfSession('kept')).toHaveLength(2)
       expect((await store.sessions.get('kept'))?.sandbox).toEqual({ network: false })
+      expect(await store.tasks.get('gone', 'bash_gone')).toBeUndefined()
+      expect(await store.tasks.running()).toMatchObject([{ sessionId: 'kept', id: 'bash_kept' }])
       // Deleting a session that is not there deletes nothing.
       await store.commit((u) => u.sessions.delete('gone'))
       expect(await counts()).toEqual(after)
@@ -524,6 +532,7 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(Object.keys(await counts()).sort()).toEqual(
         [
           'artifacts',
+          'background_tasks',
           'client_http_tools',
           'events',
           'permission_requests',
@@ -609,6 +618,52 @@ describe(`Store contract on ${testBackend()}`, () => {
       await store.commit((u) => u.rules.deleteClientTool('first'))
       expect(await names()).toEqual([...[...TRICKY_IDS].sort(byteOrder), 'last'])
       expect((await counts()).client_http_tools).toBe(TRICKY_IDS.length + 1)
+    })
+  })
+
+  describe('background tasks', () => {
+    it('a task is recorded running, every field as given; it ends once with its status, exit code and artifact; an unknown one is undefined', async () => {
+      await store.commit((u) => {
+        u.sessions.insert(session('t'))
+        u.tasks.insert(backgroundTask('bash_1', 't', 'c1'))
+      })
+      const recorded = { sessionId: 't', id: 'bash_1', callId: 'c1', command: 'sleep 300', description: 'waits', nodeId: 'node-a', outputPath: '/data/artifacts/bash_1.tmp', startedAt: AT }
+      expect(await store.tasks.get('t', 'bash_1')).toEqual({ ...recorded, status: 'running', exitCode: null, endedAt: null })
+      expect(await store.tasks.get('t', 'bash_2')).toBeUndefined()
+      expect(await store.tasks.get('other', 'bash_1')).toBeUndefined()
+      await store.commit((u) => u.tasks.end('t', 'bash_1', { status: 'failed', exitCode: 3, outputPath: '/data/artifacts/c1-tool-result.txt', endedAt: at(9) }))
+      expect(await store.tasks.get('t', 'bash_1')).toEqual({ ...recorded, status: 'failed', exitCode: 3, outputPath: '/data/artifacts/c1-tool-result.txt', endedAt: at(9) })
+      // Small output is kept as no artifact: its path goes.
+      await store.commit((u) => u.tasks.insert(backgroundTask('bash_2', 't', 'c2')))
+      await store.commit((u) => u.tasks.end('t', 'bash_2', { status: 'completed', exitCode: 0, outputPath: null, endedAt: at(10) }))
+      expect(await store.tasks.get('t', 'bash_2')).toMatchObject({ status: 'completed', exitCode: 0, outputPath: null })
+      expect(await store.tasks.running()).toEqual([])
+      await expect(store.commit((u) => u.tasks.insert(backgroundTask('bash_1', 't', 'c9')))).rejects.toThrow(StoreConflictError)
+    })
+
+    it('running lists the tasks still running, of one session or of all, oldest first; markLost ends only a running one; outputPathsOf names their files', async () => {
+      await store.commit((u) => {
+        u.tasks.insert(backgroundTask('bash_b', 'x', 'c1', at(2)))
+        u.tasks.insert(backgroundTask('bash_a', 'x', 'c2', at(3)))
+        u.tasks.insert(backgroundTask('bash_c', 'y', 'c1', at(1)))
+        u.tasks.insert(backgroundTask('bash_done', 'x', 'c3', at(4)))
+      })
+      await store.commit((u) => u.tasks.end('x', 'bash_done', { status: 'killed', exitCode: null, outputPath: null, endedAt: at(5) }))
+      expect((await store.tasks.running()).map((task) => task.id)).toEqual(['bash_c', 'bash_b', 'bash_a'])
+      expect((await store.tasks.running('x')).map((task) => task.id)).toEqual(['bash_b', 'bash_a'])
+      await store.commit((u) => {
+        u.tasks.markLost('x', 'bash_b', at(6))
+        u.tasks.markLost('x', 'bash_done', at(6))
+        u.tasks.markLost('x', 'bash_missing', at(6))
+      })
+      expect(await store.tasks.get('x', 'bash_b')).toMatchObject({ status: 'lost', exitCode: null, outputPath: '/data/artifacts/bash_b.tmp', endedAt: at(6) })
+      expect(await store.tasks.get('x', 'bash_done')).toMatchObject({ status: 'killed', endedAt: at(5) })
+      expect((await store.tasks.running('x')).map((task) => task.id)).toEqual(['bash_a'])
+      // A task found lost that ended after all (its server came back) records its end.
+      await store.commit((u) => u.tasks.end('x', 'bash_b', { status: 'completed', exitCode: 0, outputPath: null, endedAt: at(7) }))
+      expect(await store.tasks.get('x', 'bash_b')).toMatchObject({ status: 'completed', exitCode: 0, endedAt: at(7) })
+      expect((await store.tasks.outputPathsOf('x')).sort()).toEqual(['/data/artifacts/bash_a.tmp'])
+      expect(await store.tasks.outputPathsOf('none')).toEqual([])
     })
   })
 
@@ -833,6 +888,7 @@ describe(`Store contract on ${testBackend()}`, () => {
         u.artifacts.insert(artifact('a', 's', 'c1', 12), AT)
         u.sessions.setTodos('s', [{ content: 'todo' }], AT)
         u.rules.putClientTool('tool', { name: 'tool' }, AT)
+        u.tasks.insert(backgroundTask('bash_s', 's', 'c2'))
         for (let seq = 1; seq <= 3; seq++) u.events.insert(eventOf('s', seq, `e${seq}`), AT)
       })
       const before = await counts()
@@ -850,6 +906,8 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(await store.sessions.todos('s')).toEqual([{ content: 'todo' }])
       expect(await store.rules.clientTools()).toEqual([{ name: 'tool' }])
       expect(await store.events.lastSeq('s')).toBe(3)
+      // A task recorded running before is still recorded running: the process that reopens decides it is lost.
+      expect((await store.tasks.running()).map((task) => task.id)).toEqual(['bash_s'])
       // The next seq goes on from where it was.
       await store.commit((u) => u.events.insert(eventOf('s', 4, 'e4'), AT))
       await expect(store.commit((u) => u.events.insert(eventOf('s', 3, 'again'), AT))).rejects.toThrow(StoreConflictError)

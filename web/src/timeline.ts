@@ -66,6 +66,7 @@ const EVENT_TYPES: Record<SessionEventType, true> = {
   HookRunBlocked: true,
   HookRunFailed: true,
   ScheduleCompleted: true,
+  BackgroundTaskLost: true,
 }
 export const SESSION_EVENT_TYPES = Object.keys(EVENT_TYPES) as SessionEventType[]
 
@@ -174,6 +175,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       return
     case 'BatchCompleted':
     case 'ModelNetworkStatus':
+    case 'BackgroundTaskLost':
       return
   }
 }

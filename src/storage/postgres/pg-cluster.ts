@@ -37,8 +37,12 @@ const SQL = {
   acquire: 'SELECT toolexec_take_lease($1, $2, $3) AS epoch',
   renew: `UPDATE session_leases SET expires_at = ${expiry('$2')} WHERE owner = $1 RETURNING session_id, epoch`,
   release: 'DELETE FROM session_leases WHERE owner = $1 AND session_id = ANY($2::text[])',
-  orphans: `SELECT DISTINCT s.session_id FROM schedules s LEFT JOIN session_leases l ON l.session_id = s.session_id
-    WHERE s.completed_at IS NULL AND (l.session_id IS NULL OR l.expires_at <= now() OR l.owner = $1) LIMIT $2`,
+  // A session with a background task still recorded as running is adopted too: its new owner records the task lost.
+  orphans: `SELECT w.session_id FROM (
+      SELECT session_id FROM schedules WHERE completed_at IS NULL
+      UNION SELECT session_id FROM background_tasks WHERE status = 'running'
+    ) w LEFT JOIN session_leases l ON l.session_id = w.session_id
+    WHERE l.session_id IS NULL OR l.expires_at <= now() OR l.owner = $1 LIMIT $2`,
 } as const
 
 export class PgCluster implements ClusterStore {

@@ -1,6 +1,6 @@
 /** @module The PostgreSQL store's reads, by role: each one prepared statement, one round trip. */
-import type { ApprovalReads, ArtifactReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord } from '../../contracts/store.js'
-import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord } from '../../contracts/store.js'
+import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { EventPageBatch } from './event-page-batch.js'
 import type { PgSender } from './pg-connection.js'
@@ -98,6 +98,15 @@ export function artifactReads(connection: PgSender): ArtifactReads {
     bytesOfCall: async (sessionId, callId) => (await read.column<number>('artifactBytesOfCall', sessionId, callId))[0] ?? 0,
     bytesOfSession: async (sessionId) => (await read.column<number>('artifactBytesOfSession', sessionId))[0] ?? 0,
     pathsOfSession: (sessionId) => read.column<string>('artifactPathsOfSession', sessionId),
+  }
+}
+
+export function backgroundTaskReads(connection: PgSender): BackgroundTaskReads {
+  const read = new Reader(connection)
+  return {
+    get: async (sessionId, id) => optional(await read.row('getBackgroundTask', sessionId, id), toBackgroundTaskRecord),
+    running: async (sessionId) => (sessionId === undefined ? await read.rows('runningBackgroundTasks') : await read.rows('runningBackgroundTasksOfSession', sessionId)).map(toBackgroundTaskRecord),
+    outputPathsOf: (sessionId) => read.column<string>('backgroundTaskOutputPaths', sessionId),
   }
 }
 

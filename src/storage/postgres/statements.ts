@@ -96,6 +96,14 @@ const SQL = {
   artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1',
   artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0)::bigint AS bytes FROM artifacts WHERE session_id = $1 AND call_id = $2',
   artifactPathsOfSession: 'SELECT path FROM artifacts WHERE session_id = $1',
+  insertBackgroundTask: `INSERT INTO background_tasks (session_id, id, call_id, command, description, node_id, output_path, status, started_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8)`,
+  endBackgroundTask: 'UPDATE background_tasks SET status = $1, exit_code = $2, output_path = $3, ended_at = $4 WHERE session_id = $5 AND id = $6',
+  markBackgroundTaskLost: "UPDATE background_tasks SET status = 'lost', ended_at = $1 WHERE session_id = $2 AND id = $3 AND status = 'running'",
+  getBackgroundTask: 'SELECT * FROM background_tasks WHERE session_id = $1 AND id = $2',
+  runningBackgroundTasks: "SELECT * FROM background_tasks WHERE status = 'running' ORDER BY started_at, session_id, id",
+  runningBackgroundTasksOfSession: "SELECT * FROM background_tasks WHERE status = 'running' AND session_id = $1 ORDER BY started_at, id",
+  backgroundTaskOutputPaths: 'SELECT output_path FROM background_tasks WHERE session_id = $1 AND output_path IS NOT NULL',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = $1',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = $1',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = $1',
@@ -104,6 +112,7 @@ const SQL = {
   deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = $1',
   deleteSessionEvents: 'DELETE FROM events WHERE session_id = $1',
   deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = $1',
+  deleteSessionBackgroundTasks: 'DELETE FROM background_tasks WHERE session_id = $1',
   deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = $1',
   deleteSessionRow: 'DELETE FROM sessions WHERE id = $1',
 } as const

@@ -47,6 +47,9 @@ const SESSION_AT: Partial<Record<WriteKey, number>> = {
   insertPermission: 1,
   insertGrant: 0,
   insertArtifact: 1,
+  insertBackgroundTask: 0,
+  endBackgroundTask: 4,
+  markBackgroundTaskLost: 1,
   ...Object.fromEntries(SESSION_DELETIONS.map((key) => [key, 0])),
 }
 

@@ -6,6 +6,7 @@ import type {
   ApprovalReads,
   ArtifactReads,
   ArtifactRecord,
+  BackgroundTaskReads,
   CallRow,
   EventReads,
   PermissionRow,
@@ -18,7 +19,8 @@ import type {
   SessionRecord,
   StoredEvent,
 } from '../../contracts/store.js'
-import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import type { BackgroundTaskRecord } from '../../contracts/background-task-record.js'
+import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { settled } from './settled.js'
 import type { Statements } from './statements.js'
@@ -210,5 +212,31 @@ export class SqliteArtifactReads implements ArtifactReads {
 
   pathsOfSession(sessionId: string): Promise<string[]> {
     return settled(() => this.#s.artifactPathsOfSession.pluck().all(sessionId) as string[])
+  }
+}
+
+export class SqliteBackgroundTaskReads implements BackgroundTaskReads {
+  readonly #s: Statements
+
+  constructor(statements: Statements) {
+    this.#s = statements
+  }
+
+  get(sessionId: string, id: string): Promise<BackgroundTaskRecord | undefined> {
+    return settled(() => {
+      const row = this.#s.getBackgroundTask.get(sessionId, id) as RawRow | undefined
+      return row === undefined ? undefined : toBackgroundTaskRecord(row)
+    })
+  }
+
+  running(sessionId?: string): Promise<BackgroundTaskRecord[]> {
+    return settled(() => {
+      const rows = sessionId === undefined ? this.#s.runningBackgroundTasks.all() : this.#s.runningBackgroundTasksOfSession.all(sessionId)
+      return (rows as RawRow[]).map(toBackgroundTaskRecord)
+    })
+  }
+
+  outputPathsOf(sessionId: string): Promise<string[]> {
+    return settled(() => this.#s.backgroundTaskOutputPaths.pluck().all(sessionId) as string[])
   }
 }

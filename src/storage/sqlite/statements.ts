@@ -73,6 +73,14 @@ const SQL = {
   artifactBytesOfSession: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ?',
   artifactBytesOfCall: 'SELECT COALESCE(SUM(bytes), 0) FROM artifacts WHERE session_id = ? AND call_id = ?',
   artifactPathsOfSession: 'SELECT path FROM artifacts WHERE session_id = ?',
+  insertBackgroundTask: `INSERT INTO background_tasks (session_id, id, call_id, command, description, node_id, output_path, status, started_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+  endBackgroundTask: 'UPDATE background_tasks SET status = ?, exit_code = ?, output_path = ?, ended_at = ? WHERE session_id = ? AND id = ?',
+  markBackgroundTaskLost: "UPDATE background_tasks SET status = 'lost', ended_at = ? WHERE session_id = ? AND id = ? AND status = 'running'",
+  getBackgroundTask: 'SELECT * FROM background_tasks WHERE session_id = ? AND id = ?',
+  runningBackgroundTasks: "SELECT * FROM background_tasks WHERE status = 'running' ORDER BY started_at, session_id, id",
+  runningBackgroundTasksOfSession: "SELECT * FROM background_tasks WHERE status = 'running' AND session_id = ? ORDER BY started_at, id",
+  backgroundTaskOutputPaths: 'SELECT output_path FROM background_tasks WHERE session_id = ? AND output_path IS NOT NULL',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',
@@ -81,6 +89,7 @@ const SQL = {
   deleteSessionArtifacts: 'DELETE FROM artifacts WHERE session_id = ?',
   deleteSessionEvents: 'DELETE FROM events WHERE session_id = ?',
   deleteSessionScheduleAborts: 'DELETE FROM schedule_aborts WHERE session_id = ?',
+  deleteSessionBackgroundTasks: 'DELETE FROM background_tasks WHERE session_id = ?',
   deleteSessionSchedules: 'DELETE FROM schedules WHERE session_id = ?',
   deleteSessionRow: 'DELETE FROM sessions WHERE id = ?',
 } as const

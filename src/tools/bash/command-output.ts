@@ -59,6 +59,11 @@ export class CommandOutput {
     if (!(reservation instanceof LocalReservation)) this.#followCheck = setInterval(() => this.#followWhenLarge(), FOLLOW_CHECK_MS).unref()
   }
 
+  /** The file the command writes to while it runs. */
+  get path(): string {
+    return this.#reservation.path
+  }
+
   /** The descriptor to give the command as both stdout and stderr. */
   get fd(): number {
     return this.#reservation.fd

@@ -2,9 +2,12 @@
  * @module Commands left running in the background (`run_in_background`). Each is a
  * BackgroundTask, tracked by the executor's registry (listed per session, cancelled with
  * it, R1); this store also keeps finished ones for a while, so that TaskOutput can still
- * read how a command ended after the registry has let it go.
+ * read how a command ended after the registry has let it go. Each is recorded too, before it
+ * starts and once it ends (when given the records): the record outlives this process, so that
+ * a task that died with its server is told from one that never existed.
  */
 import { randomUUID } from 'node:crypto'
+import type { BackgroundTaskRecord, BackgroundTaskRecords } from '../../contracts/background-task-record.js'
 import type { ArtifactStore, BackgroundTask } from '../../contracts/ports.js'
 import type { CapturedOutput } from './captured-output.js'
 import { CommandOutput } from './command-output.js'
@@ -113,14 +116,18 @@ export class ShellTask implements BackgroundTask {
 export interface ShellTaskStoreOptions {
   /** Finished tasks kept per session, oldest dropped first. */
   readonly keepFinished?: number | undefined
+  /** Where each task is recorded as it starts and ends; none: tasks live in memory only. */
+  readonly records?: BackgroundTaskRecords | undefined
 }
 
 export class ShellTaskStore {
   readonly #tasks = new Map<string, ShellTask>()
   readonly #keepFinished: number
+  readonly #records: BackgroundTaskRecords | undefined
 
   constructor(options: ShellTaskStoreOptions = {}) {
     this.#keepFinished = options.keepFinished ?? DEFAULT_KEEP_FINISHED
+    this.#records = options.records
   }
 
   /** Starts a command in the background and keeps it. */
@@ -133,14 +140,33 @@ export class ShellTaskStore {
     while (this.#tasks.has(id)) id = `bash_${randomUUID().slice(0, 8)}`
     let task: ShellTask
     try {
+      // On record before it runs: a task the model hears of is never one only this process knows.
+      await this.#records?.started({
+        sessionId: options.sessionId,
+        id,
+        callId: options.callId,
+        command: options.command,
+        description: options.description ?? options.command,
+        outputPath: output.path,
+        startedAt: new Date().toISOString(),
+      })
       task = new ShellTask(id, options, output)
     } catch (error) {
       await output.discard()
+      await this.#recordEnd(options.sessionId, id, { status: 'failed', exitCode: null, output: { totalBytes: 0, text: '' } })
       throw error
     }
     this.#tasks.set(id, task)
-    void task.done.then(() => this.#prune(task.sessionId))
+    void task.done.then(async (snapshot) => {
+      this.#prune(task.sessionId)
+      await this.#recordEnd(task.sessionId, id, snapshot)
+    })
     return task
+  }
+
+  /** What the records say of a task this process does not know (it ran elsewhere or before a restart, or was let go). */
+  recorded(sessionId: string, taskId: string): Promise<BackgroundTaskRecord | undefined> {
+    return this.#records?.get(sessionId, taskId) ?? Promise.resolve(undefined)
   }
 
   /** A task of this session, running or kept after it ended. */
@@ -159,6 +185,17 @@ export class ShellTaskStore {
    */
   forgetSession(sessionId: string): void {
     for (const task of this.list(sessionId)) this.#tasks.delete(task.id)
+  }
+
+  /**
+   * A failed write leaves the task recorded as running, found lost by the next recovery. It
+   * fails when the database is gone or when another server took the session over, which has
+   * already recorded the task as lost.
+   */
+  async #recordEnd(sessionId: string, taskId: string, end: Pick<ShellTaskSnapshot, 'status' | 'exitCode' | 'output'>): Promise<void> {
+    if (this.#records === undefined || end.status === 'running') return
+    const ended = { status: end.status, exitCode: end.exitCode, outputPath: end.output.artifact?.path ?? null, endedAt: new Date().toISOString() }
+    await this.#records.ended(sessionId, taskId, ended).catch(() => undefined)
   }
 
   #prune(sessionId: string): void {

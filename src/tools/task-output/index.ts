@@ -10,6 +10,7 @@ import { defineTool, type PersistedContentArgs, type ToolBusinessFailure, type T
 import { cutTailToBytes, formatBytesBinary } from '../../output/bytes.js'
 import { PREVIEW_CHARS, previewFirstChars } from '../../output/persisted-output.js'
 import { externalTaskReport, formatTaskReport, retrievalOf, shellTaskReport, watchExternal, type TaskOutputReport } from './task-report.js'
+import { recordedTaskReport } from './recorded-task.js'
 import { waitForTask } from './wait-for-task.js'
 
 export const TASK_OUTPUT_TOOL_NAME = 'TaskOutput'
@@ -27,7 +28,7 @@ const TaskOutputInputSchema = Type.Object(
 export type TaskOutputInput = Static<typeof TaskOutputInputSchema>
 
 const DESCRIPTION =
-  'Returns the status (running, completed, failed, killed) and the output since the start of a background task, ' +
+  'Returns the status (running, completed, failed, killed, or lost when the server that ran it stopped) and the output since the start of a background task, ' +
   'such as a command started by Bash with run_in_background. By default it waits for the task to end, at most `timeout` ms; ' +
   'with block: false it answers at once.'
 
@@ -48,10 +49,15 @@ async function readTask(input: TaskOutputInput, ctx: ToolCallContext): Promise<T
     return shellTaskReport(shell.snapshot(), retrievalOf(finished, block))
   }
   const task = ctx.services.backgroundTasks?.get(input.task_id)
-  if (task === undefined || task.sessionId !== ctx.sessionId) return notFound(input.task_id)
+  if (task === undefined || task.sessionId !== ctx.sessionId) return readRecorded(input.task_id, ctx)
   const watched = watchExternal(task)
   const finished = block && (await waitForTask(task.done, waitMs(input.timeout), ctx.signal))
   return externalTaskReport(task, watched.outcome(), retrievalOf(finished, block))
+}
+
+async function readRecorded(taskId: string, ctx: ToolCallContext): Promise<TaskOutputReport | ToolBusinessFailure> {
+  const record = await ctx.services.shellTasks?.recorded(ctx.sessionId, taskId)
+  return record === undefined ? notFound(taskId) : recordedTaskReport(record)
 }
 
 /** R32 with TaskOutput's binary sizes (A2), for output beyond the budget. */

@@ -1,13 +1,16 @@
 /**
  * @module TaskStop {task_id} (SPEC A1: F/F/T/session; 100000 bytes, truncate; 10000 ms):
  * ends a background task of this session. A Bash task is killed with its whole process
- * tree; any other tracked task is cancelled through the registry (R1).
+ * tree; any other tracked task is cancelled through the registry (R1). A task this process
+ * does not run is answered from its record: not running, because it ended or because it was
+ * lost with the server that ran it.
  */
 import { Type, type Static } from '@sinclair/typebox'
 import type { Display } from '../../contracts/display.js'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { notFound } from '../task-output/index.js'
+import { lostReason, readableHere, recordedStatus } from '../task-output/recorded-task.js'
 import { waitForTask } from '../task-output/wait-for-task.js'
 
 export const TASK_STOP_TOOL_NAME = 'TaskStop'
@@ -39,9 +42,19 @@ async function stopTask(input: TaskStopInput, ctx: ToolCallContext): Promise<Tas
   }
   const registry = ctx.services.backgroundTasks
   const task = registry?.get(taskId)
-  if (registry === undefined || task === undefined || task.sessionId !== ctx.sessionId) return notFound(taskId)
+  if (registry === undefined || task === undefined || task.sessionId !== ctx.sessionId) return notRunningAsRecorded(taskId, ctx)
   registry.cancel(taskId, 'Stopped by TaskStop')
   return { taskId, status: 'killed', message: `Successfully stopped task: ${taskId} (${task.description})` }
+}
+
+/** A task this process does not run: as its record says, it is not running (it ended, or it was lost with its server). */
+async function notRunningAsRecorded(taskId: string, ctx: ToolCallContext): Promise<ToolBusinessFailure> {
+  const record = await ctx.services.shellTasks?.recorded(ctx.sessionId, taskId)
+  if (record === undefined) return notFound(taskId)
+  const status = recordedStatus(record)
+  const notRunning = `Task ${taskId} is not running (status: ${status})`
+  const message = status === 'lost' ? `${notRunning}: ${lostReason(record, readableHere(record.outputPath))}` : notRunning
+  return { result: false, errorCode: 'TOOL_ERR_TASK_NOT_RUNNING', message }
 }
 
 function stopDisplay(output: TaskStopOutput): Display {
