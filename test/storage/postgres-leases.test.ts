@@ -97,41 +97,41 @@ describe('session leases and the fence of units on PostgreSQL', () => {
   })
 })
 
+/** The cluster's store, counting its reads of a lease. */
+function countingLeaseReads(): { counted: ClusterStore; reads: () => number } {
+  let reads = 0
+  const counted: ClusterStore = Object.assign(Object.create(cluster) as ClusterStore, {
+    lease: (sessionId: string) => {
+      reads++
+      return cluster.lease(sessionId)
+    },
+  })
+  return { counted, reads: () => reads }
+}
+
 describe('the owner a node passes requests on to', () => {
   it('is remembered for a moment: requests passed on to a live owner read its lease once, and again once forgotten', async () => {
     await cluster.heartbeat({ id: 'a', url: 'http://127.0.0.1:1' }, LONG_MS)
     expect(await cluster.acquire('s', 'a', LONG_MS)).toBe(1)
-    let reads = 0
-    const counted: ClusterStore = Object.assign(Object.create(cluster) as ClusterStore, {
-      lease: (sessionId: string) => {
-        reads++
-        return cluster.lease(sessionId)
-      },
-    })
+    const { counted, reads } = countingLeaseReads()
     const b = new SessionOwnership({ cluster: counted, nodeId: 'b', leaseMs: LONG_MS, logger, adopt: () => Promise.resolve(), drop: () => undefined })
     for (let request = 0; request < 5; request++) expect(await b.claim('s')).toMatchObject({ local: false, owner: 'a' })
-    expect(reads).toBe(1)
+    expect(reads()).toBe(1)
     // The owner did not carry a request out (gone, or no longer the owner): the next one reads the lease again.
     b.forgetOwner('s')
     expect(await b.claim('s')).toMatchObject({ local: false, owner: 'a' })
-    expect(reads).toBe(2)
+    expect(reads()).toBe(2)
   })
 
   it('is not remembered past a third of the lease time, within which the owner renews it', async () => {
     const leaseMs = 300
     await cluster.heartbeat({ id: 'a', url: 'http://127.0.0.1:1' }, LONG_MS)
     expect(await cluster.acquire('s', 'a', LONG_MS)).toBe(1)
-    let reads = 0
-    const counted: ClusterStore = Object.assign(Object.create(cluster) as ClusterStore, {
-      lease: (sessionId: string) => {
-        reads++
-        return cluster.lease(sessionId)
-      },
-    })
+    const { counted, reads } = countingLeaseReads()
     const b = new SessionOwnership({ cluster: counted, nodeId: 'b', leaseMs, logger, adopt: () => Promise.resolve(), drop: () => undefined })
     await b.claim('s')
     await pause(leaseMs / 3 + 20)
     await b.claim('s')
-    expect(reads).toBe(2)
+    expect(reads()).toBe(2)
   })
 })
