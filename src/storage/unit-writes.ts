@@ -4,7 +4,7 @@
  * and says which cached rows it changes. A backend runs them at once (SQLite) or records them
  * to send whole (PostgreSQL).
  */
-import type { ApprovalWrites, ArtifactWrites, EventWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
+import type { ApprovalWrites, ArtifactWrites, EventWrites, KeyWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
 import { json, SESSION_DELETIONS } from './rows.js'
 
 export type WriteKey =
@@ -32,6 +32,8 @@ export type WriteKey =
   | 'putClientTool'
   | 'deleteClientTool'
   | 'insertArtifact'
+  | 'insertKey'
+  | 'revokeKey'
 
 export type Write = (key: WriteKey, ...values: unknown[]) => void
 
@@ -50,6 +52,7 @@ export function unitWrites(write: Write, cached: CachedRows): UnitOfWork {
     approvals: approvalWrites(write),
     rules: ruleWrites(write, cached),
     artifacts: artifactWrites(write),
+    keys: keyWrites(write),
   }
 }
 
@@ -118,6 +121,16 @@ function ruleWrites(write: Write, cached: CachedRows): RuleWrites {
 function artifactWrites(write: Write): ArtifactWrites {
   return {
     insert: (ref, at) => write('insertArtifact', ref.id, ref.sessionId, ref.callId, ref.path, ref.uri, ref.bytes, ref.mediaType, ref.retention, ref.sha256, at),
+  }
+}
+
+function keyWrites(write: Write): KeyWrites {
+  return {
+    insert(key) {
+      const { id, name, secretHash, role, scopes, sessions, workspaces, expiresAt, createdAt, createdBy } = key
+      write('insertKey', id, name, secretHash, role, JSON.stringify(scopes), json(sessions ?? undefined), json(workspaces ?? undefined), expiresAt, createdAt, createdBy)
+    },
+    revoke: (id, at) => write('revokeKey', at, id),
   }
 }
 

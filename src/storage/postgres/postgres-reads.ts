@@ -1,6 +1,6 @@
 /** @module The PostgreSQL store's reads, by role: each one prepared statement, one round trip. */
-import type { ApprovalReads, ArtifactReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord, StoredEvent } from '../../contracts/store.js'
-import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import type { ApprovalReads, ArtifactReads, EventReads, KeyReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord, StoredEvent } from '../../contracts/store.js'
+import { toArtifactRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import type { PgSender } from './pg-connection.js'
 import { statement, type StatementKey } from './statements.js'
@@ -111,6 +111,16 @@ export function artifactReads(connection: PgSender): ArtifactReads {
     bytesOfCall: async (sessionId, callId) => (await read.column<number>('artifactBytesOfCall', sessionId, callId))[0] ?? 0,
     bytesOfSession: async (sessionId) => (await read.column<number>('artifactBytesOfSession', sessionId))[0] ?? 0,
     pathsOfSession: (sessionId) => read.column<string>('artifactPathsOfSession', sessionId),
+  }
+}
+
+/** Read on every request that carries a key, never cached: a key revoked on any server stops working at once on all. */
+export function keyReads(connection: PgSender): KeyReads {
+  const read = new Reader(connection)
+  return {
+    get: async (id) => optional(await read.row('getKey', id), toKeyRecord),
+    bySecretHash: async (secretHash) => optional(await read.row('keyBySecretHash', secretHash), toKeyRecord),
+    list: async () => (await read.rows('keys')).map(toKeyRecord),
   }
 }
 

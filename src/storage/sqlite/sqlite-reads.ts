@@ -8,6 +8,8 @@ import type {
   ArtifactRecord,
   CallRow,
   EventReads,
+  KeyReads,
+  KeyRecord,
   PermissionRow,
   ProjectRuleRecord,
   RuleReads,
@@ -18,7 +20,7 @@ import type {
   SessionRecord,
   StoredEvent,
 } from '../../contracts/store.js'
-import { toArtifactRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { toArtifactRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { settled } from './settled.js'
 import type { Statements } from './statements.js'
@@ -212,3 +214,25 @@ export class SqliteArtifactReads implements ArtifactReads {
     return settled(() => this.#s.artifactPathsOfSession.pluck().all(sessionId) as string[])
   }
 }
+
+export class SqliteKeyReads implements KeyReads {
+  readonly #s: Statements
+
+  constructor(statements: Statements) {
+    this.#s = statements
+  }
+
+  get(id: string): Promise<KeyRecord | undefined> {
+    return settled(() => optionalKey(this.#s.getKey.get(id)))
+  }
+
+  bySecretHash(secretHash: string): Promise<KeyRecord | undefined> {
+    return settled(() => optionalKey(this.#s.keyBySecretHash.get(secretHash)))
+  }
+
+  list(): Promise<KeyRecord[]> {
+    return settled(() => (this.#s.keys.all() as RawRow[]).map(toKeyRecord))
+  }
+}
+
+const optionalKey = (row: unknown): KeyRecord | undefined => (row === undefined ? undefined : toKeyRecord(row as RawRow))
