@@ -184,6 +184,21 @@ describe('a key limited to workspaces', () => {
   })
 })
 
+describe('a key limited to sessions', () => {
+  it('pages through its own sessions only, each page full, and takes no other as a cursor', async () => {
+    const ids = ['a1', 'x1', 'x2', 'a2', 'x3', 'a3'].map((id) => fresh(`page-${id}`))
+    for (const id of ids) expect((await json('POST', '/sessions', { id })).status).toBe(201)
+    const [a1, , , a2, x3, a3] = ids as [string, string, string, string, string, string]
+    const observer = bearer((await mint({ role: 'observer', sessions: [a1, a2, a3] })).secret)
+    const first = await json<{ sessions: { id: string }[]; next?: string }>('GET', '/sessions?limit=2', undefined, observer)
+    expect([first.body.sessions.map((session) => session.id), first.body.next]).toEqual([[a3, a2], a2])
+    const second = await json<{ sessions: { id: string }[]; next?: string }>('GET', `/sessions?limit=2&before=${a2}`, undefined, observer)
+    expect([second.body.sessions.map((session) => session.id), second.body.next]).toEqual([[a1], undefined])
+    const cursor = await json('GET', `/sessions?before=${x3}`, undefined, observer)
+    expect([cursor.status, cursor.body.error?.code]).toEqual([404, 'API_ERR_SESSION_NOT_FOUND'])
+  })
+})
+
 describe('the scope table', () => {
   it('refuses a route it does not list, naming it', () => {
     expect(() => assertEveryRouteListed([{ method: 'GET', url: '/sessions' }])).not.toThrow()
