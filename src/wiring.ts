@@ -21,6 +21,7 @@ import { EventBus } from './sessions/event-bus.js'
 import { EventFeed } from './sessions/event-feed.js'
 import { EventJournal } from './sessions/event-journal.js'
 import { LiveSessions } from './sessions/live-sessions.js'
+import { KeyService } from './sessions/key-service.js'
 import { ProjectRuleService } from './sessions/project-rule-service.js'
 import { recoverSession, recoverUnfinished } from './sessions/recovery.js'
 import type { Runtime } from './sessions/runtime.js'
@@ -28,6 +29,7 @@ import type { BacklogBounds } from './sessions/schedule-backlog.js'
 import { ScheduleService } from './sessions/schedule-service.js'
 import { SessionPermissionBroker } from './sessions/session-broker.js'
 import { deleteSession } from './sessions/session-deletion.js'
+import { SessionAccess } from './sessions/session-access.js'
 import { SessionOwnership } from './sessions/session-ownership.js'
 import { SessionService } from './sessions/session-service.js'
 import { WakeUps } from './sessions/wake-ups.js'
@@ -214,6 +216,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     events: new EventFeed({ store, bus, wakeUps }),
     ownership,
     projectRules: new ProjectRuleService(store),
+    keys: new KeyService(store),
+    access: new SessionAccess(store),
     dataDir: options.dataDir,
     database: opened,
     sandbox: options.sandbox?.status ?? probeSandbox('auto'),

@@ -15,6 +15,8 @@ export const API_ERROR_CODES = {
   EXEC_ERR_INVALID_TOOL: 'A tool definition is not valid (POST /tools)',
   API_ERR_UNAUTHORIZED: 'The server runs with a token and the request has none, or a wrong one',
   API_ERR_HOST_NOT_LOOPBACK: 'The server runs without a token and the Host is not a loopback name (DNS rebinding)',
+  API_ERR_FORBIDDEN: 'The key lacks the scope this route needs (the message names it), or the request would reach outside its sessions or workspaces',
+  API_ERR_KEY_TOO_WIDE: 'POST /keys: the new key would hold a scope, a session, a workspace or a time the key minting it does not have',
   API_ERR_ORIGIN_NOT_ALLOWED:
     'The server runs without a token and the request comes from a web page on another site: an Origin that is neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site',
   API_ERR_NOT_FOUND: 'No route has this method and path',
@@ -26,6 +28,7 @@ export const API_ERROR_CODES = {
     'The artifact is recorded, but its file cannot be read on this server: removed by hand, or saved by another server of a cluster whose artifact directory this one does not share (TOOLEXEC_ARTIFACT_DIR)',
   API_ERR_RULE_NOT_FOUND: 'No project rule has this id',
   API_ERR_TOOL_NOT_FOUND: 'No tool has this name',
+  API_ERR_KEY_NOT_FOUND: 'No key has this id (among those the caller may manage)',
   API_ERR_REQUEST_TIMEOUT: 'The request did not arrive whole within the request timeout; nothing of it was processed',
   API_ERR_SESSION_EXISTS: 'A session with this id already exists',
   API_ERR_SESSION_DIFFERS: "POST /schedules' createSession names a session that exists with other fields (workspace, permission mode, ...); nothing was stored",

@@ -1,4 +1,5 @@
 /** @module Records as the store keeps them; shared by storage and the service layer. */
+import type { Scope } from './access.js'
 import type { BackgroundTaskEnd, BackgroundTaskRecord, NewBackgroundTask } from './background-task-record.js'
 import type { ClusterStore, SessionFence } from './cluster.js'
 import type { CallRecordStatus, ScheduleStatus } from './api.js'
@@ -244,6 +245,36 @@ export interface BackgroundTaskWrites {
   markLost(sessionId: string, id: string, at: string): void
 }
 
+/** An API key as kept: its secret only as the SHA-256 of it (hex), which is what a request's bearer is looked up by. */
+export interface KeyRecord {
+  readonly id: string
+  readonly name: string
+  readonly secretHash: string
+  readonly role: string | null
+  readonly scopes: readonly Scope[]
+  readonly sessions: readonly string[] | null
+  readonly workspaces: readonly string[] | null
+  readonly expiresAt: string | null
+  readonly createdAt: string
+  readonly createdBy: string
+  readonly revokedAt: string | null
+}
+
+export interface KeyReads {
+  get(id: string): Promise<KeyRecord | undefined>
+  /** The key whose secret hashes to `secretHash`, revoked or not. */
+  bySecretHash(secretHash: string): Promise<KeyRecord | undefined>
+  /** Oldest first, revoked ones too. */
+  list(): Promise<KeyRecord[]>
+}
+
+export interface KeyWrites {
+  /** A key of that id or secret hash taken fails the unit with StoreConflictError. */
+  insert(key: Omit<KeyRecord, 'revokedAt'>): void
+  /** Marks the key revoked at `at`; one revoked before keeps its time. */
+  revoke(id: string, at: string): void
+}
+
 /** The writes of one unit of work, by role; recorded in order, committed together or not at all. */
 export interface UnitOfWork {
   readonly sessions: SessionWrites
@@ -253,6 +284,7 @@ export interface UnitOfWork {
   readonly rules: RuleWrites
   readonly artifacts: ArtifactWrites
   readonly tasks: BackgroundTaskWrites
+  readonly keys: KeyWrites
 }
 
 /**
@@ -273,6 +305,7 @@ export interface Store {
   readonly rules: RuleReads
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
+  readonly keys: KeyReads
   commit<T>(build: (unit: UnitOfWork) => T): Promise<T>
 }
 

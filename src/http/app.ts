@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino'
 import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
+import { registerAccessGuard } from './access-guard.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { registerConsole } from './console.js'
 import { corsHeadersFor, registerCors } from './cors.js'
@@ -23,11 +24,14 @@ import { registerDocs } from './docs.js'
 import { registerClusterForwarding } from './cluster-forwarding.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { clusterRoutes } from './routes/cluster.js'
+import { keyRoutes } from './routes/keys.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
 import { scheduleRoutes } from './routes/schedules.js'
 import { sessionRoutes } from './routes/sessions.js'
 import { toolRoutes } from './routes/tools.js'
+import { assertEveryRouteListed } from './route-scopes.js'
+import { registerRouteAccess } from './route-security.js'
 import type { StreamLimits } from './session-stream.js'
 
 export const HEARTBEAT_MS = 15_000
@@ -92,13 +96,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // Before authentication: a 401 or a 403 carries the CORS headers too.
   await registerCors(app, options.corsOrigins)
-  registerAuth(app, options.token)
+  const routes = registerRouteAccess(app)
+  registerAuth(app, options.token, options.runtime.keys)
   registerCrossSiteCheck(app, options.token, options.corsOrigins)
   await app.register(swagger, swaggerOptions())
   await registerDocs(app)
   await registerConsole(app)
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS })
   const runtime = options.runtime
+  // Before a request is passed on to another server: an unseen session is unseen there too.
+  registerAccessGuard(app, runtime)
   registerClusterForwarding(app, runtime)
   await app.register(sessionRoutes, { runtime })
   await app.register(scheduleRoutes, { runtime })
@@ -107,7 +114,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(artifactRoutes, { runtime })
   await app.register(toolRoutes, { runtime })
   await app.register(clusterRoutes, { runtime })
+  await app.register(keyRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
+  // A route without its scope in the table stops the server from starting.
+  assertEveryRouteListed(routes)
   // Held `?wait=N` requests get the schedule as it stands rather than a dropped connection.
   app.addHook('preClose', async () => {
     runtime.schedules.waiters.releaseAll()

@@ -1,39 +1,54 @@
 /**
- * @module Bearer-token authentication: every route but /healthz, the API's description
- * (/openapi.json, /docs) and the web console's page and assets (/, /console/) when a token is set. A browser's EventSource cannot send headers, so
- * the events route also takes ?access_token=.
+ * @module Authentication and the scope check: every route but the open ones of the scope table
+ * (route-scopes.ts: /healthz, the API's description and the web console's page and assets)
+ * needs a bearer when a token is set: TOOLEXEC_TOKEN (the administrator, every scope) or an
+ * API key (`txk_...`, its own scopes), read from the database on every request so that a
+ * revoked key is refused at once on every server. Without a token nothing is checked but the
+ * Host: the server is on loopback, and whoever reaches it may do everything. A browser's
+ * EventSource cannot send headers, so the events route also takes ?access_token=.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ADMIN, LOCAL, type Principal } from '../contracts/access.js'
 import { ToolexecError } from '../contracts/errors.js'
-import { CONSOLE_PREFIX } from './console.js'
+import type { KeyService } from '../sessions/key-service.js'
 import { isCorsPreflight } from './cors.js'
+import { lacks } from './access-guard.js'
+import { setPrincipal } from './principal.js'
+import { routeAccess, type RouteAccess } from './route-scopes.js'
 
-/** `/` is the web console's page: it holds no data and asks for the token itself, like its assets. */
-const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/openapi.json', '/'])
-/** The reference pages (swagger UI, its assets and the document it shows) hold no data; its Authorize button sets the bearer. */
-const DOCS_PREFIX = '/docs'
 const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
-const EVENTS_ROUTE = '/sessions/:id/events'
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
-export function registerAuth(app: FastifyInstance, token: string | undefined): void {
+export function registerAuth(app: FastifyInstance, token: string | undefined, keys: Pick<KeyService, 'principalOf'>): void {
   if (token === undefined || token.length === 0) {
     registerLoopbackHostCheck(app)
     return
   }
   const expected = digest(token)
-  const matches = (candidate: string | undefined): boolean => candidate !== undefined && timingSafeEqual(digest(candidate), expected)
-  const admitted = (request: FastifyRequest): boolean =>
-    isOpenRoute(request.routeOptions.url) ||
+  const principalOfSecret = async (secret: string | undefined): Promise<Principal | undefined> => {
+    if (secret === undefined) return undefined
+    // Compared in constant time; a key is found by the hash of its secret, which tells nothing of the secret.
+    if (timingSafeEqual(digest(secret), expected)) return ADMIN
+    return keys.principalOf(secret)
+  }
+  app.addHook('onRequest', async function authenticate(request) {
+    const access = routeAccess(request.method, request.routeOptions.url)
     // A browser never sends credentials on a CORS preflight; it carries no data either.
-    isCorsPreflight(request) ||
-    matches(bearerOf(request)) ||
-    (request.routeOptions.url === EVENTS_ROUTE && matches(queryToken(request)))
-  app.addHook('onRequest', function authenticate(request, _reply, done) {
-    done(admitted(request) ? undefined : new ToolexecError('API_ERR_UNAUTHORIZED'))
+    if (access?.scope === null || isCorsPreflight(request)) return
+    const principal = (await principalOfSecret(bearerOf(request))) ?? (access?.queryToken === true ? await principalOfSecret(queryToken(request)) : undefined)
+    if (principal === undefined) throw new ToolexecError('API_ERR_UNAUTHORIZED')
+    setPrincipal(request, principal)
+    assertScope(principal, access, request)
   })
+}
+
+/** 403 naming the scope the route needs, when the principal lacks it. */
+function assertScope(principal: Principal, access: RouteAccess | undefined, request: FastifyRequest): void {
+  const scope = access?.scope
+  if (scope === undefined || scope === null || principal.scopes.has(scope)) return
+  throw lacks(principal, scope, `${request.method} ${request.routeOptions.url ?? ''}`)
 }
 
 /**
@@ -43,18 +58,15 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
  */
 function registerLoopbackHostCheck(app: FastifyInstance): void {
   app.addHook('onRequest', function loopbackHostOnly(request, _reply, done) {
-    done(isLoopbackName(request.hostname) ? undefined : new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname]))
+    if (!isLoopbackName(request.hostname)) return done(new ToolexecError('API_ERR_HOST_NOT_LOOPBACK', [request.hostname]))
+    setPrincipal(request, LOCAL)
+    done()
   })
 }
 
 /** `localhost`, `127.x.x.x` or `[::1]`, without a port. */
 export function isLoopbackName(name: string): boolean {
   return LOOPBACK_NAME.test(name)
-}
-
-function isOpenRoute(route: string | undefined): boolean {
-  if (route === undefined) return false
-  return OPEN_ROUTES.has(route) || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`) || route.startsWith(CONSOLE_PREFIX)
 }
 
 // The scheme is case-insensitive (RFC 9110): `bearer x` is as good as `Bearer x`.

@@ -67,4 +67,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   },
   listTools: { summary: 'The tools as the `tools` parameter of the Messages API', parameters: { format: 'anthropic' } },
   deleteHttpTool: { summary: 'Remove the ticket lookup tool', parameters: { name: 'ticket_lookup' } },
+  createKey: {
+    summary: 'A key for an agent app: its own sessions, under one directory, for a month',
+    body: { name: 'ci-agent', role: 'agent', workspaces: ['/srv/agents/ci'], expiresAt: '2026-12-31T00:00:00Z' },
+  },
+  revokeKey: { summary: 'Revoke the agent app’s key', parameters: { id: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84' } },
 }

@@ -6,7 +6,9 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import * as access from '../contracts/access.js'
 import * as api from '../contracts/api.js'
+import * as apiKeys from '../contracts/api-keys.js'
 import * as apiErrors from '../contracts/api-errors.js'
 import * as display from '../contracts/display.js'
 import * as events from '../contracts/events.js'
@@ -40,6 +42,7 @@ const TAGS = [
   { name: 'events', description: "Each session's durable, numbered event stream over Server-Sent Events" },
   { name: 'artifacts', description: 'Bytes a result saved aside (large outputs, images)' },
   { name: 'tools', description: 'The registered tools' },
+  { name: 'keys', description: 'API keys: scopes or a role, limits to sessions or workspaces, an expiry; revoked at once' },
   { name: 'health', description: 'Liveness; never needs a token' },
 ]
 
@@ -53,12 +56,17 @@ const SERVERS = [
 ]
 
 const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'TOOLEXEC_TOKEN: required on every route but /healthz, /openapi.json and /docs when the server runs with a token' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'TOOLEXEC_TOKEN (every scope) or an API key (`txk_...`, POST /keys) holding the scope each operation lists: required on every route but /healthz, /openapi.json and /docs when the server runs with a token',
+  },
   accessToken: {
     type: 'apiKey',
     in: 'query',
     name: 'access_token',
-    description: "TOOLEXEC_TOKEN in the query, for the events route only: a browser's EventSource cannot send headers",
+    description: "TOOLEXEC_TOKEN or an API key in the query, for the events route only: a browser's EventSource cannot send headers",
   },
 } as const
 
@@ -70,7 +78,7 @@ const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs w
 const NOT_LOCAL =
   'Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
-const CONTRACT_MODULES: readonly object[] = [api, apiErrors, display, events, flags, modelContent, modelFormats, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
+const CONTRACT_MODULES: readonly object[] = [access, api, apiErrors, apiKeys, display, events, flags, modelContent, modelFormats, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {
@@ -182,9 +190,22 @@ function describeResponses(paths: JsonObject, globalSecurity: Json, components: 
         responses['401'] = { description: UNAUTHORIZED, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
       }
       // Without a token every route answers only loopback Host names (DNS rebinding) and pages of loopback or listed origins.
-      responses['403'] ??= { description: NOT_LOCAL, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
+      const scope = scopeOf(security)
+      const description = scope === undefined ? NOT_LOCAL : `${forbiddenWithout(scope)} ${NOT_LOCAL}`
+      responses['403'] ??= { description, content: { 'application/json': { schema: errorReplyRef(components, named) } } }
     }
   }
+}
+
+/** The scope an operation's `security` names (route-scopes.ts gives every guarded operation one). */
+function scopeOf(security: Json): string | undefined {
+  const first = Array.isArray(security) ? security[0] : undefined
+  const scopes = isObject(first) ? first.bearer : undefined
+  return Array.isArray(scopes) && typeof scopes[0] === 'string' ? scopes[0] : undefined
+}
+
+function forbiddenWithout(scope: string): string {
+  return `With a token: the key lacks the scope \`${scope}\` (\`API_ERR_FORBIDDEN\`), or would reach outside the sessions or workspaces it is limited to.`
 }
 
 /** Each operation's example: a value on every parameter it names, and the body as the JSON request's example. */

@@ -14,9 +14,9 @@ export class ProjectRuleService {
     return this.#store.rules.projectRules()
   }
 
-  /** Later requests the rule covered ask again; throws API_ERR_RULE_NOT_FOUND for an unknown id. */
-  async delete(id: string): Promise<void> {
-    const rules = await this.#store.rules.projectRules()
+  /** Later requests the rule covered ask again; throws API_ERR_RULE_NOT_FOUND for an unknown id, or one `visible` leaves out. */
+  async delete(id: string, visible: (rules: ProjectRuleRecord[]) => Promise<ProjectRuleRecord[]> = (rules) => Promise.resolve(rules)): Promise<void> {
+    const rules = await visible(await this.#store.rules.projectRules())
     if (!rules.some((rule) => rule.id === id)) throw new ToolexecError('API_ERR_RULE_NOT_FOUND', [id])
     await this.#store.commit((unit) => unit.rules.deleteProjectRule(id))
   }

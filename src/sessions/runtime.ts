@@ -9,9 +9,11 @@ import type { EventBus } from './event-bus.js'
 import type { EventFeed } from './event-feed.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
+import type { KeyService } from './key-service.js'
 import type { ProjectRuleService } from './project-rule-service.js'
 import type { RecoveryReport } from './recovery.js'
 import type { ScheduleService } from './schedule-service.js'
+import type { SessionAccess } from './session-access.js'
 import type { SessionOwnership } from './session-ownership.js'
 import type { SessionService } from './session-service.js'
 import type { CloseOptions, ShutdownReport } from './shutdown.js'
@@ -33,6 +35,10 @@ export interface Runtime {
   /** A session's events, stored then live, for its streams. */
   readonly events: EventFeed
   readonly projectRules: ProjectRuleService
+  /** API keys: minted, listed, revoked, and the principal of a request's key. */
+  readonly keys: KeyService
+  /** Which sessions a principal sees. */
+  readonly access: SessionAccess
   readonly dataDir: string
   /** What is wrong with the database since the start (damage, a lost connection), told by its backend. */
   readonly database: Pick<OpenedStore, 'backend' | 'trouble' | 'noteFailure'>

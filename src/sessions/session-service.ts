@@ -16,6 +16,7 @@ import type { Claim } from './session-ownership.js'
 export const TURN_ABORTED = 'Turn aborted by the client'
 const DEFAULT_PAGE = 50
 const MAX_PAGE = 500
+const everySession = (): boolean => true
 
 /** A schedule for a session that does not exist, and that the request does not ask to create. */
 export function unknownSessionOfSchedule(id: string): ToolexecError {
@@ -114,17 +115,30 @@ export class SessionService {
     return sessionView(record, counts, running, lastSeq)
   }
 
-  /** Newest first, a page at a time; `before` is the `next` of the previous page. */
-  async list(query: SessionListQuery): Promise<SessionList> {
+  /** Newest first, a page at a time; `before` is the `next` of the previous page. With `sees`, only the sessions it lets through, as if no other existed. */
+  async list(query: SessionListQuery, sees: (session: SessionRecord) => boolean = everySession): Promise<SessionList> {
     const limit = query.limit ?? DEFAULT_PAGE
     if (limit > MAX_PAGE) throw new ToolexecError('API_ERR_VALIDATION', [`limit must be at most ${MAX_PAGE}, not ${limit}`])
     const before = query.before === undefined ? undefined : await this.get(query.before)
-    const page = await this.#parts.store.sessions.page(before, limit + 1)
+    if (before !== undefined && !sees(before)) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [before.id, ''])
+    const page = await this.#visiblePage(before, limit + 1, sees)
     const views = await Promise.all(page.slice(0, limit).map((record) => this.view(record.id)))
     // A session deleted since the page was read is left out.
     const sessions = views.filter((view): view is Session => view !== undefined)
     const last = sessions.at(-1)
     return page.length > limit && last !== undefined ? { sessions, next: last.id } : { sessions }
+  }
+
+  /** Up to `size` sessions `sees` lets through, created before `before`: pages are read until it has them or none are left. */
+  async #visiblePage(before: SessionRecord | undefined, size: number, sees: (session: SessionRecord) => boolean): Promise<SessionRecord[]> {
+    const kept: SessionRecord[] = []
+    let after = before
+    for (;;) {
+      const page = await this.#parts.store.sessions.page(after, size)
+      kept.push(...page.filter(sees))
+      after = page.at(-1)
+      if (kept.length >= size || page.length < size) return kept.slice(0, size)
+    }
   }
 
   /**

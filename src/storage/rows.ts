@@ -4,8 +4,9 @@ import type { ToolFlags } from '../contracts/flags.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import type { ToolExecutionResult } from '../contracts/result.js'
 import type { SandboxSettingsBody } from '../contracts/sandbox.js'
+import type { Scope } from '../contracts/access.js'
 import type { BackgroundTaskRecord, BackgroundTaskStatus } from '../contracts/background-task-record.js'
-import type { ArtifactRecord, CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
+import type { ArtifactRecord, CallRow, KeyRecord, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
 
@@ -100,7 +101,24 @@ export const STORE_TABLES = [
   'schedule_aborts',
   'session_sandbox',
   'background_tasks',
+  'api_keys',
 ] as const
+
+export function toKeyRecord(row: RawRow): KeyRecord {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    secretHash: String(row.secret_hash),
+    role: text(row.role),
+    scopes: parsed<Scope[]>(row.scopes_json) ?? [],
+    sessions: parsed<string[]>(row.sessions_json) ?? null,
+    workspaces: parsed<string[]>(row.workspaces_json) ?? null,
+    expiresAt: text(row.expires_at),
+    createdAt: String(row.created_at),
+    createdBy: String(row.created_by),
+    revokedAt: text(row.revoked_at),
+  }
+}
 
 export function toArtifactRecord(row: RawRow): ArtifactRecord & { createdAt: string } {
   return {

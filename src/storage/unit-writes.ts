@@ -4,7 +4,7 @@
  * and says which cached rows it changes. A backend runs them at once (SQLite) or records them
  * to send whole (PostgreSQL).
  */
-import type { ApprovalWrites, ArtifactWrites, BackgroundTaskWrites, EventWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
+import type { ApprovalWrites, ArtifactWrites, BackgroundTaskWrites, EventWrites, KeyWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
 import { json, SESSION_DELETIONS } from './rows.js'
 
 export type WriteKey =
@@ -35,6 +35,8 @@ export type WriteKey =
   | 'insertBackgroundTask'
   | 'endBackgroundTask'
   | 'markBackgroundTaskLost'
+  | 'insertKey'
+  | 'revokeKey'
 
 export type Write = (key: WriteKey, ...values: unknown[]) => void
 
@@ -54,6 +56,7 @@ export function unitWrites(write: Write, cached: CachedRows): UnitOfWork {
     rules: ruleWrites(write, cached),
     artifacts: artifactWrites(write),
     tasks: taskWrites(write),
+    keys: keyWrites(write),
   }
 }
 
@@ -130,6 +133,16 @@ function taskWrites(write: Write): BackgroundTaskWrites {
     insert: (task) => write('insertBackgroundTask', task.sessionId, task.id, task.callId, task.command, task.description, task.nodeId, task.outputPath, task.startedAt),
     end: (sessionId, id, end) => write('endBackgroundTask', end.status, end.exitCode, end.outputPath, end.endedAt, sessionId, id),
     markLost: (sessionId, id, at) => write('markBackgroundTaskLost', at, sessionId, id),
+  }
+}
+
+function keyWrites(write: Write): KeyWrites {
+  return {
+    insert(key) {
+      const { id, name, secretHash, role, scopes, sessions, workspaces, expiresAt, createdAt, createdBy } = key
+      write('insertKey', id, name, secretHash, role, JSON.stringify(scopes), json(sessions ?? undefined), json(workspaces ?? undefined), expiresAt, createdAt, createdBy)
+    },
+    revoke: (id, at) => write('revokeKey', at, id),
   }
 }
 

@@ -362,6 +362,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The keys the caller could have minted (every key for TOOLEXEC_TOKEN), oldest first, revoked ones too; never a secret */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Mint an API key: its secret is in this reply only, and never has more than the key minting it
+         * @description The key gets a `role` or a list of `scopes`, and may be limited to `sessions` and/or to `workspaces` under given paths (both: the sessions that pass both). A scope, a session, a workspace or an expiry the minting key does not have is a 403 `API_ERR_KEY_TOO_WIDE`; a side of its limits the new key does not name, and its expiry when it names none, are the minting key’s. The secret (`txk_...`) is sent as `Authorization: Bearer`; it is stored only as its SHA-256.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: the next request with it is refused, on every server of a cluster. A key the caller could not have minted is a 404 */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -433,6 +471,27 @@ export interface components {
             /** @enum {string} */
             role: "user";
             content: components["schemas"]["AnthropicToolResult"][];
+        };
+        /** @description A key as listed: never its secret, which is kept only as a hash */
+        ApiKey: {
+            /** @description Names the key in lists, logs and DELETE /keys/{id}; not a secret */
+            id: string;
+            name: string;
+            /** @description The role it was given, or null when it was given a list of scopes */
+            role: components["schemas"]["Role"] | null;
+            scopes: components["schemas"]["Scope"][];
+            /** @description The sessions it is limited to; null when not limited by session */
+            sessions: string[] | null;
+            /** @description The workspace paths it is limited to; null when not limited by workspace */
+            workspaces: string[] | null;
+            expiresAt: string | null;
+            createdAt: string;
+            /** @description The id of the key that minted it, or `admin` for TOOLEXEC_TOKEN */
+            createdBy: string;
+            revokedAt: string | null;
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
         };
         /** @description A background task was still running when the server that ran it stopped (a crash, or a cluster node that died): found when the session was recovered, it is lost. TaskOutput and TaskStop say so. */
         BackgroundTaskLostEvent: {
@@ -568,6 +627,23 @@ export interface components {
             outputRestInDisplay?: true;
         };
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
+        /** @description Exactly one of `role` and `scopes`. A key never gets a scope, a session, a workspace or a time its minting key lacks */
+        CreateKeyBody: {
+            /** @description Who or what holds the key, for people reading lists and logs */
+            name: string;
+            role?: components["schemas"]["Role"];
+            /** @description The scopes, when no `role` is given */
+            scopes?: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601); it never expires when absent, unless the minting key does
+             */
+            expiresAt?: string;
+            /** @description The key sees these sessions only (and those under `workspaces`); any other answers 404 as if it did not exist */
+            sessions?: string[];
+            /** @description Absolute paths: the key sees the sessions whose workspace lies under one of them (and those of `sessions`), and creates sessions only there */
+            workspaces?: string[];
+        };
         /** @description The calls, given in exactly one of four shapes: toolexec's own `calls`, or a model API's reply as it came: `anthropic`, `openaiChat`, `openaiResponses`. A function call whose `arguments` is not a JSON object is accepted and fails with a validation error the model reads; the other calls run. */
         CreateScheduleBody: {
             sessionId: string;
@@ -595,6 +671,11 @@ export interface components {
             interactive?: boolean;
             permissionTimeoutMs?: number;
             sandbox?: components["schemas"]["SandboxSettings"];
+        };
+        CreatedKey: {
+            key: components["schemas"]["ApiKey"];
+            /** @description The bearer token: `txk_` and 43 characters. Shown this once; it cannot be read back */
+            secret: string;
         };
         /** @description Who decided a permission request */
         DecidedBy: "client" | "hook" | "rule" | "broker" | "timeout" | "abort";
@@ -721,7 +802,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1108,6 +1189,8 @@ export interface components {
             strategy: "artifact" | "truncate";
             previewDirection: "head" | "tail";
         };
+        /** @description owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream and decide; observer: read and stream; auditor: the audit log and read */
+        Role: "owner" | "agent" | "approver" | "observer" | "auditor";
         SandboxSettings: {
             /** @description More paths a command may read; a missing one is skipped */
             readOnlyPaths?: string[];
@@ -1176,6 +1259,8 @@ export interface components {
             at: string;
         };
         ScheduleStatus: "open" | "queued" | "running" | "completed" | "stopped" | "cancelled";
+        /** @description One kind of action; every route needs exactly one (see the `security` of each operation) */
+        Scope: "sessions:create" | "sessions:read" | "sessions:abort" | "sessions:delete" | "events:read" | "schedules:write" | "approvals:decide" | "rules:read" | "rules:write" | "tools:read" | "tools:write" | "cluster:read" | "keys:read" | "keys:write" | "audit:read";
         Session: {
             id: string;
             workspace: string;
@@ -1374,7 +1459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1434,7 +1519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:create` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1520,7 +1605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1577,7 +1662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:delete` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1666,7 +1751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:abort` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1746,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1807,7 +1892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `schedules:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1915,7 +2000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `schedules:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2010,7 +2095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `schedules:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2107,7 +2192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2170,7 +2255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `approvals:decide` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2269,7 +2354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `rules:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2357,7 +2442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `rules:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2446,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `events:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2525,7 +2610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `sessions:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2598,7 +2683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `tools:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,7 +2734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `tools:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,7 +2818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `tools:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2876,8 +2961,200 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description With a token: the key lacks the scope `cluster:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `keys:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of `role` and `scopes`. A key never gets a scope, a session, a workspace or a time its minting key lacks */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `keys:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `keys:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

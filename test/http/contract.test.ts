@@ -326,6 +326,16 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('DELETE', '/tools/Read'), 409)
   })
 
+  it('keys: minted once with its secret, listed, refused beyond the minting key, revoked once', async () => {
+    const minted = await expectStatus(api('POST', '/keys', { body: { name: 'contract', role: 'observer' } }), 201)
+    const { key, secret } = minted.body as { key: { id: string }; secret: string }
+    await expectStatus(api('POST', '/keys', { body: { name: 'contract', role: 'observer', scopes: ['sessions:read'] } }), 400)
+    await expectStatus(api('POST', '/keys', { body: { name: 'wider', role: 'owner' }, headers: { authorization: `Bearer ${secret}` } }), 403)
+    await expectStatus(api('GET', '/keys'), 200)
+    await expectStatus(api('DELETE', `/keys/${key.id}`), 204)
+    await expectStatus(api('DELETE', '/keys/key_none'), 404)
+  })
+
   it('new work is refused with 507 API_ERR_STORAGE_FULL, naming the data directory, while it has no room; reads still answer', async () => {
     const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/ticket' }
     const refused = [
@@ -334,6 +344,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       full('POST', '/schedules/sch_any/calls', { body: { id: 'full-2', name: 'Read', input: { file_path: 'a.txt' } } }),
       full('POST', '/permissions/perm_any', { body: { decision: 'allow' } }),
       full('POST', '/tools', { body: tool }),
+      full('POST', '/keys', { body: { name: 'full', role: 'observer' } }),
     ]
     for (const reply of await Promise.all(refused)) {
       expect(reply.status).toBe(507)
@@ -346,7 +357,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       })
     }
     await expectStatus(full('GET', '/sessions'), 200)
-    expect(await rowCounts(noSpace)).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0 })
+    expect(await rowCounts(noSpace)).toMatchObject({ sessions: 0, schedules: 0, tool_calls: 0, client_http_tools: 0, api_keys: 0 })
   })
 
   it('a busy session: more schedules than may wait refused, deleting it refused until it is aborted, then it is gone', async () => {

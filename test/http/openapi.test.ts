@@ -139,7 +139,7 @@ describe('openapi.yaml and the generated client types', () => {
   it('the events route is a text/event-stream that also takes the token as ?access_token=', () => {
     const events = committed.paths['/sessions/{id}/events']?.get
     expect(Object.keys(events?.responses['200']?.content ?? {})).toEqual(['text/event-stream'])
-    expect(events?.security).toEqual([{ bearer: [] }, { accessToken: [] }])
+    expect(events?.security).toEqual([{ bearer: ['events:read'] }, { accessToken: ['events:read'] }])
     expect(committed.components.securitySchemes.accessToken).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'access_token' }))
   })
 

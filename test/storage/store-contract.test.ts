@@ -6,7 +6,17 @@
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { NewBackgroundTask } from '../../src/contracts/background-task-record.js'
-import { StoreConflictError, type ArtifactRecord, type NewPermission, type OpenedStore, type SessionRecord, type Store, type StoredEvent, type UnitOfWork } from '../../src/contracts/store.js'
+import {
+  StoreConflictError,
+  type ArtifactRecord,
+  type KeyRecord,
+  type NewPermission,
+  type OpenedStore,
+  type SessionRecord,
+  type Store,
+  type StoredEvent,
+  type UnitOfWork,
+} from '../../src/contracts/store.js'
 import { openStore } from '../../src/storage/open-store.js'
 import { readPostgresMigrations } from '../../src/storage/postgres/migrations.js'
 import { readMigrations } from '../../src/storage/sqlite/database.js'
@@ -531,6 +541,7 @@ describe(`Store contract on ${testBackend()}`, () => {
     it('rowCounts counts every table; project rules, artifacts, todos and client tools round trip, in their documented order', async () => {
       expect(Object.keys(await counts()).sort()).toEqual(
         [
+          'api_keys',
           'artifacts',
           'background_tasks',
           'client_http_tools',
@@ -664,6 +675,46 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(await store.tasks.get('x', 'bash_b')).toMatchObject({ status: 'completed', exitCode: 0, endedAt: at(7) })
       expect((await store.tasks.outputPathsOf('x')).sort()).toEqual(['/data/artifacts/bash_a.tmp'])
       expect(await store.tasks.outputPathsOf('none')).toEqual([])
+    })
+  })
+
+  describe('keys', () => {
+    const key = (id: string, secretHash: string, createdAt: string): Omit<KeyRecord, 'revokedAt'> => ({
+      id,
+      name: `key ${id}`,
+      secretHash,
+      role: id === 'k1' ? 'agent' : null,
+      scopes: ['sessions:read', 'events:read'],
+      sessions: id === 'k1' ? ['s1', '\u{1D7D8}'] : null,
+      workspaces: id === 'k2' ? ['/srv/a', '/srv/é'] : null,
+      expiresAt: id === 'k2' ? '2027-01-01T00:00:00.000Z' : null,
+      createdAt,
+      createdBy: 'admin',
+    })
+
+    it('come back as stored, by id and by secret hash; the list goes oldest first; a revoked key keeps its row and its first revocation time', async () => {
+      expect(await store.keys.list()).toEqual([])
+      await store.commit((u) => {
+        u.keys.insert(key('k2', 'ab'.repeat(32), at(2)))
+        u.keys.insert(key('k1', 'cd'.repeat(32), at(1)))
+      })
+      const k1 = { ...key('k1', 'cd'.repeat(32), at(1)), revokedAt: null }
+      expect(await store.keys.get('k1')).toEqual(k1)
+      expect(await store.keys.bySecretHash('ab'.repeat(32))).toEqual({ ...key('k2', 'ab'.repeat(32), at(2)), revokedAt: null })
+      expect(await store.keys.bySecretHash('ef'.repeat(32))).toBeUndefined()
+      expect(await store.keys.get('nope')).toBeUndefined()
+      expect((await store.keys.list()).map((k) => k.id)).toEqual(['k1', 'k2'])
+      await store.commit((u) => u.keys.revoke('k1', at(5)))
+      await store.commit((u) => u.keys.revoke('k1', at(9)))
+      expect(await store.keys.bySecretHash('cd'.repeat(32))).toEqual({ ...k1, revokedAt: at(5) })
+      expect((await counts()).api_keys).toBe(2)
+    })
+
+    it('a taken id or secret hash rejects the unit with StoreConflictError and writes nothing', async () => {
+      await store.commit((u) => u.keys.insert(key('k1', 'cd'.repeat(32), at(1))))
+      await expect(store.commit((u) => u.keys.insert(key('k1', 'ee'.repeat(32), at(2))))).rejects.toThrow(StoreConflictError)
+      await expect(store.commit((u) => u.keys.insert(key('k3', 'cd'.repeat(32), at(2))))).rejects.toThrow(StoreConflictError)
+      expect((await store.keys.list()).map((k) => k.id)).toEqual(['k1'])
     })
   })
 

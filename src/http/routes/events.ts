@@ -58,12 +58,11 @@ export const eventRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime; limit
         summary: "The session's events as Server-Sent Events: id is the session's sequence number; resume with Last-Event-ID or ?after=N",
         description: EVENT_STREAM_DESCRIPTION,
         tags: ['events'],
-        security: [{ bearer: [] }, { accessToken: [] }],
         params: SessionIdParams,
         querystring: Type.Object(
           {
             after: Type.Optional(EventId('The last event id the client has: the stream starts after it (0 when absent)')),
-            access_token: Type.Optional(Type.String({ description: "TOOLEXEC_TOKEN, for a browser's EventSource, which cannot send an Authorization header" })),
+            access_token: Type.Optional(Type.String({ description: "TOOLEXEC_TOKEN or a key, for a browser's EventSource, which cannot send an Authorization header" })),
           },
           { additionalProperties: false },
         ),

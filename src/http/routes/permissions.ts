@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { principalOf } from '../principal.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
 
@@ -40,7 +41,10 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
         response: { 200: Type.Object({ requests: Type.Array(inline(PermissionRequestRecordSchema)) }), ...errors(400) },
       },
     },
-    async (request) => ({ requests: await runtime.sessions.pendingPermissions(request.query.sessionId) }),
+    async (request) => {
+      const requests = await runtime.sessions.pendingPermissions(request.query.sessionId)
+      return { requests: await runtime.access.filter(principalOf(request), requests, (pending) => pending.sessionId) }
+    },
   )
 
   app.get(
@@ -53,7 +57,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
         response: { 200: Type.Object({ rules: Type.Array(inline(ProjectRuleSchema)) }) },
       },
     },
-    async () => ({ rules: await runtime.projectRules.list() }),
+    async (request) => ({ rules: await runtime.access.rules(principalOf(request), await runtime.projectRules.list()) }),
   )
 
   app.delete(
@@ -68,7 +72,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
       },
     },
     async (request, reply) => {
-      await runtime.projectRules.delete(request.params.id)
+      await runtime.projectRules.delete(request.params.id, (rules) => runtime.access.rules(principalOf(request), rules))
       return reply.code(204).send(null)
     },
   )

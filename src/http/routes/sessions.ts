@@ -4,6 +4,7 @@ import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebo
 import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { principalOf } from '../principal.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline, SessionIdParams } from '../schema.js'
 
@@ -34,7 +35,10 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
         response: { 200: inline(SessionListSchema), ...errors(400, 404) },
       },
     },
-    (request) => runtime.sessions.list(request.query),
+    (request) => {
+      const principal = principalOf(request)
+      return runtime.sessions.list(request.query, (session) => runtime.access.sees(principal, session))
+    },
   )
 
   app.get(

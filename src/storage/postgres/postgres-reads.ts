@@ -1,6 +1,18 @@
 /** @module The PostgreSQL store's reads, by role: each one prepared statement, one round trip. */
-import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, ProjectRuleRecord, RuleReads, ScheduleReads, SessionCounts, SessionReads, SessionRecord } from '../../contracts/store.js'
-import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import type {
+  ApprovalReads,
+  ArtifactReads,
+  BackgroundTaskReads,
+  EventReads,
+  KeyReads,
+  ProjectRuleRecord,
+  RuleReads,
+  ScheduleReads,
+  SessionCounts,
+  SessionReads,
+  SessionRecord,
+} from '../../contracts/store.js'
+import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { EventPageBatch } from './event-page-batch.js'
 import type { PgSender } from './pg-connection.js'
@@ -107,6 +119,16 @@ export function backgroundTaskReads(connection: PgSender): BackgroundTaskReads {
     get: async (sessionId, id) => optional(await read.row('getBackgroundTask', sessionId, id), toBackgroundTaskRecord),
     running: async (sessionId) => (sessionId === undefined ? await read.rows('runningBackgroundTasks') : await read.rows('runningBackgroundTasksOfSession', sessionId)).map(toBackgroundTaskRecord),
     outputPathsOf: (sessionId) => read.column<string>('backgroundTaskOutputPaths', sessionId),
+  }
+}
+
+/** Read on every request that carries a key, never cached: a key revoked on any server stops working at once on all. */
+export function keyReads(connection: PgSender): KeyReads {
+  const read = new Reader(connection)
+  return {
+    get: async (id) => optional(await read.row('getKey', id), toKeyRecord),
+    bySecretHash: async (secretHash) => optional(await read.row('keyBySecretHash', secretHash), toKeyRecord),
+    list: async () => (await read.rows('keys')).map(toKeyRecord),
   }
 }
 

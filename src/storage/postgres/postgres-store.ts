@@ -5,10 +5,10 @@
  * (pg-pool.ts). Nothing here waits for the database on the event loop.
  */
 import { LeaseLostError, type SessionFence } from '../../contracts/cluster.js'
-import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, RuleReads, ScheduleReads, SessionReads, SessionRecord, Store, UnitOfWork } from '../../contracts/store.js'
+import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, KeyReads, RuleReads, ScheduleReads, SessionReads, SessionRecord, Store, UnitOfWork } from '../../contracts/store.js'
 import { CommittedCache } from './committed-cache.js'
 import type { PgSender, Traffic } from './pg-connection.js'
-import { approvalReads, artifactReads, backgroundTaskReads, eventReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
+import { approvalReads, artifactReads, backgroundTaskReads, eventReads, keyReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
 import { CACHES_CHANNEL, DELETED_CHANNEL, EVENTS_CHANNEL, TOOLS_CHANGED } from './pg-cluster.js'
 import type { Statement } from './statements.js'
 import { recordUnit, type RecordedUnit } from './unit-recorder.js'
@@ -21,6 +21,7 @@ export class PostgresStore implements Store {
   readonly rules: RuleReads
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
+  readonly keys: KeyReads
   readonly #connection: PgSender
   #building = false
   /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers and caches. */
@@ -37,6 +38,7 @@ export class PostgresStore implements Store {
     this.rules = ruleReads(connection, this.#caches)
     this.artifacts = artifactReads(connection)
     this.tasks = backgroundTaskReads(connection)
+    this.keys = keyReads(connection)
   }
 
   /** From now on each unit begins with the check that this node still holds the lease of every session it writes. */

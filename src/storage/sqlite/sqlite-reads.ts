@@ -9,6 +9,8 @@ import type {
   BackgroundTaskReads,
   CallRow,
   EventReads,
+  KeyReads,
+  KeyRecord,
   PermissionRow,
   ProjectRuleRecord,
   RuleReads,
@@ -20,7 +22,7 @@ import type {
   StoredEvent,
 } from '../../contracts/store.js'
 import type { BackgroundTaskRecord } from '../../contracts/background-task-record.js'
-import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { settled } from './settled.js'
 import type { Statements } from './statements.js'
@@ -240,3 +242,25 @@ export class SqliteBackgroundTaskReads implements BackgroundTaskReads {
     return settled(() => this.#s.backgroundTaskOutputPaths.pluck().all(sessionId) as string[])
   }
 }
+
+export class SqliteKeyReads implements KeyReads {
+  readonly #s: Statements
+
+  constructor(statements: Statements) {
+    this.#s = statements
+  }
+
+  get(id: string): Promise<KeyRecord | undefined> {
+    return settled(() => optionalKey(this.#s.getKey.get(id)))
+  }
+
+  bySecretHash(secretHash: string): Promise<KeyRecord | undefined> {
+    return settled(() => optionalKey(this.#s.keyBySecretHash.get(secretHash)))
+  }
+
+  list(): Promise<KeyRecord[]> {
+    return settled(() => (this.#s.keys.all() as RawRow[]).map(toKeyRecord))
+  }
+}
+
+const optionalKey = (row: unknown): KeyRecord | undefined => (row === undefined ? undefined : toKeyRecord(row as RawRow))

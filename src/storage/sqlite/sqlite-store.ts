@@ -3,11 +3,11 @@
  * answers at once: a read settles its promise in place, and a unit of work is built and
  * committed in one transaction, without yielding, before `commit` returns.
  */
-import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, RuleReads, ScheduleReads, SessionReads, Store, UnitOfWork } from '../../contracts/store.js'
+import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, KeyReads, RuleReads, ScheduleReads, SessionReads, Store, UnitOfWork } from '../../contracts/store.js'
 import { CommittedCache } from './committed-cache.js'
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
-import { SqliteApprovalReads, SqliteArtifactReads, SqliteBackgroundTaskReads, SqliteEventReads, SqliteRuleReads, SqliteScheduleReads, SqliteSessionReads } from './sqlite-reads.js'
+import { SqliteApprovalReads, SqliteArtifactReads, SqliteBackgroundTaskReads, SqliteEventReads, SqliteKeyReads, SqliteRuleReads, SqliteScheduleReads, SqliteSessionReads } from './sqlite-reads.js'
 import { SqliteUnitOfWork } from './sqlite-unit-of-work.js'
 import { prepareStatements } from './statements.js'
 
@@ -20,6 +20,7 @@ export class SqliteStore implements Store {
   readonly rules: RuleReads
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
+  readonly keys: KeyReads
   readonly #unit: SqliteUnitOfWork
   // One wrapper for every transaction: building one per call costs more than the BEGIN itself.
   readonly #transaction: (build: (unit: UnitOfWork) => unknown) => unknown
@@ -35,6 +36,7 @@ export class SqliteStore implements Store {
     this.rules = new SqliteRuleReads(statements, cache)
     this.artifacts = new SqliteArtifactReads(statements)
     this.tasks = new SqliteBackgroundTaskReads(statements)
+    this.keys = new SqliteKeyReads(statements)
     this.#unit = new SqliteUnitOfWork(statements, cache)
     this.#transaction = db.transaction((build: (unit: UnitOfWork) => unknown) => this.#unit.build(build))
   }

@@ -81,6 +81,12 @@ const SQL = {
   runningBackgroundTasks: "SELECT * FROM background_tasks WHERE status = 'running' ORDER BY started_at, session_id, id",
   runningBackgroundTasksOfSession: "SELECT * FROM background_tasks WHERE status = 'running' AND session_id = ? ORDER BY started_at, id",
   backgroundTaskOutputPaths: 'SELECT output_path FROM background_tasks WHERE session_id = ? AND output_path IS NOT NULL',
+  insertKey: `INSERT INTO api_keys (id, name, secret_hash, role, scopes_json, sessions_json, workspaces_json, expires_at, created_at, created_by)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  revokeKey: 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  getKey: 'SELECT * FROM api_keys WHERE id = ?',
+  keyBySecretHash: 'SELECT * FROM api_keys WHERE secret_hash = ?',
+  keys: 'SELECT * FROM api_keys ORDER BY created_at, id',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',

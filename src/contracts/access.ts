@@ -1,0 +1,92 @@
+/**
+ * @module Who may do what: the scopes (one per kind of action), the roles (named bundles of
+ * scopes) and the principal an authenticated request carries. The route that needs each scope
+ * is told by one table (src/http/route-scopes.ts).
+ */
+import { Type, type Static } from '@sinclair/typebox'
+
+export const SCOPES = [
+  'sessions:create',
+  'sessions:read',
+  'sessions:abort',
+  'sessions:delete',
+  'events:read',
+  'schedules:write',
+  'approvals:decide',
+  'rules:read',
+  'rules:write',
+  'tools:read',
+  'tools:write',
+  'cluster:read',
+  'keys:read',
+  'keys:write',
+  'audit:read',
+] as const
+
+export type Scope = (typeof SCOPES)[number]
+
+export const ScopeSchema = Type.Union(
+  SCOPES.map((scope) => Type.Literal(scope)),
+  { $id: 'Scope', description: 'One kind of action; every route needs exactly one (see the `security` of each operation)' },
+)
+
+const READ: readonly Scope[] = ['sessions:read', 'events:read', 'tools:read']
+
+/** The named bundles of scopes a key can be given instead of a list. */
+export const ROLES = {
+  owner: SCOPES,
+  agent: ['sessions:create', ...READ, 'schedules:write', 'sessions:abort'],
+  approver: [...READ, 'approvals:decide', 'rules:read'],
+  observer: READ,
+  auditor: [...READ, 'rules:read', 'cluster:read', 'keys:read', 'audit:read'],
+} as const satisfies Record<string, readonly Scope[]>
+
+export type RoleName = keyof typeof ROLES
+
+export const RoleSchema = Type.Union(
+  (Object.keys(ROLES) as RoleName[]).map((role) => Type.Literal(role)),
+  {
+    $id: 'Role',
+    description: 'owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream and decide; observer: read and stream; auditor: the audit log and read',
+  },
+)
+export type Role = Static<typeof RoleSchema>
+
+/**
+ * What a limited principal may see: the sessions named, and those whose workspace lies under one
+ * of the paths. Both absent: every session.
+ */
+export interface AccessLimits {
+  readonly sessions: readonly string[] | null
+  readonly workspaces: readonly string[] | null
+}
+
+export const NO_LIMITS: AccessLimits = { sessions: null, workspaces: null }
+
+/**
+ * Who sent a request: the administrator (TOOLEXEC_TOKEN), a key, or anyone on this machine
+ * when the server runs without a token. Other kinds (short-lived links, identity-provider
+ * tokens) carry the same fields.
+ */
+export interface Principal {
+  readonly id: string
+  readonly name: string
+  readonly kind: 'admin' | 'key' | 'local'
+  readonly scopes: ReadonlySet<Scope>
+  readonly limits: AccessLimits
+  /** When its credential stops working; null when it does not expire. */
+  readonly expiresAt: string | null
+}
+
+export const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES)
+
+export const ADMIN: Principal = { id: 'admin', name: 'administrator (TOOLEXEC_TOKEN)', kind: 'admin', scopes: ALL_SCOPES, limits: NO_LIMITS, expiresAt: null }
+export const LOCAL: Principal = { id: 'local', name: 'local (no TOOLEXEC_TOKEN)', kind: 'local', scopes: ALL_SCOPES, limits: NO_LIMITS, expiresAt: null }
+
+export function isLimited(limits: AccessLimits): boolean {
+  return limits.sessions !== null || limits.workspaces !== null
+}
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value)
+}
