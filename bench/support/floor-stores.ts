@@ -106,7 +106,7 @@ CREATE TABLE tool_calls (session_id TEXT NOT NULL, id TEXT NOT NULL, schedule_id
   }
 }
 
-const POSTGRES_SCHEMA = `
+export const POSTGRES_SCHEMA = `
 CREATE TABLE events (session_id TEXT COLLATE "C" NOT NULL, seq BIGINT NOT NULL, type TEXT NOT NULL, at TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE schedules (id TEXT COLLATE "C" PRIMARY KEY, session_id TEXT COLLATE "C" NOT NULL, status TEXT NOT NULL, groups_json TEXT NOT NULL, created_at TEXT NOT NULL, completed_at TEXT);
 CREATE TABLE tool_calls (session_id TEXT COLLATE "C" NOT NULL, id TEXT COLLATE "C" NOT NULL, schedule_id TEXT COLLATE "C" NOT NULL, name TEXT NOT NULL, input_json TEXT NOT NULL,
@@ -115,7 +115,8 @@ CREATE TABLE tool_calls (session_id TEXT COLLATE "C" NOT NULL, id TEXT COLLATE "
 
 // One statement for a whole commit: an accepted call's UPDATE never meets its INSERT in the same
 // commit (a call ends only after its acceptance is committed), so one snapshot serves all parts.
-const COMMIT_BATCH = `
+// Its parts are exported for the cluster floor's commit (floor-cluster-store.ts), which adds its fence.
+export const COMMIT_WRITES = `
 WITH new_schedules AS (
   INSERT INTO schedules (id, session_id, status, groups_json, created_at)
   SELECT id, session_id, 'running', groups_json, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS s(id, session_id, groups_json, created_at)
@@ -127,10 +128,12 @@ WITH new_schedules AS (
 ), ended_calls AS (
   UPDATE tool_calls AS t SET status = 'succeeded', result_json = e.result_json
   FROM unnest($13::text[], $14::text[], $15::text[]) AS e(session_id, id, result_json) WHERE t.session_id = e.session_id AND t.id = e.id
-)
-UPDATE schedules AS s SET status = 'completed', completed_at = e.at FROM unnest($16::text[], $17::text[]) AS e(id, at) WHERE s.id = e.id`
+)`
+export const END_SCHEDULES = "UPDATE schedules AS s SET status = 'completed', completed_at = e.at FROM unnest($16::text[], $17::text[]) AS e(id, at) WHERE s.id = e.id"
+const COMMIT_BATCH = `${COMMIT_WRITES}\n${END_SCHEDULES}`
 
-function batchValues({ accepted, ended }: FloorBatch): unknown[][] {
+/** The values of COMMIT_BATCH's seventeen parameters. */
+export function batchValues({ accepted, ended }: FloorBatch): unknown[][] {
   const events = [...accepted, ...ended].flatMap((call) => call.events.map((event) => ({ sessionId: call.sessionId, event })))
   return [
     accepted.map((call) => call.scheduleId),
