@@ -1,6 +1,6 @@
 -- API keys (POST /keys): the secret is kept only as its SHA-256, which a request's bearer is
 -- looked up by; a revoked key keeps its row, with the time it was revoked.
-CREATE TABLE api_keys (
+CREATE TABLE IF NOT EXISTS api_keys (
   id              TEXT COLLATE "C" PRIMARY KEY,
   name            TEXT NOT NULL,
   secret_hash     TEXT COLLATE "C" NOT NULL UNIQUE,
@@ -13,4 +13,4 @@ CREATE TABLE api_keys (
   created_by      TEXT COLLATE "C" NOT NULL,
   revoked_at      TEXT COLLATE "C"
 );
-CREATE INDEX api_keys_by_creation ON api_keys(created_at, id);
+CREATE INDEX IF NOT EXISTS api_keys_by_creation ON api_keys(created_at, id);
