@@ -218,7 +218,11 @@ export class ScheduleService {
           (view) => (isFinished(view.status) ? wait.stop() : undefined),
           () => wait.stop(),
         )
-      unfollow = this.#parts.followSession?.(current.sessionId, ifEnded) ?? unfollow
+      if (this.#parts.followSession !== undefined) {
+        unfollow = this.#parts.followSession(current.sessionId, ifEnded)
+        // Ended between the read above and following: no wake-up comes for it any more.
+        ifEnded()
+      }
       await wait.ended
     } finally {
       unfollow()
