@@ -13,6 +13,7 @@ import type { NewAuditEntry } from '../../src/contracts/audit.js'
 import { StoreConflictError, type OpenedStore, type Store } from '../../src/contracts/store.js'
 import { allEntries, GENESIS_HASH, type ChainReport, sha256Hex, verifyChain } from '../../src/storage/audit-chain.js'
 import { openStore, SQLITE_FILE } from '../../src/storage/open-store.js'
+import { tamperAuditLog } from '../support/audit-tamper.js'
 import { sessionRecord } from '../support/store-records.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { dropDatabase, freshDatabaseUrl, testBackend } from '../support/test-database.js'
@@ -32,27 +33,7 @@ function entry(second: number, overrides: Partial<NewAuditEntry> = {}): NewAudit
 
 const verify = () => verifyChain(allEntries(store.audit, 2))
 
-/** SQL of the test's own on the store's database, the append-only triggers dropped first as a rewriter would. */
-async function tamper(statements: readonly string[]): Promise<void> {
-  if (databaseUrl === undefined) {
-    const db = new Database(path.join(dataDir, SQLITE_FILE))
-    try {
-      db.exec('DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;')
-      for (const sql of statements) db.exec(sql)
-    } finally {
-      db.close()
-    }
-    return
-  }
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    await client.query('ALTER TABLE audit_log DISABLE TRIGGER USER')
-    for (const sql of statements) await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
+const tamper = (statements: readonly string[]): Promise<void> => tamperAuditLog({ dataDir, databaseUrl }, statements)
 
 function expectBroken(report: ChainReport, expected: Partial<Omit<ChainReport, 'broken'>> & { broken: { seq: number } }, why: string): void {
   expect(report).toMatchObject(expected)

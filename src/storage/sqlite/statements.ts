@@ -90,9 +90,11 @@ const SQL = {
   keys: 'SELECT * FROM api_keys ORDER BY created_at, id',
   // The chain is computed here, in the unit's transaction, as PostgreSQL's toolexec_audit_append does (migration 016).
   appendAudit: `INSERT INTO audit_log (seq, at, kind, actor_id, actor_name, session_id, detail_json, prev_hash, hash)
-      SELECT l.seq + 1, v.at, v.kind, v.actor_id, v.actor_name, v.session_id, v.detail_json, l.hash, toolexec_sha256(l.hash || char(10) || (l.seq + 1) || char(10) || v.body)
-      FROM (SELECT ? AS at, ? AS kind, ? AS actor_id, ? AS actor_name, ? AS session_id, ? AS detail_json, ? AS body) v,
-      (SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), '${GENESIS_HASH}') AS hash FROM audit_log) l`,
+      SELECT COALESCE(l.seq, 0) + 1, v.at, v.kind, v.actor_id, v.actor_name, v.session_id, v.detail_json, COALESCE(l.hash, '${GENESIS_HASH}'),
+        toolexec_sha256(COALESCE(l.hash, '${GENESIS_HASH}') || char(10) || (COALESCE(l.seq, 0) + 1) || char(10) || v.body)
+      FROM (SELECT ? AS at, ? AS kind, ? AS actor_id, ? AS actor_name, ? AS session_id, ? AS detail_json, ? AS body) v
+      -- The last entry by its primary key, one row read (a MAX beside another column would scan the table).
+      LEFT JOIN (SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1) l ON true`,
   // Each filter's value twice: it is NULL (no filter) or compared.
   auditPage: `SELECT * FROM audit_log WHERE seq > ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR actor_id = ?) AND (? IS NULL OR session_id = ?)
       AND (? IS NULL OR at >= ?) AND (? IS NULL OR at < ?) ORDER BY seq LIMIT ?`,
