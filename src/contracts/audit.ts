@@ -49,6 +49,21 @@ export const AuditEntrySchema = Type.Object(
 )
 export type AuditEntry = Static<typeof AuditEntrySchema>
 
+const Time = (description: string) => Type.String({ format: 'date-time', description })
+
+export const AuditQuerySchema = Type.Object(
+  {
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'Entries after this seq (the `next` of the previous page); 0 when absent' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Entries per page, 1 to 1000 (100 when absent)' })),
+    kind: Type.Optional(Type.Union(AUDIT_KINDS.map((kind) => Type.Literal(kind)))),
+    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'An actor id: a key id, `admin`, `local` or `server`' })),
+    sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    since: Type.Optional(Time('Entries at or after this time')),
+    until: Type.Optional(Time('Entries before this time')),
+  },
+  { additionalProperties: false },
+)
+
 /** What GET /audit selects: oldest first, after the seq `after`. */
 export interface AuditQuery {
   readonly after: number
