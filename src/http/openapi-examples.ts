@@ -72,4 +72,5 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     body: { name: 'ci-agent', role: 'agent', workspaces: ['/srv/agents/ci'], expiresAt: '2026-12-31T00:00:00Z' },
   },
   revokeKey: { summary: 'Revoke the agent app’s key', parameters: { id: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84' } },
+  listAudit: { summary: 'The approvals one key answered', parameters: { kind: 'approval.answered', actor: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84' } },
 }
