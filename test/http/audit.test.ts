@@ -8,6 +8,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedKey } from '../../src/contracts/api-keys.js'
 import type { AuditEntry, AuditPage } from '../../src/contracts/audit.js'
+import { AUDIT_USAGE } from '../../src/audit-command.js'
+import { helpText } from '../../src/config.js'
 import { tamperAuditLog } from '../support/audit-tamper.js'
 import { runRefusedMain } from '../support/main-process.js'
 import { inject } from '../support/running-session.js'
@@ -175,6 +177,10 @@ describe('GET /audit', () => {
 })
 
 describe('toolexec audit verify', () => {
+  it('is named by --help', () => {
+    expect(helpText('0.0.0')).toContain('toolexec audit verify [--head <hash>] [--data-dir <dir> | --database-url <url>]')
+  })
+
   it('exits 0 with the count and head of an intact log, and 1 naming the first entry edited or the kept head gone', async () => {
     const dir = await tempDir('audit-verify')
     const own = await startTestServer({ dataDir: dir, env: { TOOLEXEC_TOKEN: TOKEN } })
@@ -182,6 +188,8 @@ describe('toolexec audit verify', () => {
     const env: Record<string, string> = own.databaseUrl === undefined ? {} : { TOOLEXEC_DATABASE_URL: own.databaseUrl }
     const verify = (args: string[] = []) => runRefusedMain(own.dataDir, env, 60_000, { args: ['audit', 'verify', ...args] })
     try {
+      const usage = await runRefusedMain(path.join(dir, 'none'), {}, 60_000, { args: ['audit', 'check'] })
+      expect([usage.code, usage.stderr]).toEqual([2, `toolexec: ${AUDIT_USAGE}\n`])
       const nowhere = await runRefusedMain(path.join(dir, 'none'), {}, 60_000, { args: ['audit', 'verify'] })
       expect([nowhere.code, nowhere.stderr]).toEqual([2, `toolexec: no database at ${path.join(dir, 'none', 'toolexec.db')}: give the server's --data-dir or TOOLEXEC_DATABASE_URL\n`])
       for (let i = 0; i < 3; i++) expect((await own.json('POST', '/keys', { name: `k${i}`, role: 'observer' }, ADMIN)).status).toBe(201)
