@@ -3,7 +3,7 @@
 -- hash = sha256(prev_hash || '\n' || seq || '\n' || body) in hex, where body is the entry's
 -- canonical JSON (src/storage/audit-chain.ts); the first entry's prev_hash is 64 zeros.
 -- No foreign key: an entry outlives the session it names.
-CREATE TABLE audit_log (
+CREATE TABLE IF NOT EXISTS audit_log (
   seq         INTEGER PRIMARY KEY,
   at          TEXT NOT NULL,
   kind        TEXT NOT NULL,
@@ -14,9 +14,9 @@ CREATE TABLE audit_log (
   prev_hash   TEXT NOT NULL,
   hash        TEXT NOT NULL
 );
-CREATE INDEX audit_log_by_session ON audit_log(session_id, seq);
-CREATE INDEX audit_log_by_actor ON audit_log(actor_id, seq);
-CREATE INDEX audit_log_by_kind ON audit_log(kind, seq);
+CREATE INDEX IF NOT EXISTS audit_log_by_session ON audit_log(session_id, seq);
+CREATE INDEX IF NOT EXISTS audit_log_by_actor ON audit_log(actor_id, seq);
+CREATE INDEX IF NOT EXISTS audit_log_by_kind ON audit_log(kind, seq);
 -- Rewriting the log takes dropping these first; the chain tells it then (toolexec audit verify).
-CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
