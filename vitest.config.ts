@@ -13,6 +13,8 @@ const shared = {
  */
 const POSTGRES_SUITES = [
   'test/storage/store-contract.test.ts',
+  'test/storage/audit-log.test.ts',
+  'test/http/audit.test.ts',
   'test/http/schedules.test.ts',
   'test/http/events.test.ts',
   'test/http/session-stream.test.ts',

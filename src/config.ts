@@ -225,6 +225,8 @@ export function helpText(version: string): string {
     `toolexec ${version}: a server that executes AI agents' tool calls.`,
     '',
     'Usage: toolexec [--flag value ...]    (from a checkout: npm start -- [--flag value ...])',
+    '       toolexec audit verify [--head <hash>] [--data-dir <dir> | --database-url <url>]',
+    "           checks the audit log's hash chain: exit 0 intact, 1 broken (or the kept head gone), 2 unreadable",
     '',
     'Each flag may also be given by its environment variable; the flag wins.',
     '',

@@ -12,6 +12,7 @@ import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type 
 const SAME_SIGNAL_MS = 100
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'audit') await audit(process.argv.slice(3))
   const config = readConfig(process.argv.slice(2))
   for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
   // Loaded only now, so that --help and --version answer without loading (or, under tsx, compiling) the server.
@@ -50,6 +51,17 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+}
+
+/** `toolexec audit verify`: exits 0 (the chain holds), 1 (it does not) or 2 (it could not be read). */
+async function audit(args: readonly string[]): Promise<never> {
+  const { runAuditCommand } = await import('./audit-command.js')
+  try {
+    const code = await runAuditCommand(args, process.env, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`toolexec: ${line}\n`) })
+    process.exit(code)
+  } catch (error) {
+    refuse(error instanceof Error ? error.message : String(error))
+  }
 }
 
 /** The configuration, or the help or version printed and exit 0, or one line and exit 2. */

@@ -29,6 +29,7 @@ import type { BacklogBounds } from './sessions/schedule-backlog.js'
 import { ScheduleService } from './sessions/schedule-service.js'
 import { SessionPermissionBroker } from './sessions/session-broker.js'
 import { deleteSession } from './sessions/session-deletion.js'
+import { AuditService } from './sessions/audit-service.js'
 import { SessionAccess } from './sessions/session-access.js'
 import { SessionOwnership } from './sessions/session-ownership.js'
 import { SessionService } from './sessions/session-service.js'
@@ -173,8 +174,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     broker,
     backgroundTasks,
     toolEntry: (name) => registry.get(name),
-    deleteSession: async (sessionId) => {
-      await deleteSession(deletion, sessionId)
+    deleteSession: async (sessionId, by) => {
+      await deleteSession(deletion, sessionId, by)
       await ownership.release(sessionId)
     },
     claim: (sessionId) => ownership.claim(sessionId),
@@ -202,6 +203,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
   })
   if (!ownership.solo) opened.fence(ownership)
   const runsHere = (sessionId: string): boolean => ownership.solo || ownership.epochOf(sessionId) !== undefined
+  const access = new SessionAccess(store)
   return {
     store,
     journal,
@@ -217,7 +219,8 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     ownership,
     projectRules: new ProjectRuleService(store),
     keys: new KeyService(store),
-    access: new SessionAccess(store),
+    access,
+    audit: new AuditService(store, access),
     dataDir: options.dataDir,
     database: opened,
     sandbox: options.sandbox?.status ?? probeSandbox('auto'),

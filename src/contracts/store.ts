@@ -1,5 +1,6 @@
 /** @module Records as the store keeps them; shared by storage and the service layer. */
 import type { Scope } from './access.js'
+import type { AuditQuery, NewAuditEntry } from './audit.js'
 import type { BackgroundTaskEnd, BackgroundTaskRecord, NewBackgroundTask } from './background-task-record.js'
 import type { ClusterStore, SessionFence } from './cluster.js'
 import type { CallRecordStatus, ScheduleStatus } from './api.js'
@@ -206,7 +207,8 @@ export interface RuleReads {
 export interface RuleWrites {
   insertProjectRule(workspace: string, rule: string, at: string): void
   /** The request's rule (its suggested rule, else its tool) as an allow rule of its session's workspace. */
-  projectRuleFor(permissionId: string, at: string): void
+  /** Returns the new rule's id (no rule is added when the workspace has that rule already). */
+  projectRuleFor(permissionId: string, at: string): string
   deleteProjectRule(id: string): void
   /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */
   putClientTool(name: string, definition: unknown, at: string): void
@@ -275,6 +277,32 @@ export interface KeyWrites {
   revoke(id: string, at: string): void
 }
 
+/** An audit entry as stored: its detail as the JSON text kept, which its hash covers. */
+export interface AuditRecord {
+  readonly seq: number
+  readonly at: string
+  readonly kind: string
+  readonly actor: { readonly id: string; readonly name: string }
+  readonly sessionId: string | null
+  readonly detailJson: string
+  readonly prevHash: string
+  readonly hash: string
+}
+
+export interface AuditReads {
+  /** Oldest first: up to `query.limit` entries after the seq `query.after` that pass its filters. */
+  page(query: AuditQuery): Promise<AuditRecord[]>
+}
+
+export interface AuditWrites {
+  /**
+   * Appends the entry after the last one committed, chained to it: the database gives it the
+   * next seq and its hash. Appended with the change it records, it exists if and only if that
+   * change committed. Entries are never changed or removed (the tables refuse it).
+   */
+  append(entry: NewAuditEntry): void
+}
+
 /** The writes of one unit of work, by role; recorded in order, committed together or not at all. */
 export interface UnitOfWork {
   readonly sessions: SessionWrites
@@ -285,6 +313,7 @@ export interface UnitOfWork {
   readonly artifacts: ArtifactWrites
   readonly tasks: BackgroundTaskWrites
   readonly keys: KeyWrites
+  readonly audit: AuditWrites
 }
 
 /**
@@ -306,6 +335,7 @@ export interface Store {
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
   readonly keys: KeyReads
+  readonly audit: AuditReads
   commit<T>(build: (unit: UnitOfWork) => T): Promise<T>
 }
 

@@ -24,6 +24,7 @@ import { registerDocs } from './docs.js'
 import { registerClusterForwarding } from './cluster-forwarding.js'
 import { artifactRoutes } from './routes/artifacts.js'
 import { clusterRoutes } from './routes/cluster.js'
+import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(toolRoutes, { runtime })
   await app.register(clusterRoutes, { runtime })
   await app.register(keyRoutes, { runtime })
+  await app.register(auditRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
   // A route without its scope in the table stops the server from starting.
   assertEveryRouteListed(routes)

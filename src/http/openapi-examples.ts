@@ -72,4 +72,16 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     body: { name: 'ci-agent', role: 'agent', workspaces: ['/srv/agents/ci'], expiresAt: '2026-12-31T00:00:00Z' },
   },
   revokeKey: { summary: 'Revoke the agent app’s key', parameters: { id: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84' } },
+  listAudit: {
+    summary: 'The approvals one key answered in the session on one day, the page after entry 120',
+    parameters: {
+      kind: 'approval.answered',
+      actor: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84',
+      sessionId: SESSION,
+      since: '2026-12-05T00:00:00.000Z',
+      until: '2026-12-06T00:00:00.000Z',
+      after: 120,
+      limit: 50,
+    },
+  },
 }

@@ -43,6 +43,7 @@ const TAGS = [
   { name: 'artifacts', description: 'Bytes a result saved aside (large outputs, images)' },
   { name: 'tools', description: 'The registered tools' },
   { name: 'keys', description: 'API keys: scopes or a role, limits to sessions or workspaces, an expiry; revoked at once' },
+  { name: 'audit', description: 'The audit log: who decided approvals, minted or revoked keys, removed rules and tools, deleted sessions; chained by hash' },
   { name: 'health', description: 'Liveness; never needs a token' },
 ]
 

@@ -47,6 +47,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /keys': { scope: 'keys:write' },
   'GET /keys': { scope: 'keys:read' },
   'DELETE /keys/:id': { scope: 'keys:write' },
+  'GET /audit': { scope: 'audit:read' },
   'GET /healthz': OPEN,
   'GET /openapi.json': OPEN,
   // The web console's page: it holds no data and asks for the token itself, like its assets.

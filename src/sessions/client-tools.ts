@@ -7,6 +7,7 @@
  * removes one only until then.
  */
 import type { Logger } from 'pino'
+import type { AuditActor } from '../contracts/audit.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { HttpToolDefinition } from '../contracts/tool-config.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
@@ -35,11 +36,16 @@ export class ClientTools {
   /**
    * @throws ToolexecError EXEC_ERR_INVALID_TOOL for a bad definition, EXEC_ERR_DUPLICATE_TOOL for a name in use
    */
-  async add(definition: HttpToolDefinition): Promise<ToolEntry> {
+  async add(definition: HttpToolDefinition, by: AuditActor): Promise<ToolEntry> {
     const entry = createHttpTool(definition)
     this.#registry.register(entry)
     try {
-      await this.#store.commit((unit) => unit.rules.putClientTool(definition.name, definition, new Date().toISOString()))
+      await this.#store.commit((unit) => {
+        const at = new Date().toISOString()
+        unit.rules.putClientTool(definition.name, definition, at)
+        // Its name only: a definition's url and headers may carry a credential of the service it calls.
+        unit.audit.append({ at, kind: 'tool.added', actor: by, sessionId: null, detail: { name: definition.name } })
+      })
     } catch (error) {
       this.#registry.unregister(definition.name)
       throw error
@@ -52,11 +58,14 @@ export class ClientTools {
   /**
    * @throws ToolexecError API_ERR_TOOL_NOT_FOUND, or API_ERR_TOOL_NOT_DELETABLE for a tool that is not an HTTP tool
    */
-  async remove(name: string): Promise<void> {
+  async remove(name: string, by: AuditActor): Promise<void> {
     const entry = this.#registry.get(name)
     if (entry === undefined) throw new ToolexecError('API_ERR_TOOL_NOT_FOUND', [name])
     if (!isHttpTool(entry)) throw new ToolexecError('API_ERR_TOOL_NOT_DELETABLE', [name])
-    await this.#store.commit((unit) => unit.rules.deleteClientTool(name))
+    await this.#store.commit((unit) => {
+      unit.rules.deleteClientTool(name)
+      unit.audit.append({ at: new Date().toISOString(), kind: 'tool.removed', actor: by, sessionId: null, detail: { name } })
+    })
     this.#registry.unregister(name)
     this.#stored.delete(name)
   }

@@ -6,7 +6,7 @@
  * for company. A new event type does not compile until its row is written.
  */
 import type { EventOf, ExecutorEvent, ExecutorEventType } from '../contracts/events.js'
-import { recordDecision } from './event-projection.js'
+import { recordAuditedDecision, recordDecision } from './event-projection.js'
 import type { StateChange } from './state-change.js'
 
 export interface EventPolicy<T extends ExecutorEventType = ExecutorEventType> {
@@ -76,7 +76,10 @@ export const EVENT_POLICY = {
     ...SETTLED,
     change: (event) => (unit, at) => {
       if (event.permissionId !== undefined) {
-        recordDecision(unit, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
+        const decision = { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }
+        // A person's answer was recorded with its audit entry before the call heard it (session-broker.ts).
+        if (event.decidedBy === 'client') recordDecision(unit, event.permissionId, decision, at)
+        else recordAuditedDecision(unit, { ...event, permissionId: event.permissionId }, decision, at, undefined)
       }
       if (event.decision === 'allow') unit.schedules.setCallStatus(event.sessionId, event.callId, 'pending')
     },

@@ -5,6 +5,7 @@
  * entropy of a key, so a fast hash suffices, and looking it up by its hash leaks nothing of it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { actorOf } from '../contracts/audit.js'
 import { isScope, ROLES, type AccessLimits, type Principal, type Scope } from '../contracts/access.js'
 import type { ApiKey, CreatedKey, CreateKeyBody } from '../contracts/api-keys.js'
 import { ToolexecError } from '../contracts/errors.js'
@@ -54,7 +55,11 @@ export class KeyService {
       createdAt: this.#now().toISOString(),
       createdBy: by.id,
     }
-    await this.#store.commit((unit) => unit.keys.insert(record))
+    await this.#store.commit((unit) => {
+      unit.keys.insert(record)
+      const detail = { keyId: record.id, name: record.name, role: record.role, scopes: record.scopes, sessions: record.sessions, workspaces: record.workspaces, expiresAt: record.expiresAt }
+      unit.audit.append({ at: record.createdAt, kind: 'key.minted', actor: actorOf(by), sessionId: null, detail })
+    })
     return { key: keyView({ ...record, revokedAt: null }), secret }
   }
 
@@ -67,7 +72,12 @@ export class KeyService {
   async revoke(by: Principal, id: string): Promise<void> {
     const key = await this.#store.keys.get(id)
     if (key === undefined || !manages(by, key)) throw new ToolexecError('API_ERR_KEY_NOT_FOUND', [id])
-    await this.#store.commit((unit) => unit.keys.revoke(id, this.#now().toISOString()))
+    if (key.revokedAt !== null) return
+    const at = this.#now().toISOString()
+    await this.#store.commit((unit) => {
+      unit.keys.revoke(id, at)
+      unit.audit.append({ at, kind: 'key.revoked', actor: actorOf(by), sessionId: null, detail: { keyId: id, name: key.name } })
+    })
   }
 
   #expired(expiresAt: string | null): boolean {

@@ -4,6 +4,7 @@ import type { Executor } from '../executor/executor.js'
 import type { StorageRoom } from '../contracts/storage-room.js'
 import type { SandboxStatus } from '../tools/bash/sandbox-probe.js'
 import type { InMemoryToolRegistry } from '../tools/registry.js'
+import type { AuditService } from './audit-service.js'
 import type { ClientTools } from './client-tools.js'
 import type { EventBus } from './event-bus.js'
 import type { EventFeed } from './event-feed.js'
@@ -37,6 +38,8 @@ export interface Runtime {
   readonly projectRules: ProjectRuleService
   /** API keys: minted, listed, revoked, and the principal of a request's key. */
   readonly keys: KeyService
+  /** The audit log, as GET /audit reads it. */
+  readonly audit: AuditService
   /** Which sessions a principal sees. */
   readonly access: SessionAccess
   readonly dataDir: string

@@ -6,6 +6,7 @@
  * client's answer is stored before it is confirmed, so a crash right after cannot lose it:
  * at the next start the call finds it and is not asked again.
  */
+import type { AuditActor } from '../contracts/audit.js'
 import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket } from '../contracts/ports.js'
 import type { PermissionRow } from '../contracts/store.js'
 import type { AnswerOutcome } from '../permissions/brokers.js'
@@ -13,7 +14,7 @@ import { createPermissionTicket } from '../permissions/permission-ticket.js'
 import type { Store } from '../contracts/store.js'
 import type { EventJournal } from './event-journal.js'
 import { stateChangeFor } from './event-policy.js'
-import { recordDecision } from './event-projection.js'
+import { recordAuditedDecision, type DecidedRequest } from './event-projection.js'
 
 const SUPERSEDED = "Closed: after a restart the call's input is no longer what this request showed; the call asked again."
 
@@ -73,12 +74,13 @@ export class SessionPermissionBroker implements PermissionBroker {
     await this.#journal.appendNow(event, stateChangeFor(event))
   }
 
-  async answer(permissionId: string, answer: PermissionAnswer, sessionId?: string): Promise<AnswerOutcome> {
+  /** `actor` is who answered, named in the decision's audit entry. */
+  async answer(permissionId: string, answer: PermissionAnswer, actor: AuditActor, sessionId?: string): Promise<AnswerOutcome> {
     const ticket = this.#tickets.get(permissionId)
     if (ticket !== undefined) {
       if (sessionId !== undefined && ticket.request.sessionId !== sessionId) return { kind: 'unknown' }
       if (!ticket.settle(answer)) return compare(ticket.settled ?? answer, answer)
-      await this.#record(permissionId, answer)
+      await this.#record(ticket.request, answer, actor)
       return { kind: 'settled', answer }
     }
     const row = await this.#store.approvals.get(permissionId)
@@ -86,7 +88,7 @@ export class SessionPermissionBroker implements PermissionBroker {
     if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
     // Its call has not asked again since a restart: the stored answer waits for it, or settles
     // the call's ticket if it asked again meanwhile (after it had read the request still pending).
-    await this.#record(permissionId, answer)
+    await this.#record({ ...row, permissionId }, answer, actor)
     this.#tickets.get(permissionId)?.settle(answer)
     return { kind: 'settled', answer }
   }
@@ -98,10 +100,10 @@ export class SessionPermissionBroker implements PermissionBroker {
     }
   }
 
-  /** The answer, committed before the client hears it was taken. */
-  #record(permissionId: string, answer: PermissionAnswer): Promise<void> {
+  /** The answer with its audit entry, committed before the client hears it was taken. */
+  #record(request: DecidedRequest, answer: PermissionAnswer, actor: AuditActor): Promise<void> {
     const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null }
-    return this.#store.commit((unit) => recordDecision(unit, permissionId, decision, new Date().toISOString()))
+    return this.#store.commit((unit) => recordAuditedDecision(unit, request, decision, new Date().toISOString(), actor))
   }
 
   #forgetLater(ticket: PermissionTicket): void {

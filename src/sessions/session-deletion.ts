@@ -8,6 +8,7 @@
  */
 import { rm, rmdir } from 'node:fs/promises'
 import path from 'node:path'
+import type { AuditActor } from '../contracts/audit.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { Logger } from 'pino'
 import type { Store } from '../contracts/store.js'
@@ -36,8 +37,10 @@ export interface DeletionParts {
   readonly logger: Logger
 }
 
-export async function deleteSession(ctx: DeletionParts, sessionId: string): Promise<void> {
-  if ((await ctx.store.sessions.get(sessionId)) === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
+/** `by` is who deleted it, named in the audit entry that outlives the session. */
+export async function deleteSession(ctx: DeletionParts, sessionId: string, by: AuditActor): Promise<void> {
+  const session = await ctx.store.sessions.get(sessionId)
+  if (session === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [sessionId, ''])
   // A schedule accepted in this tick is written first, so that it counts as work going on.
   await ctx.journal.flush()
   const busy = await workGoingOn(ctx, sessionId)
@@ -45,7 +48,12 @@ export async function deleteSession(ctx: DeletionParts, sessionId: string): Prom
   // A lost background task's output file is no artifact: it goes with the session too.
   const files = [...(await ctx.store.artifacts.pathsOfSession(sessionId)), ...(await ctx.store.tasks.outputPathsOf(sessionId))]
   // Its transaction appends to the WAL, which a full disk may leave no room to grow.
-  await ctx.storage.writeWithReserve(() => ctx.store.commit((unit) => unit.sessions.delete(sessionId)))
+  await ctx.storage.writeWithReserve(() =>
+    ctx.store.commit((unit) => {
+      unit.sessions.delete(sessionId)
+      unit.audit.append({ at: new Date().toISOString(), kind: 'session.deleted', actor: by, sessionId, detail: { workspace: session.workspace } })
+    }),
+  )
   ctx.journal.forget(sessionId)
   ctx.live.forget(sessionId)
   ctx.broker.forgetSession(sessionId)

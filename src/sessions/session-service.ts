@@ -1,5 +1,6 @@
 /** @module Sessions: create, look up, list, abort the turn, delete, answer approvals, read history. */
 import { isDeepStrictEqual } from 'node:util'
+import type { AuditActor } from '../contracts/audit.js'
 import type { CreateSessionBody, CreateSessionFields, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { PermissionMode } from '../contracts/ports.js'
@@ -33,7 +34,7 @@ export interface SessionParts {
   /** The entry of a tool by name, for how its history is shown. */
   readonly toolEntry: (name: string) => ToolEntry | undefined
   /** Deletes the session with everything kept of it (session-deletion.ts). */
-  readonly deleteSession: (sessionId: string) => Promise<void>
+  readonly deleteSession: (sessionId: string, by: AuditActor) => Promise<void>
   /** Takes the session's lease for this server (on a database several servers share), or names the server that holds it. */
   readonly claim: (sessionId: string) => Promise<Claim>
   readonly defaultWorkspace: string
@@ -161,8 +162,8 @@ export class SessionService {
   }
 
   /** Deletes the session with everything kept of it; refused (409) while it has work going on. */
-  delete(id: string): Promise<void> {
-    return this.#parts.deleteSession(id)
+  delete(id: string, by: AuditActor): Promise<void> {
+    return this.#parts.deleteSession(id, by)
   }
 
   /** An artifact the session's calls recorded. */
@@ -177,9 +178,10 @@ export class SessionService {
     return this.#parts.store.artifacts.get(sessionId, artifactId)
   }
 
-  async answerPermission(id: string, body: PermissionAnswerBody): Promise<PermissionRequestRecord> {
+  /** `by` is who answered, named in the audit log. */
+  async answerPermission(id: string, body: PermissionAnswerBody, by: AuditActor): Promise<PermissionRequestRecord> {
     const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once' }
-    const outcome = await this.#parts.broker.answer(id, answer, body.sessionId)
+    const outcome = await this.#parts.broker.answer(id, answer, by, body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     if (outcome.kind === 'conflict') {
       throw new ToolexecError('API_ERR_PERMISSION_DECIDED', [id, outcome.answer.decision, outcome.answer.decidedBy], {

@@ -6,7 +6,7 @@ import type { ToolExecutionResult } from '../contracts/result.js'
 import type { SandboxSettingsBody } from '../contracts/sandbox.js'
 import type { Scope } from '../contracts/access.js'
 import type { BackgroundTaskRecord, BackgroundTaskStatus } from '../contracts/background-task-record.js'
-import type { ArtifactRecord, CallRow, KeyRecord, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
+import type { ArtifactRecord, AuditRecord, CallRow, KeyRecord, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 
 export type RawRow = Record<string, unknown>
 
@@ -102,6 +102,7 @@ export const STORE_TABLES = [
   'session_sandbox',
   'background_tasks',
   'api_keys',
+  'audit_log',
 ] as const
 
 export function toKeyRecord(row: RawRow): KeyRecord {
@@ -117,6 +118,20 @@ export function toKeyRecord(row: RawRow): KeyRecord {
     createdAt: String(row.created_at),
     createdBy: String(row.created_by),
     revokedAt: text(row.revoked_at),
+  }
+}
+
+export function toAuditRecord(row: RawRow): AuditRecord {
+  return {
+    // BIGINT on PostgreSQL, which node-postgres reads as text.
+    seq: Number(row.seq),
+    at: String(row.at),
+    kind: String(row.kind),
+    actor: { id: String(row.actor_id), name: String(row.actor_name) },
+    sessionId: text(row.session_id),
+    detailJson: String(row.detail_json),
+    prevHash: String(row.prev_hash),
+    hash: String(row.hash),
   }
 }
 

@@ -4,7 +4,8 @@
  * and says which cached rows it changes. A backend runs them at once (SQLite) or records them
  * to send whole (PostgreSQL).
  */
-import type { ApprovalWrites, ArtifactWrites, BackgroundTaskWrites, EventWrites, KeyWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
+import type { ApprovalWrites, ArtifactWrites, AuditWrites, BackgroundTaskWrites, EventWrites, KeyWrites, RuleWrites, ScheduleWrites, SessionWrites, UnitOfWork } from '../contracts/store.js'
+import { newEntryBody } from './audit-chain.js'
 import { json, SESSION_DELETIONS } from './rows.js'
 
 export type WriteKey =
@@ -37,6 +38,7 @@ export type WriteKey =
   | 'markBackgroundTaskLost'
   | 'insertKey'
   | 'revokeKey'
+  | 'appendAudit'
 
 export type Write = (key: WriteKey, ...values: unknown[]) => void
 
@@ -57,6 +59,7 @@ export function unitWrites(write: Write, cached: CachedRows): UnitOfWork {
     artifacts: artifactWrites(write),
     tasks: taskWrites(write),
     keys: keyWrites(write),
+    audit: auditWrites(write),
   }
 }
 
@@ -115,7 +118,11 @@ function ruleWrites(write: Write, cached: CachedRows): RuleWrites {
   }
   return {
     insertProjectRule: (workspace, rule, at) => writeRules('insertProjectRule', newRuleId(), workspace, rule, at),
-    projectRuleFor: (permissionId, at) => writeRules('projectRuleFor', newRuleId(), permissionId, at),
+    projectRuleFor(permissionId, at) {
+      const id = newRuleId()
+      writeRules('projectRuleFor', id, permissionId, at)
+      return id
+    },
     deleteProjectRule: (id) => writeRules('deleteProjectRule', id),
     putClientTool: (name, definition, at) => write('putClientTool', name, JSON.stringify(definition), at),
     deleteClientTool: (name) => write('deleteClientTool', name),
@@ -143,6 +150,16 @@ function keyWrites(write: Write): KeyWrites {
       write('insertKey', id, name, secretHash, role, JSON.stringify(scopes), json(sessions ?? undefined), json(workspaces ?? undefined), expiresAt, createdAt, createdBy)
     },
     revoke: (id, at) => write('revokeKey', at, id),
+  }
+}
+
+/** The database chains the entry (seq, prev_hash, hash) from the body given, the canonical text of everything else. */
+function auditWrites(write: Write): AuditWrites {
+  return {
+    append(entry) {
+      const detailJson = JSON.stringify(entry.detail)
+      write('appendAudit', entry.at, entry.kind, entry.actor.id, entry.actor.name, entry.sessionId, detailJson, newEntryBody(entry, detailJson))
+    },
   }
 }
 

@@ -400,6 +400,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, oldest first: a page of entries after `after`, filtered by kind, actor, session and time
+         * @description Each entry holds the hash of the one before, so an entry edited, removed or reordered is told by `toolexec audit verify`. Pass `next` as `after` for the next page; `next` is null at the end of the log. A key limited to sessions or workspaces reads only the entries of the sessions it sees, so its pages may hold fewer entries than `limit`.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3155,6 +3175,109 @@ export interface operations {
             };
             /** @description Unsupported Media Type: a body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries after this seq (the `next` of the previous page); 0 when absent
+                 * @example 120
+                 */
+                after?: number;
+                /**
+                 * @description Entries per page, 1 to 1000 (100 when absent)
+                 * @example 50
+                 */
+                limit?: number;
+                /** @example approval.answered */
+                kind?: "approval.answered" | "approval.decided" | "key.minted" | "key.revoked" | "rule.removed" | "tool.added" | "tool.removed" | "session.deleted";
+                /**
+                 * @description An actor id: a key id, `admin`, `local` or `server`
+                 * @example key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84
+                 */
+                actor?: string;
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                sessionId?: string;
+                /**
+                 * @description Entries at or after this time
+                 * @example 2026-12-05T00:00:00.000Z
+                 */
+                since?: string;
+                /**
+                 * @description Entries before this time
+                 * @example 2026-12-06T00:00:00.000Z
+                 */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @description Its place in the log: 1, 2, 3, ... with no gaps */
+                            seq: number;
+                            /** @description When the change was made (ISO 8601) */
+                            at: string;
+                            /** @description What was done */
+                            kind: "approval.answered" | "approval.decided" | "key.minted" | "key.revoked" | "rule.removed" | "tool.added" | "tool.removed" | "session.deleted";
+                            /** @description A key (its id and name), `admin` (TOOLEXEC_TOKEN), `local` (no token), or `server` with the reason as its name */
+                            actor: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description The session it concerns, which may since have been deleted */
+                            sessionId: string | null;
+                            /** @description What the kind of entry records (see docs/api.md) */
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The hash of the entry before (64 zeros for the first) */
+                            prevHash: string;
+                            /** @description SHA-256 (hex) of prevHash, a newline, seq, a newline and the entry's canonical JSON */
+                            hash: string;
+                        }[];
+                        /** @description The `after` of the next page; null when this page reached the end of the log */
+                        next: number | null;
+                    };
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `audit:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

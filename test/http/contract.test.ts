@@ -336,6 +336,11 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('DELETE', '/keys/key_none'), 404)
   })
 
+  it('audit: the log read a page at a time, a bad filter refused', async () => {
+    await expectStatus(api('GET', '/audit?limit=5'), 200)
+    await expectStatus(api('GET', '/audit?kind=nothing'), 400)
+  })
+
   it('new work is refused with 507 API_ERR_STORAGE_FULL, naming the data directory, while it has no room; reads still answer', async () => {
     const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/ticket' }
     const refused = [

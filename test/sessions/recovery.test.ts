@@ -21,6 +21,9 @@ import { until } from '../support/until.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
 
+/** Who answers the approvals, as the audit log names them. */
+const PERSON = { id: 'key_reviewer', name: 'reviewer' }
+
 const runtimes: Runtime[] = []
 
 afterEach(() => {
@@ -267,7 +270,7 @@ describe('recovering a call that was waiting for approval', () => {
         if (event.type === 'PermissionRequested') resolve(parsed(event))
       })
     })
-    const allow = async () => expect(await runtime.sessions.answerPermission(permissionId, { decision: 'allow' })).toMatchObject({ id: permissionId, status: 'allow' })
+    const allow = async () => expect(await runtime.sessions.answerPermission(permissionId, { decision: 'allow' }, PERSON)).toMatchObject({ id: permissionId, status: 'allow' })
     if (timing === 'before recover()') await allow()
     await runtime.recover()
     if (timing === 'right after recover(), before the gate') await allow()
@@ -287,8 +290,8 @@ describe('recovering a call that was waiting for approval', () => {
     const { runtime, markerDir, state } = await crashAndReopen((seed) => seed.schedule('s-deny', 'sch-deny', 'running', [edit('deny-1', 'awaiting_permission')]))
     const permissionId = state.permissionIds.get('deny-1') ?? ''
     await runtime.recover()
-    await runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Leave that file alone' })
-    await expect(runtime.sessions.answerPermission(permissionId, { decision: 'allow' })).rejects.toMatchObject({ code: 'API_ERR_PERMISSION_DECIDED' })
+    await runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Leave that file alone' }, PERSON)
+    await expect(runtime.sessions.answerPermission(permissionId, { decision: 'allow' }, PERSON)).rejects.toMatchObject({ code: 'API_ERR_PERMISSION_DECIDED' })
     const reply = await runtime.schedules.waitFor('sch-deny', 5)
     expect(callOf(reply, 'deny-1')).toMatchObject({ status: 'denied' })
     expect(JSON.stringify(callOf(reply, 'deny-1')?.modelContent)).toContain('Leave that file alone')
@@ -323,7 +326,7 @@ describe('recovering a call that was waiting for approval', () => {
   it('keeps an answer given after a restart, before its call asked again, across a second crash', async () => {
     const { runtime, markerDir, state, dataDir } = await crashAndReopen((seed) => seed.schedule('s-early', 'sch-early', 'running', [edit('early-1', 'awaiting_permission')]))
     const permissionId = state.permissionIds.get('early-1') ?? ''
-    await runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Not this file' })
+    await runtime.sessions.answerPermission(permissionId, { decision: 'deny', message: 'Not this file' }, PERSON)
     await runtime.close()
     const third = await openRuntime(dataDir, markerDir)
     await third.recover()
@@ -340,7 +343,7 @@ describe('recovering a call that was waiting for approval', () => {
     await runtime.recover()
     const askedAgain = async (): Promise<true | undefined> => ((await events(runtime, 's-live')).map(parsed).filter((event) => event.type === 'PermissionRequested').length === 2 ? true : undefined)
     await until(askedAgain)
-    await runtime.sessions.answerPermission(permissionId, { decision: 'allow', scope: 'session' })
+    await runtime.sessions.answerPermission(permissionId, { decision: 'allow', scope: 'session' }, PERSON)
     // Nothing runs between the reply and the stop: the decision's event is never committed.
     await runtime.close()
     const third = await openRuntime(dataDir, markerDir)
@@ -363,7 +366,7 @@ describe('recovering a call that was waiting for approval', () => {
     const fresh = await until(async () => (await runtime.sessions.pendingPermissions('s-moved')).find((request) => request.id !== oldId))
     expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })
     expect(await runtime.sessions.pendingPermissions('s-moved')).toEqual([fresh])
-    await expect(runtime.sessions.answerPermission(oldId, { decision: 'allow' })).rejects.toMatchObject({ code: 'API_ERR_PERMISSION_DECIDED' })
+    await expect(runtime.sessions.answerPermission(oldId, { decision: 'allow' }, PERSON)).rejects.toMatchObject({ code: 'API_ERR_PERMISSION_DECIDED' })
     // A client drawing the old dialog learns from the stream that it closed, before the new one opens.
     const permissionEvents = (await events(runtime, 's-moved')).map(parsed).filter((event) => String(event.type).startsWith('Permission'))
     expect(permissionEvents.slice(-2)).toMatchObject([
@@ -371,7 +374,7 @@ describe('recovering a call that was waiting for approval', () => {
       { type: 'PermissionRequested', permissionId: fresh.id, callId: 'moved-1' },
     ])
     expect(runsByCall(markerDir).has(runKey('s-moved', 'moved-1'))).toBe(false)
-    await runtime.sessions.answerPermission(fresh.id, { decision: 'allow' })
+    await runtime.sessions.answerPermission(fresh.id, { decision: 'allow' }, PERSON)
     expect(callOf(await runtime.schedules.waitFor('sch-moved', 5), 'moved-1')).toMatchObject({ status: 'succeeded' })
     expect(runsByCall(markerDir).get(runKey('s-moved', 'moved-1'))).toHaveLength(1)
   })
@@ -384,7 +387,7 @@ describe('recovering a call that was waiting for approval', () => {
     expect(fresh).toMatchObject({ callId: 'changed-1', input: { file_path: 'changed-1.txt' } })
     expect(fresh.id).not.toBe(state.permissionIds.get('changed-1'))
     expect(runsByCall(markerDir).has(runKey('s-changed', 'changed-1'))).toBe(false)
-    await runtime.sessions.answerPermission(fresh.id, { decision: 'allow' })
+    await runtime.sessions.answerPermission(fresh.id, { decision: 'allow' }, PERSON)
     expect(callOf(await runtime.schedules.waitFor('sch-changed', 5), 'changed-1')).toMatchObject({ status: 'succeeded' })
   })
 })

@@ -542,6 +542,7 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(Object.keys(await counts()).sort()).toEqual(
         [
           'api_keys',
+          'audit_log',
           'artifacts',
           'background_tasks',
           'client_http_tools',

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { PermissionAnswerBodySchema, PermissionRequestRecordSchema, ProjectRuleSchema } from '../../contracts/api.js'
+import { actorOf } from '../../contracts/audit.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { principalOf } from '../principal.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
@@ -21,7 +22,7 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    (request) => runtime.sessions.answerPermission(request.params.id, request.body),
+    (request) => runtime.sessions.answerPermission(request.params.id, request.body, actorOf(principalOf(request))),
   )
 
   app.get(
@@ -72,7 +73,8 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
       },
     },
     async (request, reply) => {
-      await runtime.projectRules.delete(request.params.id, (rules) => runtime.access.rules(principalOf(request), rules))
+      const by = principalOf(request)
+      await runtime.projectRules.delete(request.params.id, actorOf(by), (rules) => runtime.access.rules(by, rules))
       return reply.code(204).send(null)
     },
   )

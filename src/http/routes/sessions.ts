@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
 import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
+import { actorOf } from '../../contracts/audit.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { principalOf } from '../principal.js'
@@ -71,7 +72,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
       },
     },
     async (request, reply) => {
-      await runtime.sessions.delete(request.params.id)
+      await runtime.sessions.delete(request.params.id, actorOf(principalOf(request)))
       return reply.code(204).send(null)
     },
   )

@@ -1,6 +1,7 @@
 /** @module Tool listing, client-defined HTTP tools added and removed while the server runs (kept across restarts), and health. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
+import { actorOf } from '../../contracts/audit.js'
 import { ToolInfoSchema } from '../../contracts/api.js'
 import { AnthropicToolSchema, ModelFormatSchema, OpenAIChatToolSchema, OpenAIResponsesToolSchema } from '../../contracts/model-formats.js'
 import { toolsInFormat } from '../../sessions/model-format-replies.js'
@@ -8,6 +9,7 @@ import { ToolexecError } from '../../contracts/errors.js'
 import { HttpToolDefinitionSchema } from '../../contracts/tool-config.js'
 import type { Runtime } from '../../sessions/runtime.js'
 import { toolView } from '../../sessions/views.js'
+import { principalOf } from '../principal.js'
 import { ERROR, errors, inline } from '../schema.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 
@@ -74,7 +76,7 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
     async (request, reply) => {
-      const entry = await runtime.clientTools.add(request.body)
+      const entry = await runtime.clientTools.add(request.body, actorOf(principalOf(request)))
       return reply.code(201).send(toolView(entry))
     },
   )
@@ -91,7 +93,7 @@ export const toolRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> = (a
       },
     },
     async (request, reply) => {
-      await runtime.clientTools.remove(request.params.name)
+      await runtime.clientTools.remove(request.params.name, actorOf(principalOf(request)))
       return reply.code(204).send(null)
     },
   )

@@ -4,6 +4,7 @@ import type {
   ArtifactReads,
   BackgroundTaskReads,
   EventReads,
+  AuditReads,
   KeyReads,
   ProjectRuleRecord,
   RuleReads,
@@ -12,7 +13,7 @@ import type {
   SessionReads,
   SessionRecord,
 } from '../../contracts/store.js'
-import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { toArtifactRecord, toAuditRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { EventPageBatch } from './event-page-batch.js'
 import type { PgSender } from './pg-connection.js'
@@ -133,3 +134,13 @@ export function keyReads(connection: PgSender): KeyReads {
 }
 
 const optional = <T>(row: RawRow | undefined, to: (row: RawRow) => T): T | undefined => (row === undefined ? undefined : to(row))
+
+export function auditReads(connection: PgSender): AuditReads {
+  const read = new Reader(connection)
+  return {
+    page: async (query) => {
+      const { kind = null, actor = null, sessionId = null, since = null, until = null } = query
+      return (await read.rows('auditPage', query.after, kind, actor, sessionId, since, until, query.limit)).map(toAuditRecord)
+    },
+  }
+}

@@ -5,10 +5,23 @@
  * (pg-pool.ts). Nothing here waits for the database on the event loop.
  */
 import { LeaseLostError, type SessionFence } from '../../contracts/cluster.js'
-import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, KeyReads, RuleReads, ScheduleReads, SessionReads, SessionRecord, Store, UnitOfWork } from '../../contracts/store.js'
+import type {
+  ApprovalReads,
+  ArtifactReads,
+  AuditReads,
+  BackgroundTaskReads,
+  EventReads,
+  KeyReads,
+  RuleReads,
+  ScheduleReads,
+  SessionReads,
+  SessionRecord,
+  Store,
+  UnitOfWork,
+} from '../../contracts/store.js'
 import { CommittedCache } from './committed-cache.js'
 import type { PgSender, Traffic } from './pg-connection.js'
-import { approvalReads, artifactReads, backgroundTaskReads, eventReads, keyReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
+import { approvalReads, artifactReads, auditReads, backgroundTaskReads, eventReads, keyReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
 import { CACHES_CHANNEL, DELETED_CHANNEL, EVENTS_CHANNEL, TOOLS_CHANGED } from './pg-cluster.js'
 import type { Statement } from './statements.js'
 import { recordUnit, type RecordedUnit } from './unit-recorder.js'
@@ -22,6 +35,7 @@ export class PostgresStore implements Store {
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
   readonly keys: KeyReads
+  readonly audit: AuditReads
   readonly #connection: PgSender
   #building = false
   /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers and caches. */
@@ -39,6 +53,7 @@ export class PostgresStore implements Store {
     this.artifacts = artifactReads(connection)
     this.tasks = backgroundTaskReads(connection)
     this.keys = keyReads(connection)
+    this.audit = auditReads(connection)
   }
 
   /** From now on each unit begins with the check that this node still holds the lease of every session it writes. */

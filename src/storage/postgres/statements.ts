@@ -110,6 +110,10 @@ const SQL = {
   getKey: 'SELECT * FROM api_keys WHERE id = $1',
   keyBySecretHash: 'SELECT * FROM api_keys WHERE secret_hash = $1',
   keys: 'SELECT * FROM api_keys ORDER BY created_at, id',
+  // The function takes the audit chain's lock and links the entry to the last one committed (migration 016).
+  appendAudit: 'SELECT toolexec_audit_append($1, $2, $3, $4, $5, $6, $7)',
+  auditPage: `SELECT * FROM audit_log WHERE seq > $1 AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR actor_id = $3) AND ($4::text IS NULL OR session_id = $4)
+      AND ($5::text IS NULL OR at >= $5) AND ($6::text IS NULL OR at < $6) ORDER BY seq LIMIT $7`,
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = $1',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = $1',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = $1',

@@ -2,6 +2,7 @@
  * @module The store's reads on SQLite, by role. A statement answers at once, so each read runs
  * it in place and hands its answer (or its error) to the port as an already settled promise.
  */
+import type { AuditQuery } from '../../contracts/audit.js'
 import type {
   ApprovalReads,
   ArtifactReads,
@@ -9,6 +10,8 @@ import type {
   BackgroundTaskReads,
   CallRow,
   EventReads,
+  AuditReads,
+  AuditRecord,
   KeyReads,
   KeyRecord,
   PermissionRow,
@@ -22,7 +25,7 @@ import type {
   StoredEvent,
 } from '../../contracts/store.js'
 import type { BackgroundTaskRecord } from '../../contracts/background-task-record.js'
-import { toArtifactRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
+import { toArtifactRecord, toAuditRecord, toBackgroundTaskRecord, toCallRow, toKeyRecord, toPermissionRow, toScheduleRecord, toSessionRecord, type RawRow } from '../rows.js'
 import type { CommittedCache } from './committed-cache.js'
 import { settled } from './settled.js'
 import type { Statements } from './statements.js'
@@ -264,3 +267,16 @@ export class SqliteKeyReads implements KeyReads {
 }
 
 const optionalKey = (row: unknown): KeyRecord | undefined => (row === undefined ? undefined : toKeyRecord(row as RawRow))
+
+export class SqliteAuditReads implements AuditReads {
+  readonly #s: Statements
+
+  constructor(statements: Statements) {
+    this.#s = statements
+  }
+
+  page(query: AuditQuery): Promise<AuditRecord[]> {
+    const { kind = null, actor = null, sessionId = null, since = null, until = null } = query
+    return settled(() => (this.#s.auditPage.all(query.after, kind, kind, actor, actor, sessionId, sessionId, since, since, until, until, query.limit) as RawRow[]).map(toAuditRecord))
+  }
+}

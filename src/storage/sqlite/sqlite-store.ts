@@ -3,11 +3,22 @@
  * answers at once: a read settles its promise in place, and a unit of work is built and
  * committed in one transaction, without yielding, before `commit` returns.
  */
-import type { ApprovalReads, ArtifactReads, BackgroundTaskReads, EventReads, KeyReads, RuleReads, ScheduleReads, SessionReads, Store, UnitOfWork } from '../../contracts/store.js'
+import type { ApprovalReads, ArtifactReads, AuditReads, BackgroundTaskReads, EventReads, KeyReads, RuleReads, ScheduleReads, SessionReads, Store, UnitOfWork } from '../../contracts/store.js'
+import { sha256Hex } from '../audit-chain.js'
 import { CommittedCache } from './committed-cache.js'
 import type { Db } from './database.js'
 import { conflictOr } from './sqlite-errors.js'
-import { SqliteApprovalReads, SqliteArtifactReads, SqliteBackgroundTaskReads, SqliteEventReads, SqliteKeyReads, SqliteRuleReads, SqliteScheduleReads, SqliteSessionReads } from './sqlite-reads.js'
+import {
+  SqliteApprovalReads,
+  SqliteArtifactReads,
+  SqliteAuditReads,
+  SqliteBackgroundTaskReads,
+  SqliteEventReads,
+  SqliteKeyReads,
+  SqliteRuleReads,
+  SqliteScheduleReads,
+  SqliteSessionReads,
+} from './sqlite-reads.js'
 import { SqliteUnitOfWork } from './sqlite-unit-of-work.js'
 import { prepareStatements } from './statements.js'
 
@@ -21,12 +32,15 @@ export class SqliteStore implements Store {
   readonly artifacts: ArtifactReads
   readonly tasks: BackgroundTaskReads
   readonly keys: KeyReads
+  readonly audit: AuditReads
   readonly #unit: SqliteUnitOfWork
   // One wrapper for every transaction: building one per call costs more than the BEGIN itself.
   readonly #transaction: (build: (unit: UnitOfWork) => unknown) => unknown
 
   constructor(db: Db) {
     this.db = db
+    // The audit chain's hash, computed in the unit's statement as PostgreSQL computes it with its own sha256().
+    db.function('toolexec_sha256', { deterministic: true }, (text) => sha256Hex(String(text)))
     const statements = prepareStatements(db)
     const cache = new CommittedCache(db, statements)
     this.sessions = new SqliteSessionReads(statements, cache)
@@ -37,6 +51,7 @@ export class SqliteStore implements Store {
     this.artifacts = new SqliteArtifactReads(statements)
     this.tasks = new SqliteBackgroundTaskReads(statements)
     this.keys = new SqliteKeyReads(statements)
+    this.audit = new SqliteAuditReads(statements)
     this.#unit = new SqliteUnitOfWork(statements, cache)
     this.#transaction = db.transaction((build: (unit: UnitOfWork) => unknown) => this.#unit.build(build))
   }

@@ -1,5 +1,6 @@
 /** @module Every SQL statement of the store, prepared once per database. */
 import type Database from 'better-sqlite3'
+import { GENESIS_HASH } from '../audit-chain.js'
 import type { Db } from './database.js'
 
 const SQL = {
@@ -87,6 +88,16 @@ const SQL = {
   getKey: 'SELECT * FROM api_keys WHERE id = ?',
   keyBySecretHash: 'SELECT * FROM api_keys WHERE secret_hash = ?',
   keys: 'SELECT * FROM api_keys ORDER BY created_at, id',
+  // The chain is computed here, in the unit's transaction, as PostgreSQL's toolexec_audit_append does (migration 016).
+  appendAudit: `INSERT INTO audit_log (seq, at, kind, actor_id, actor_name, session_id, detail_json, prev_hash, hash)
+      SELECT COALESCE(l.seq, 0) + 1, v.at, v.kind, v.actor_id, v.actor_name, v.session_id, v.detail_json, COALESCE(l.hash, '${GENESIS_HASH}'),
+        toolexec_sha256(COALESCE(l.hash, '${GENESIS_HASH}') || char(10) || (COALESCE(l.seq, 0) + 1) || char(10) || v.body)
+      FROM (SELECT ? AS at, ? AS kind, ? AS actor_id, ? AS actor_name, ? AS session_id, ? AS detail_json, ? AS body) v
+      -- The last entry by its primary key, one row read (a MAX beside another column would scan the table).
+      LEFT JOIN (SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1) l ON true`,
+  // Each filter's value twice: it is NULL (no filter) or compared.
+  auditPage: `SELECT * FROM audit_log WHERE seq > ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR actor_id = ?) AND (? IS NULL OR session_id = ?)
+      AND (? IS NULL OR at >= ?) AND (? IS NULL OR at < ?) ORDER BY seq LIMIT ?`,
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',
