@@ -76,7 +76,19 @@ export const EVENT_POLICY = {
     ...SETTLED,
     change: (event) => (unit, at) => {
       if (event.permissionId !== undefined) {
-        recordDecision(unit, event.permissionId, { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }, at)
+        recordDecision(
+          unit,
+          event.permissionId,
+          {
+            status: event.decision,
+            decidedBy: event.decidedBy,
+            message: event.reason ?? null,
+            scope: event.scope ?? null,
+            deciderId: event.deciderId ?? null,
+            deciderName: event.deciderName ?? null,
+          },
+          at,
+        )
       }
       if (event.decision === 'allow') unit.schedules.setCallStatus(event.sessionId, event.callId, 'pending')
     },

@@ -9,6 +9,8 @@ export interface RecordedDecision {
   readonly decidedBy: string
   readonly message: string | null
   readonly scope: string | null
+  readonly deciderId?: string | null
+  readonly deciderName?: string | null
 }
 
 /**

@@ -24,6 +24,7 @@ export function toSessionRecord(row: RawRow): SessionRecord {
     interactive: row.interactive === 1,
     permissionTimeoutMs: typeof row.permission_timeout_ms === 'number' ? row.permission_timeout_ms : null,
     sandbox: parsed<SandboxSettingsBody>(row.sandbox_json),
+    ...(Number(row.four_eyes) === 1 ? { fourEyes: true } : {}),
     createdAt: String(row.created_at),
   }
 }
@@ -83,6 +84,8 @@ export function toPermissionRow(row: RawRow): PermissionRow {
     scope: text(row.scope),
     createdAt: String(row.created_at),
     decidedAt: text(row.decided_at),
+    deciderId: text(row.decider_id),
+    deciderName: text(row.decider_name),
   }
 }
 
@@ -102,6 +105,10 @@ export const STORE_TABLES = [
   'session_sandbox',
   'background_tasks',
   'api_keys',
+  'closed_permissions',
+  'session_four_eyes',
+  'call_schedulers',
+  'permission_deciders',
 ] as const
 
 export function toKeyRecord(row: RawRow): KeyRecord {
@@ -156,6 +163,10 @@ export const json = (value: unknown): string | null => (value === undefined ? nu
 
 /** The statements that delete a session, each backend's under the same key; rows that refer to others go first (foreign keys). */
 export const SESSION_DELETIONS = [
+  'closeSessionPermissions',
+  'deleteSessionFourEyes',
+  'deleteSessionCallSchedulers',
+  'deleteSessionDeciders',
   'deleteSessionCalls',
   'deleteSessionPermissions',
   'deleteSessionGrants',

@@ -154,7 +154,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answer a permission request; the same answer again is accepted, a different one is a 409 */
+        /** Decide a permission request, once: a second decision is a 409, as is one for another input or on a closed request */
         post: operations["answerPermission"];
         delete?: never;
         options?: never;
@@ -655,6 +655,8 @@ export interface components {
                 interactive?: boolean;
                 permissionTimeoutMs?: number;
                 sandbox?: components["schemas"]["SandboxSettings"];
+                /** @description Four eyes: the key that scheduled a call may not decide its approval (403 `API_ERR_FOUR_EYES`); without TOOLEXEC_TOKEN everyone is the same `local` principal, so nobody can approve */
+                fourEyes?: boolean;
             };
             turnId?: string;
             calls?: components["schemas"]["ScheduleCallInput"][];
@@ -671,6 +673,8 @@ export interface components {
             interactive?: boolean;
             permissionTimeoutMs?: number;
             sandbox?: components["schemas"]["SandboxSettings"];
+            /** @description Four eyes: the key that scheduled a call may not decide its approval (403 `API_ERR_FOUR_EYES`); without TOOLEXEC_TOKEN everyone is the same `local` principal, so nobody can approve */
+            fourEyes?: boolean;
         };
         CreatedKey: {
             key: components["schemas"]["ApiKey"];
@@ -802,7 +806,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1104,6 +1108,8 @@ export interface components {
             scope?: "once" | "session" | "project";
             message?: string;
             sessionId?: string;
+            /** @description The request's `inputHash` as the decider saw it: when given, the decision holds only for that exact input (else 409 `API_ERR_PERMISSION_INPUT_CHANGED`) */
+            inputHash?: string;
         };
         PermissionMode: "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
         PermissionRequestRecord: {
@@ -1112,6 +1118,8 @@ export interface components {
             callId: string;
             toolName: string;
             input: unknown;
+            /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input */
+            inputHash: string;
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
@@ -1119,6 +1127,10 @@ export interface components {
             suggestedRule?: string;
             status: "pending" | "allow" | "deny";
             decidedBy?: components["schemas"]["DecidedBy"];
+            /** @description Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
+            deciderId?: string;
+            /** @description That key's name */
+            deciderName?: string;
             message?: string;
             scope?: string;
             createdAt: string;
@@ -1138,6 +1150,8 @@ export interface components {
             toolName: string;
             /** @description The input the call would run with if allowed */
             input: unknown;
+            /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input */
+            inputHash: string;
             /** @description What the call would change (a diff for a file edit), when the tool can tell */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
@@ -1172,6 +1186,10 @@ export interface components {
             ruleId?: string;
             /** @description How far an allow given by a person reaches: once, session or project */
             scope?: string;
+            /** @description The person who decided (decidedBy `client`): the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
+            deciderId?: string;
+            /** @description That key's name */
+            deciderName?: string;
             /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
@@ -1268,6 +1286,8 @@ export interface components {
             interactive: boolean;
             permissionTimeoutMs: number | null;
             sandbox?: components["schemas"]["SandboxSettings"];
+            /** @description Present (true) when the session is under four eyes */
+            fourEyes?: boolean;
             createdAt: string;
             status: "idle" | "running" | "awaiting_permission";
             counts: {
@@ -2255,7 +2275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description With a token: the key lacks the scope `approvals:decide` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description Every error reply: 4xx and 5xx alike */
             403: {
                 headers: {
                     [name: string]: unknown;

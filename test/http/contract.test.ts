@@ -288,7 +288,7 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('GET', '/permissions?status=decided'), 400)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'perhaps' } }), 400)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
-    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 409)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'deny' } }), 409)
     await expectStatus(api('POST', '/permissions/perm_missing', { body: { decision: 'allow' } }), 404)
     const second = await pendingRequest('contract-ask', 'write-2')
