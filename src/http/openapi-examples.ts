@@ -72,4 +72,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     body: { name: 'ci-agent', role: 'agent', workspaces: ['/srv/agents/ci'], expiresAt: '2026-12-31T00:00:00Z' },
   },
   revokeKey: { summary: 'Revoke the agent app’s key', parameters: { id: 'key_5b1e7c2a-8d4f-4a36-9e0b-7c3d2f1a6e84' } },
+  createSessionLink: { summary: 'A link to approve from a phone, for an hour', parameters: { id: SESSION }, body: { purpose: 'decide', expiresInSeconds: 3600 } },
+  revokeSessionLink: { summary: 'Revoke the phone’s link', parameters: { id: SESSION, linkId: 'link_0c6e2f4a-7b1d-4e8a-9c3f-5d2b1a7e6f90' } },
 }

@@ -41,13 +41,15 @@ export function assertSameInput(row: PermissionRow, inputHash: string | undefine
 }
 
 /**
- * 403 when the session is under four eyes and `principal` scheduled the call. Without a token
+ * 403 when the session is under four eyes and `principal` (or the key whose link it is) scheduled the call. Without a token
  * every request is the one `local` principal: under four eyes nobody can then decide, and the
  * call waits for its timeout or an abort (it fails closed).
  */
 export async function assertFourEyes(store: Pick<Store, 'sessions' | 'schedules'>, row: PermissionRow, principal: Principal): Promise<void> {
   const session = await store.sessions.get(row.sessionId)
   if (session?.fourEyes !== true) return
-  if ((await store.schedules.scheduledBy(row.sessionId, row.callId)) !== principal.id) return
+  const scheduledBy = await store.schedules.scheduledBy(row.sessionId, row.callId)
+  // A link decides as the key that minted it: a key cannot pass four eyes through its own link.
+  if (scheduledBy === undefined || (scheduledBy !== principal.id && scheduledBy !== principal.linkOf)) return
   throw new ToolexecError('API_ERR_FOUR_EYES', [row.sessionId, `${principal.id} (${principal.name})`, row.callId], { context: { scheduledBy: principal.id } })
 }

@@ -400,6 +400,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived token for this session and one purpose (watch, or watch and decide), for a console link sent to a phone
+         * @description The token works for this session only, with the scopes of its purpose (`watch`: sessions:read and events:read; `decide`: those and approvals:decide), until it expires (15 min by default, at most 24 h, never past the minting key’s expiry) or is revoked. A purpose whose scopes the minting key lacks is a 403 `API_ERR_KEY_TOO_WIDE`. The token is in this reply only; `consolePath` opens the console on the session with it.
+         */
+        post: operations["createSessionLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a link: the next request with its token is refused, on every server. Only its minter (or the administrator) may; any other link is a 404 */
+        delete: operations["revokeSessionLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1207,7 +1244,7 @@ export interface components {
             strategy: "artifact" | "truncate";
             previewDirection: "head" | "tail";
         };
-        /** @description owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream and decide; observer: read and stream; auditor: the audit log and read */
+        /** @description owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream, decide and mint links; observer: read and stream; auditor: the audit log and read */
         Role: "owner" | "agent" | "approver" | "observer" | "auditor";
         SandboxSettings: {
             /** @description More paths a command may read; a missing one is skipped */
@@ -1278,7 +1315,7 @@ export interface components {
         };
         ScheduleStatus: "open" | "queued" | "running" | "completed" | "stopped" | "cancelled";
         /** @description One kind of action; every route needs exactly one (see the `security` of each operation) */
-        Scope: "sessions:create" | "sessions:read" | "sessions:abort" | "sessions:delete" | "events:read" | "schedules:write" | "approvals:decide" | "rules:read" | "rules:write" | "tools:read" | "tools:write" | "cluster:read" | "keys:read" | "keys:write" | "audit:read";
+        Scope: "sessions:create" | "sessions:read" | "sessions:abort" | "sessions:delete" | "events:read" | "schedules:write" | "approvals:decide" | "rules:read" | "rules:write" | "tools:read" | "tools:write" | "cluster:read" | "keys:read" | "keys:write" | "links:write" | "audit:read";
         Session: {
             id: string;
             workspace: string;
@@ -3147,6 +3184,195 @@ export interface operations {
                 };
             };
             /** @description With a token: the key lacks the scope `keys:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    createSessionLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `watch`: read the session and stream its events; `decide`: that, and decide its approvals */
+                    purpose: "watch" | "decide";
+                    /** @description How long the link works: 900 s (15 min) when absent, at most 24 h, never past the minting key's expiry */
+                    expiresInSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A token for one session and one purpose that expires; kept, like a key, only as a hash */
+                        link: {
+                            /** @description Names the link for DELETE /sessions/{id}/links/{linkId}; not a secret */
+                            id: string;
+                            sessionId: string;
+                            /** @description `watch`: read the session and stream its events; `decide`: that, and decide its approvals */
+                            purpose: "watch" | "decide";
+                            expiresAt: string;
+                            createdAt: string;
+                            /** @description The id of the key that minted it, or `admin` for TOOLEXEC_TOKEN */
+                            createdBy: string;
+                        };
+                        /** @description The bearer token (`txk_...`), shown in this reply only */
+                        secret: string;
+                        /** @description The console's page of the session with the token: append it to the server's address. The console keeps the token and drops it from the address */
+                        consolePath: string;
+                    };
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `links:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    revokeSessionLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                id: string;
+                /** @example link_0c6e2f4a-7b1d-4e8a-9c3f-5d2b1a7e6f90 */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `links:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
                 headers: {
                     [name: string]: unknown;

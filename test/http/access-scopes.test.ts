@@ -72,6 +72,8 @@ const CALLS: Readonly<Record<string, (f: Fixture) => Call>> = {
   createKey: () => ({ url: '/keys', body: { name: fresh('minted'), scopes: ['sessions:read'] } }),
   listKeys: () => ({ url: '/keys' }),
   revokeKey: () => ({ url: '/keys/key_none' }),
+  createSessionLink: (f) => ({ url: `/sessions/${f.session}/links`, body: { purpose: 'watch' } }),
+  revokeSessionLink: (f) => ({ url: `/sessions/${f.session}/links/link_none` }),
   // Last: they change the session the calls before them read.
   abortSession: (f) => ({ url: `/sessions/${f.session}/abort` }),
   deleteSession: (f) => ({ url: `/sessions/${f.session}` }),
