@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   'test/http/events.test.ts',
   'test/http/session-stream.test.ts',
   'test/http/permissions.test.ts',
+  'test/http/approval-binding.test.ts',
   'test/http/crash-recovery.test.ts',
   'test/http/crash-background-tasks.test.ts',
   'test/http/sessions.test.ts',

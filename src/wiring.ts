@@ -22,6 +22,7 @@ import { EventFeed } from './sessions/event-feed.js'
 import { EventJournal } from './sessions/event-journal.js'
 import { LiveSessions } from './sessions/live-sessions.js'
 import { KeyService } from './sessions/key-service.js'
+import { LinkService } from './sessions/link-service.js'
 import { ProjectRuleService } from './sessions/project-rule-service.js'
 import { recoverSession, recoverUnfinished } from './sessions/recovery.js'
 import type { Runtime } from './sessions/runtime.js'
@@ -221,6 +222,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     keys: new KeyService(store),
     access,
     audit: new AuditService(store, access),
+    links: new LinkService(store),
     dataDir: options.dataDir,
     database: opened,
     sandbox: options.sandbox?.status ?? probeSandbox('auto'),

@@ -20,6 +20,7 @@ export const SCOPES = [
   'cluster:read',
   'keys:read',
   'keys:write',
+  'links:write',
   'audit:read',
 ] as const
 
@@ -36,7 +37,7 @@ const READ: readonly Scope[] = ['sessions:read', 'events:read', 'tools:read']
 export const ROLES = {
   owner: SCOPES,
   agent: ['sessions:create', ...READ, 'schedules:write', 'sessions:abort'],
-  approver: [...READ, 'approvals:decide', 'rules:read'],
+  approver: [...READ, 'approvals:decide', 'rules:read', 'links:write'],
   observer: READ,
   auditor: [...READ, 'rules:read', 'cluster:read', 'keys:read', 'audit:read'],
 } as const satisfies Record<string, readonly Scope[]>
@@ -47,7 +48,8 @@ export const RoleSchema = Type.Union(
   (Object.keys(ROLES) as RoleName[]).map((role) => Type.Literal(role)),
   {
     $id: 'Role',
-    description: 'owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream and decide; observer: read and stream; auditor: the audit log and read',
+    description:
+      'owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream, decide and mint links; observer: read and stream; auditor: the audit log and read',
   },
 )
 export type Role = Static<typeof RoleSchema>
@@ -76,6 +78,8 @@ export interface Principal {
   readonly limits: AccessLimits
   /** When its credential stops working; null when it does not expire. */
   readonly expiresAt: string | null
+  /** For a short-lived link: the principal that minted it, as whom four eyes counts the link. */
+  readonly linkOf?: string | undefined
 }
 
 export const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES)

@@ -57,6 +57,12 @@ const SessionFields = {
   permissionTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
   /** Added to the config file's sandbox settings for this session's Bash commands. */
   sandbox: Type.Optional(SandboxSettingsSchema),
+  fourEyes: Type.Optional(
+    Type.Boolean({
+      description:
+        'Four eyes: the key that scheduled a call may not decide its approval (403 `API_ERR_FOUR_EYES`); without TOOLEXEC_TOKEN everyone is the same `local` principal, so nobody can approve',
+    }),
+  ),
 }
 
 export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
@@ -81,6 +87,7 @@ export const SessionSchema = Type.Object(
     interactive: Type.Boolean(),
     permissionTimeoutMs: Type.Union([Type.Integer(), Type.Null()]),
     sandbox: Type.Optional(SandboxSettingsSchema),
+    fourEyes: Type.Optional(Type.Boolean({ description: 'Present (true) when the session is under four eyes' })),
     createdAt: Type.String(),
     status: SessionStatusSchema,
     counts: Type.Object({
@@ -279,6 +286,12 @@ export const PermissionAnswerBodySchema = Type.Object(
     message: Type.Optional(Type.String({ maxLength: 10_000 })),
     /** When given, the request must belong to this session. */
     sessionId: Type.Optional(Id),
+    inputHash: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: "The request's `inputHash` as the decider saw it: when given, the decision holds only for that exact input (else 409 `API_ERR_PERMISSION_INPUT_CHANGED`)",
+      }),
+    ),
   },
   { $id: 'PermissionAnswerBody', additionalProperties: false },
 )
@@ -291,12 +304,15 @@ export const PermissionRequestRecordSchema = Type.Object(
     callId: Type.String(),
     toolName: Type.String(),
     input: Type.Unknown(),
+    inputHash: Type.String({ description: 'SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input' }),
     preview: Type.Optional(Type.Unknown()),
     riskLevel: RiskLevelSchema,
     reason: Type.String(),
     suggestedRule: Type.Optional(Type.String()),
     status: Type.Union([Type.Literal('pending'), Type.Literal('allow'), Type.Literal('deny')]),
     decidedBy: Type.Optional(DecidedBySchema),
+    deciderId: Type.Optional(Type.String({ description: 'Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token)' })),
+    deciderName: Type.Optional(Type.String({ description: "That key's name" })),
     message: Type.Optional(Type.String()),
     scope: Type.Optional(Type.String()),
     createdAt: Type.String(),

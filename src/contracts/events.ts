@@ -84,6 +84,7 @@ export const PermissionRequestedEventSchema = Type.Object(
     callId,
     toolName,
     input: Type.Unknown({ description: 'The input the call would run with if allowed' }),
+    inputHash: text('SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input'),
     preview: Type.Optional(Type.Unknown({ description: 'What the call would change (a diff for a file edit), when the tool can tell' })),
     riskLevel: RiskLevelSchema,
     reason: text('Why a person is asked'),
@@ -103,6 +104,8 @@ export const PermissionResolvedEventSchema = Type.Object(
     reason: Type.Optional(text("The deny message or the rule's reason")),
     ruleId: Type.Optional(text('The rule, or the PermissionRequest hook, that decided')),
     scope: Type.Optional(text('How far an allow given by a person reaches: once, session or project')),
+    deciderId: Type.Optional(text('The person who decided (decidedBy `client`): the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token)')),
+    deciderName: Type.Optional(text("That key's name")),
   },
   { description: 'A permission decision for a call: a person, a hook, a rule, a timeout or an abort decided' },
 )

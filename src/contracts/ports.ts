@@ -87,6 +87,8 @@ export interface PermissionAnswer {
   /** A deny message or allow reason; a deny's message reaches the model. */
   readonly message?: string | undefined
   readonly scope?: 'once' | 'session' | 'project' | undefined
+  /** Who decided, when a person did through the HTTP API: the principal's id (a key's, `admin`, `local`) and name. */
+  readonly decider?: { readonly id: string; readonly name: string } | undefined
 }
 
 /**

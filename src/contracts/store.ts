@@ -18,6 +18,8 @@ export interface SessionRecord {
   readonly permissionTimeoutMs: number | null
   /** The session's own sandbox settings, when it was given any. */
   readonly sandbox?: SandboxSettingsBody | undefined
+  /** Four eyes: the principal that scheduled a call may not decide its approval. */
+  readonly fourEyes?: boolean | undefined
   readonly createdAt: string
 }
 
@@ -64,6 +66,9 @@ export interface PermissionRow {
   readonly scope: string | null
   readonly createdAt: string
   readonly decidedAt: string | null
+  /** The principal that decided through POST /permissions/{id}: its id (a key's, `admin` or `local`) and name. */
+  readonly deciderId: string | null
+  readonly deciderName: string | null
 }
 
 export interface StoredEvent {
@@ -77,6 +82,8 @@ export interface StoredEvent {
 /** A call as it is first recorded: queued, with no result. */
 export interface NewCall extends Pick<CallRow, 'sessionId' | 'id' | 'scheduleId' | 'position' | 'name' | 'input'> {
   readonly dependsOn?: readonly string[] | undefined
+  /** The principal (a key's id, `admin` or `local`) that scheduled it (ScheduleReads.scheduledBy). */
+  readonly scheduledBy?: string | null | undefined
 }
 
 /** An artifact file as the store records it. */
@@ -95,10 +102,12 @@ export interface PermissionDecisionRecord {
   readonly message: string | null
   readonly scope: string | null
   readonly decidedAt: string
+  readonly deciderId?: string | null
+  readonly deciderName?: string | null
 }
 
 /** A permission request as it is first recorded: pending. */
-export type NewPermission = Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt'>
+export type NewPermission = Omit<PermissionRow, 'status' | 'decidedBy' | 'message' | 'scope' | 'decidedAt' | 'deciderId' | 'deciderName'>
 
 /** A schedule as it is first recorded: its arrival is the session's next, and it has not ended. */
 export type NewSchedule = Omit<ScheduleRecord, 'arrival' | 'completedAt'>
@@ -141,6 +150,8 @@ export interface ScheduleReads {
   /** In position order. */
   calls(scheduleId: string): Promise<CallRow[]>
   call(sessionId: string, id: string): Promise<CallRow | undefined>
+  /** The principal that scheduled the call; undefined when none was recorded. */
+  scheduledBy(sessionId: string, callId: string): Promise<string | undefined>
   /** Terminal records in the order the model saw them (R39). */
   history(sessionId: string): Promise<(CallRow & { turnId: string })[]>
   /** Calls whose handler has started and that have no result yet, by key. */
@@ -183,6 +194,8 @@ export interface ApprovalReads {
   pending(sessionId?: string): Promise<PermissionRow[]>
   /** The call's latest permission request, pending or decided. */
   lastForCall(sessionId: string, callId: string): Promise<PermissionRow | undefined>
+  /** The session of a request whose session was deleted (its row is gone, its id kept); undefined for any other id. */
+  closedSession(id: string): Promise<string | undefined>
   hasGrant(sessionId: string, toolName: string, ruleKey: string): Promise<boolean>
 }
 

@@ -8,6 +8,7 @@ import type { RiskLevel } from '../contracts/events.js'
 import type { PermissionAnswer, PermissionBroker, PermissionRequest, PermissionTicket, PermissionVerdict, TurnContext } from '../contracts/ports.js'
 import type { ApprovalPreparation, ToolEntry } from '../contracts/tool-entry.js'
 import { DENIED_WITHOUT_CLIENT } from '../contracts/permission-outcomes.js'
+import { inputHashOf } from '../contracts/input-hash.js'
 import type { ExecutorDeps } from './deps.js'
 import { emitEvent } from './events.js'
 import { hasHook, hookRuleId, runPermissionRequestHooks } from './hook-flow.js'
@@ -71,6 +72,7 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     callId: request.callId,
     toolName: request.toolName,
     input: request.input,
+    inputHash: inputHashOf(request.input),
     preview: request.preview,
     riskLevel: request.riskLevel,
     reason: request.reason,
@@ -90,6 +92,8 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     reason: answer.message,
     ruleId: answer.decidedBy === 'hook' ? racers.decidingHook() : undefined,
     scope: answer.scope,
+    deciderId: answer.decider?.id,
+    deciderName: answer.decider?.name,
   })
   args.deps.logger.info({ callId: args.callId, decision: answer.decision, decidedBy: answer.decidedBy }, LOG_EVENTS.permissionResolved)
   return { kind: 'answered', permissionId: request.permissionId, answer }

@@ -84,4 +84,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       limit: 50,
     },
   },
+  createSessionLink: { summary: 'A link to approve from a phone, for an hour', parameters: { id: SESSION }, body: { purpose: 'decide', expiresInSeconds: 3600 } },
+  revokeSessionLink: { summary: 'Revoke the phone’s link', parameters: { id: SESSION, linkId: 'link_0c6e2f4a-7b1d-4e8a-9c3f-5d2b1a7e6f90' } },
 }

@@ -31,6 +31,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /sessions/:id/abort': { scope: 'sessions:abort', session: 'param' },
   'GET /sessions/:id/history': { scope: 'sessions:read', session: 'param' },
   'GET /sessions/:id/events': { scope: 'events:read', session: 'param', queryToken: true },
+  'POST /sessions/:id/links': { scope: 'links:write', session: 'param' },
+  'DELETE /sessions/:id/links/:linkId': { scope: 'links:write', session: 'param' },
   'POST /schedules': { scope: 'schedules:write', session: 'new-schedule' },
   'POST /schedules/:id/calls': { scope: 'schedules:write', session: 'schedule' },
   'POST /schedules/:id/close': { scope: 'schedules:write', session: 'schedule' },

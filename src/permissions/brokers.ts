@@ -22,6 +22,8 @@ export type AnswerOutcome =
   | { readonly kind: 'settled'; readonly answer: PermissionAnswer }
   | { readonly kind: 'same'; readonly answer: PermissionAnswer }
   | { readonly kind: 'conflict'; readonly answer: PermissionAnswer }
+  /** Already decided: a decision is valid once, whatever it says. */
+  | { readonly kind: 'decided'; readonly answer: PermissionAnswer }
   | { readonly kind: 'unknown' }
 
 /** Pending requests, answerable by id; each ticket registers before it becomes visible. */

@@ -76,7 +76,14 @@ export const EVENT_POLICY = {
     ...SETTLED,
     change: (event) => (unit, at) => {
       if (event.permissionId !== undefined) {
-        const decision = { status: event.decision, decidedBy: event.decidedBy, message: event.reason ?? null, scope: event.scope ?? null }
+        const decision = {
+          status: event.decision,
+          decidedBy: event.decidedBy,
+          message: event.reason ?? null,
+          scope: event.scope ?? null,
+          deciderId: event.deciderId ?? null,
+          deciderName: event.deciderName ?? null,
+        }
         // A person's answer was recorded with its audit entry before the call heard it (session-broker.ts).
         if (event.decidedBy === 'client') recordDecision(unit, event.permissionId, decision, at)
         else recordAuditedDecision(unit, { ...event, permissionId: event.permissionId }, decision, at, undefined)

@@ -11,6 +11,8 @@ export interface RecordedDecision {
   readonly decidedBy: string
   readonly message: string | null
   readonly scope: string | null
+  readonly deciderId?: string | null
+  readonly deciderName?: string | null
 }
 
 /** The request a decision is about, as the audit entry names it. */

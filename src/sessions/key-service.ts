@@ -16,6 +16,10 @@ import { workspaceWithin } from './session-access.js'
 export const KEY_PREFIX = 'txk_'
 const SECRET_BYTES = 32
 
+/** A short-lived link (link-service.ts) is a key with an id of this prefix. */
+export const LINK_ID_PREFIX = 'link_'
+export const isLinkId = (id: string): boolean => id.startsWith(LINK_ID_PREFIX)
+
 export const secretHashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex')
 
 export class KeyService {
@@ -32,7 +36,8 @@ export class KeyService {
     if (!secret.startsWith(KEY_PREFIX)) return undefined
     const key = await this.#store.keys.bySecretHash(secretHashOf(secret))
     if (key === undefined || key.revokedAt !== null || this.#expired(key.expiresAt)) return undefined
-    return { id: key.id, name: key.name, kind: 'key', scopes: new Set(key.scopes), limits: limitsOf(key), expiresAt: key.expiresAt }
+    const principal: Principal = { id: key.id, name: key.name, kind: 'key', scopes: new Set(key.scopes), limits: limitsOf(key), expiresAt: key.expiresAt }
+    return isLinkId(key.id) ? { ...principal, linkOf: key.createdBy } : principal
   }
 
   /** Refused (403 API_ERR_KEY_TOO_WIDE) when the new key would have a scope, a session, a workspace or a time `by` lacks. */

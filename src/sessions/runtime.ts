@@ -11,6 +11,7 @@ import type { EventFeed } from './event-feed.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import type { KeyService } from './key-service.js'
+import type { LinkService } from './link-service.js'
 import type { ProjectRuleService } from './project-rule-service.js'
 import type { RecoveryReport } from './recovery.js'
 import type { ScheduleService } from './schedule-service.js'
@@ -40,6 +41,8 @@ export interface Runtime {
   readonly keys: KeyService
   /** The audit log, as GET /audit reads it. */
   readonly audit: AuditService
+  /** Short-lived links to one session, kept as keys. */
+  readonly links: LinkService
   /** Which sessions a principal sees. */
   readonly access: SessionAccess
   readonly dataDir: string

@@ -64,7 +64,8 @@ export class ScheduleService {
    * runs once that is committed. A call id already used in the session is found by the primary
    * key, by that commit, and fails only this request.
    */
-  async submit(body: CreateScheduleBody): Promise<ScheduleAcceptedReply> {
+  /** `scheduledBy`: the principal's id, recorded with each call (four eyes tells it from the decider's). */
+  async submit(body: CreateScheduleBody, scheduledBy: string | null = null): Promise<ScheduleAcceptedReply> {
     const calls = scheduleCallsOf(body).map(toToolCall)
     const open = body.open === true
     const proposed = await this.#sessions.forSchedule(body.sessionId, body.createSession)
@@ -79,7 +80,7 @@ export class ScheduleService {
     const started = this.#backlog.admit(proposed.session.id)
     let session: SessionRecord
     try {
-      session = await this.#record({ id: scheduleId, turnId, status: open ? 'open' : 'queued', groups, calls }, proposed, body)
+      session = await this.#record({ id: scheduleId, turnId, status: open ? 'open' : 'queued', groups, calls, scheduledBy }, proposed, body)
     } catch (error) {
       started()
       throw error
@@ -104,7 +105,7 @@ export class ScheduleService {
         await this.#parts.journal.appendGuarded(event, (unit, at) => {
           if (isNew) unit.sessions.insert(session)
           unit.schedules.insert({ id: schedule.id, sessionId: session.id, turnId: schedule.turnId, status: schedule.status, groups: schedule.groups, createdAt: at })
-          schedule.calls.forEach((call, position) => unit.schedules.insertCall(newCall(call, session.id, schedule.id, position)))
+          schedule.calls.forEach((call, position) => unit.schedules.insertCall(newCall(call, session.id, schedule.id, position, schedule.scheduledBy)))
         })
         return session
       } catch (error) {
@@ -127,7 +128,7 @@ export class ScheduleService {
   }
 
   /** R11: a streamed call starts at once when it is eligible and no call before it waits; else it waits for close. */
-  async addCall(scheduleId: string, input: ScheduleCallInput): Promise<ScheduleAcceptedReply> {
+  async addCall(scheduleId: string, input: ScheduleCallInput, scheduledBy: string | null = null): Promise<ScheduleAcceptedReply> {
     const open = this.#open.get(scheduleId)
     if (open === undefined) throw await this.#notOpen(scheduleId)
     const call = toToolCall(input)
@@ -140,7 +141,7 @@ export class ScheduleService {
     // Its place is taken before the write, so that calls streamed meanwhile get the next ones.
     const position = schedule.calls.length
     schedule.calls.push(call)
-    const inserted = this.#insertCall(open, newCall(call, schedule.session.id, scheduleId, position))
+    const inserted = this.#insertCall(open, newCall(call, schedule.session.id, scheduleId, position, scheduledBy))
     try {
       await inserted
     } catch (error) {
@@ -337,11 +338,12 @@ interface NewScheduleOf {
   readonly turnId: string
   readonly status: 'open' | 'queued'
   readonly groups: string[][]
+  readonly scheduledBy: string | null
   readonly calls: readonly ToolCall[]
 }
 
-function newCall(call: ToolCall, sessionId: string, scheduleId: string, position: number): NewCall {
-  return { ...call, sessionId, scheduleId, position }
+function newCall(call: ToolCall, sessionId: string, scheduleId: string, position: number, scheduledBy: string | null): NewCall {
+  return { ...call, sessionId, scheduleId, position, scheduledBy }
 }
 
 function callIdTaken(callId: string, sessionId: string): ToolexecError {

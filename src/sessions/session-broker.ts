@@ -1,8 +1,9 @@
 /**
  * @module The approval broker of the HTTP server. A ticket is registered before its request
  * is visible (R16); answers are checked against the live ticket and the stored record, so
- * the first answer wins, the same answer again is accepted, and a request still pending
- * after a restart can be answered before its call reaches the approval gate again. A
+ * the first answer wins and is the only one (a second, even the same, is told the request is
+ * decided), and a request still pending after a restart can be answered before its call
+ * reaches the approval gate again. A
  * client's answer is stored before it is confirmed, so a crash right after cannot lose it:
  * at the next start the call finds it and is not asked again.
  */
@@ -79,13 +80,13 @@ export class SessionPermissionBroker implements PermissionBroker {
     const ticket = this.#tickets.get(permissionId)
     if (ticket !== undefined) {
       if (sessionId !== undefined && ticket.request.sessionId !== sessionId) return { kind: 'unknown' }
-      if (!ticket.settle(answer)) return compare(ticket.settled ?? answer, answer)
+      if (!ticket.settle(answer)) return { kind: 'decided', answer: ticket.settled ?? answer }
       await this.#record(ticket.request, answer, actor)
       return { kind: 'settled', answer }
     }
     const row = await this.#store.approvals.get(permissionId)
     if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) return { kind: 'unknown' }
-    if (row.status !== 'pending') return compare(recordedAnswer(row), answer)
+    if (row.status !== 'pending') return { kind: 'decided', answer: recordedAnswer(row) }
     // Its call has not asked again since a restart: the stored answer waits for it, or settles
     // the call's ticket if it asked again meanwhile (after it had read the request still pending).
     await this.#record({ ...row, permissionId }, answer, actor)
@@ -102,7 +103,8 @@ export class SessionPermissionBroker implements PermissionBroker {
 
   /** The answer with its audit entry, committed before the client hears it was taken. */
   #record(request: DecidedRequest, answer: PermissionAnswer, actor: AuditActor): Promise<void> {
-    const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null }
+    const decider = { deciderId: answer.decider?.id ?? null, deciderName: answer.decider?.name ?? null }
+    const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null, ...decider }
     return this.#store.commit((unit) => recordAuditedDecision(unit, request, decision, new Date().toISOString(), actor))
   }
 
@@ -115,11 +117,8 @@ export class SessionPermissionBroker implements PermissionBroker {
 }
 
 // No scope: a session or project grant was stored with the decision.
-function recordedAnswer(stored: PermissionRow): PermissionAnswer {
+export function recordedAnswer(stored: PermissionRow): PermissionAnswer {
   const decision = stored.status === 'allow' ? 'allow' : 'deny'
-  return { decision, decidedBy: (stored.decidedBy ?? 'client') as PermissionAnswer['decidedBy'], message: stored.message ?? undefined }
-}
-
-function compare(decided: PermissionAnswer, answer: PermissionAnswer): AnswerOutcome {
-  return decided.decision === answer.decision ? { kind: 'same', answer: decided } : { kind: 'conflict', answer: decided }
+  const decider = stored.deciderId === null ? undefined : { id: stored.deciderId, name: stored.deciderName ?? '' }
+  return { decision, decidedBy: (stored.decidedBy ?? 'client') as PermissionAnswer['decidedBy'], message: stored.message ?? undefined, decider }
 }

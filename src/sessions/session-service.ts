@@ -1,15 +1,17 @@
 /** @module Sessions: create, look up, list, abort the turn, delete, answer approvals, read history. */
 import { isDeepStrictEqual } from 'node:util'
-import type { AuditActor } from '../contracts/audit.js'
+import { actorOf, type AuditActor } from '../contracts/audit.js'
 import type { CreateSessionBody, CreateSessionFields, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { PermissionMode } from '../contracts/ports.js'
-import { StoreConflictError, type ArtifactRecord, type SessionRecord, type Store } from '../contracts/store.js'
+import { StoreConflictError, type ArtifactRecord, type PermissionRow, type SessionRecord, type Store } from '../contracts/store.js'
+import { LOCAL, type Principal } from '../contracts/access.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
-import type { SessionPermissionBroker } from './session-broker.js'
+import { recordedAnswer, type SessionPermissionBroker } from './session-broker.js'
+import { alreadyDecided, assertFourEyes, assertSameInput, sessionDeleted } from './decision-checks.js'
 import { historyView, permissionView, sessionView } from './views.js'
 import { resolveWorkspace } from './session-workspace.js'
 import type { Claim } from './session-ownership.js'
@@ -98,6 +100,7 @@ export class SessionService {
       interactive: body.interactive ?? true,
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
       sandbox: body.sandbox,
+      ...(body.fourEyes === true ? { fourEyes: true } : {}),
       createdAt: new Date().toISOString(),
     }
   }
@@ -178,22 +181,36 @@ export class SessionService {
     return this.#parts.store.artifacts.get(sessionId, artifactId)
   }
 
-  /** `by` is who answered, named in the audit log. */
-  async answerPermission(id: string, body: PermissionAnswerBody, by: AuditActor): Promise<PermissionRequestRecord> {
-    const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once' }
-    const outcome = await this.#parts.broker.answer(id, answer, by, body.sessionId)
+  /**
+   * A person's decision, valid once (a second, even the same, is a 409), for the input the
+   * request shows when `inputHash` is given, and never by the scheduling key under four eyes.
+   */
+  async answerPermission(id: string, body: PermissionAnswerBody, principal: Principal = LOCAL): Promise<PermissionRequestRecord> {
+    const row = await this.#openRequest(id, body.sessionId)
+    assertSameInput(row, body.inputHash)
+    await assertFourEyes(this.#parts.store, row, principal)
+    const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once', decider: { id: principal.id, name: principal.name } }
+    const outcome = await this.#parts.broker.answer(id, answer, actorOf(principal), body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
-    if (outcome.kind === 'conflict') {
-      throw new ToolexecError('API_ERR_PERMISSION_DECIDED', [id, outcome.answer.decision, outcome.answer.decidedBy], {
-        context: { decision: outcome.answer.decision, decidedBy: outcome.answer.decidedBy },
-      })
-    }
-    const row = await this.#parts.store.approvals.get(id)
-    if (row === undefined) throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
+    if (outcome.kind !== 'settled') throw alreadyDecided(id, outcome.answer)
+    const decided = await this.#parts.store.approvals.get(id)
+    if (decided === undefined) throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     // The stored row may lag the live decision by a tick; show the decision that holds.
-    const view = permissionView(row)
+    const view = permissionView(decided)
     if (view.status !== 'pending') return view
-    return { ...view, status: outcome.answer.decision, decidedBy: outcome.answer.decidedBy }
+    return { ...view, status: answer.decision, decidedBy: answer.decidedBy, deciderId: principal.id, deciderName: principal.name }
+  }
+
+  /** The request, still pending; 404 for one that never was (in this session), 409 for one decided or closed. */
+  async #openRequest(id: string, sessionId: string | undefined): Promise<PermissionRow> {
+    const row = await this.#parts.store.approvals.get(id)
+    if (row === undefined || (sessionId !== undefined && row.sessionId !== sessionId)) {
+      const deletedFrom = row === undefined ? await this.#parts.store.approvals.closedSession(id) : undefined
+      if (deletedFrom !== undefined && (sessionId === undefined || sessionId === deletedFrom)) throw sessionDeleted(id)
+      throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
+    }
+    if (row.status !== 'pending') throw alreadyDecided(id, recordedAnswer(row))
+    return row
   }
 
   async pendingPermissions(sessionId?: string): Promise<PermissionRequestRecord[]> {

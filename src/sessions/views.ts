@@ -4,6 +4,7 @@ import type { CallRecord, HistoryEntry, PermissionRequestRecord, ScheduleReply, 
 import type { CallRow, PermissionRow, ScheduleRecord, SessionRecord } from '../contracts/store.js'
 import type { ToolEntry } from '../contracts/tool-entry.js'
 import type { DecidedBy } from '../contracts/events.js'
+import { inputHashOf } from '../contracts/input-hash.js'
 import { isErrorForHistory } from '../executor/history.js'
 import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
 import { declaredFlags } from '../executor/tool-flags.js'
@@ -84,6 +85,7 @@ export function permissionView(row: PermissionRow): PermissionRequestRecord {
     callId: row.callId,
     toolName: row.toolName,
     input: row.input,
+    inputHash: inputHashOf(row.input),
     riskLevel: row.riskLevel,
     reason: row.reason,
     status: row.status,
@@ -95,6 +97,8 @@ export function permissionView(row: PermissionRow): PermissionRequestRecord {
   if (row.message !== null) view.message = row.message
   if (row.scope !== null) view.scope = row.scope
   if (row.decidedAt !== null) view.decidedAt = row.decidedAt
+  if (row.deciderId !== null) view.deciderId = row.deciderId
+  if (row.deciderName !== null) view.deciderName = row.deciderName
   return view
 }
 

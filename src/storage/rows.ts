@@ -24,6 +24,7 @@ export function toSessionRecord(row: RawRow): SessionRecord {
     interactive: row.interactive === 1,
     permissionTimeoutMs: typeof row.permission_timeout_ms === 'number' ? row.permission_timeout_ms : null,
     sandbox: parsed<SandboxSettingsBody>(row.sandbox_json),
+    ...(Number(row.four_eyes) === 1 ? { fourEyes: true } : {}),
     createdAt: String(row.created_at),
   }
 }
@@ -83,6 +84,8 @@ export function toPermissionRow(row: RawRow): PermissionRow {
     scope: text(row.scope),
     createdAt: String(row.created_at),
     decidedAt: text(row.decided_at),
+    deciderId: text(row.decider_id),
+    deciderName: text(row.decider_name),
   }
 }
 
@@ -103,6 +106,10 @@ export const STORE_TABLES = [
   'background_tasks',
   'api_keys',
   'audit_log',
+  'closed_permissions',
+  'session_four_eyes',
+  'call_schedulers',
+  'permission_deciders',
 ] as const
 
 export function toKeyRecord(row: RawRow): KeyRecord {
@@ -171,6 +178,10 @@ export const json = (value: unknown): string | null => (value === undefined ? nu
 
 /** The statements that delete a session, each backend's under the same key; rows that refer to others go first (foreign keys). */
 export const SESSION_DELETIONS = [
+  'closeSessionPermissions',
+  'deleteSessionFourEyes',
+  'deleteSessionCallSchedulers',
+  'deleteSessionDeciders',
   'deleteSessionCalls',
   'deleteSessionPermissions',
   'deleteSessionGrants',

@@ -11,6 +11,9 @@ import { json, SESSION_DELETIONS } from './rows.js'
 export type WriteKey =
   | 'insertSession'
   | 'insertSessionSandbox'
+  | 'insertSessionFourEyes'
+  | 'insertCallScheduler'
+  | 'decidePermissionBy'
   | 'setPermissionMode'
   | 'setTodos'
   | (typeof SESSION_DELETIONS)[number]
@@ -68,6 +71,7 @@ function sessionWrites(write: Write, cached: CachedRows): SessionWrites {
     insert(session) {
       cached.session(session.id)
       write('insertSession', session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
+      if (session.fourEyes === true) write('insertSessionFourEyes', session.id)
       if (session.sandbox !== undefined) write('insertSessionSandbox', session.id, JSON.stringify(session.sandbox))
     },
     setPermissionMode(id, mode) {
@@ -88,7 +92,10 @@ function scheduleWrites(write: Write): ScheduleWrites {
     setStatus: (id, status, completedAt) => write('setScheduleStatus', status, completedAt, id),
     setGroups: (id, groups) => write('setScheduleGroups', JSON.stringify(groups), id),
     markAborted: (sessionId, at) => write('markSchedulesAborted', at, sessionId),
-    insertCall: (call) => write('insertCall', call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn)),
+    insertCall(call) {
+      write('insertCall', call.sessionId, call.id, call.scheduleId, call.position, call.name, JSON.stringify(call.input ?? null), json(call.dependsOn))
+      if (call.scheduledBy !== undefined && call.scheduledBy !== null) write('insertCallScheduler', call.sessionId, call.id, call.scheduledBy)
+    },
     markCallRunning: (sessionId, id, resolvedInput, flags, at) => write('markCallRunning', json(resolvedInput), JSON.stringify(flags), at, sessionId, id),
     setCallStatus: (sessionId, id, status) => write('setCallStatus', status, sessionId, id),
     completeCall: (sessionId, result, at) => write('completeCall', result.status, at, JSON.stringify(result), sessionId, result.callId),
@@ -105,7 +112,10 @@ function approvalWrites(write: Write): ApprovalWrites {
       const { id, sessionId, callId, toolName, input, preview, riskLevel, reason, suggestedRule, createdAt } = request
       write('insertPermission', id, sessionId, callId, toolName, JSON.stringify(input ?? null), json(preview), riskLevel, reason, suggestedRule, createdAt)
     },
-    decide: (id, decision) => write('decidePermission', decision.status, decision.decidedBy, decision.message, decision.scope, decision.decidedAt, id),
+    decide(id, decision) {
+      if (decision.deciderId !== undefined && decision.deciderId !== null) write('decidePermissionBy', decision.deciderId, decision.deciderName ?? '', id)
+      write('decidePermission', decision.status, decision.decidedBy, decision.message, decision.scope, decision.decidedAt, id)
+    },
     grantFor: (permissionId, at) => write('grantFor', permissionId, at),
     insertGrant: (sessionId, toolName, ruleKey, at) => write('insertGrant', sessionId, toolName, ruleKey, at),
   }

@@ -154,7 +154,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answer a permission request; the same answer again is accepted, a different one is a 409 */
+        /** Decide a permission request, once: a second decision is a 409, as is one for another input or on a closed request */
         post: operations["answerPermission"];
         delete?: never;
         options?: never;
@@ -420,6 +420,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived token for this session and one purpose (watch, or watch and decide), for a console link sent to a phone
+         * @description The token works for this session only, with the scopes of its purpose (`watch`: sessions:read and events:read; `decide`: those and approvals:decide), until it expires (15 min by default, at most 24 h, never past the minting key’s expiry) or is revoked. A purpose whose scopes the minting key lacks is a 403 `API_ERR_KEY_TOO_WIDE`. The token is in this reply only; `consolePath` opens the console on the session with it.
+         */
+        post: operations["createSessionLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a link: the next request with its token is refused, on every server. Only its minter (or the administrator) may; any other link is a 404 */
+        delete: operations["revokeSessionLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -675,6 +712,8 @@ export interface components {
                 interactive?: boolean;
                 permissionTimeoutMs?: number;
                 sandbox?: components["schemas"]["SandboxSettings"];
+                /** @description Four eyes: the key that scheduled a call may not decide its approval (403 `API_ERR_FOUR_EYES`); without TOOLEXEC_TOKEN everyone is the same `local` principal, so nobody can approve */
+                fourEyes?: boolean;
             };
             turnId?: string;
             calls?: components["schemas"]["ScheduleCallInput"][];
@@ -691,6 +730,8 @@ export interface components {
             interactive?: boolean;
             permissionTimeoutMs?: number;
             sandbox?: components["schemas"]["SandboxSettings"];
+            /** @description Four eyes: the key that scheduled a call may not decide its approval (403 `API_ERR_FOUR_EYES`); without TOOLEXEC_TOKEN everyone is the same `local` principal, so nobody can approve */
+            fourEyes?: boolean;
         };
         CreatedKey: {
             key: components["schemas"]["ApiKey"];
@@ -822,7 +863,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1124,6 +1165,8 @@ export interface components {
             scope?: "once" | "session" | "project";
             message?: string;
             sessionId?: string;
+            /** @description The request's `inputHash` as the decider saw it: when given, the decision holds only for that exact input (else 409 `API_ERR_PERMISSION_INPUT_CHANGED`) */
+            inputHash?: string;
         };
         PermissionMode: "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
         PermissionRequestRecord: {
@@ -1132,6 +1175,8 @@ export interface components {
             callId: string;
             toolName: string;
             input: unknown;
+            /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input */
+            inputHash: string;
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
@@ -1139,6 +1184,10 @@ export interface components {
             suggestedRule?: string;
             status: "pending" | "allow" | "deny";
             decidedBy?: components["schemas"]["DecidedBy"];
+            /** @description Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
+            deciderId?: string;
+            /** @description That key's name */
+            deciderName?: string;
             message?: string;
             scope?: string;
             createdAt: string;
@@ -1158,6 +1207,8 @@ export interface components {
             toolName: string;
             /** @description The input the call would run with if allowed */
             input: unknown;
+            /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input */
+            inputHash: string;
             /** @description What the call would change (a diff for a file edit), when the tool can tell */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
@@ -1192,6 +1243,10 @@ export interface components {
             ruleId?: string;
             /** @description How far an allow given by a person reaches: once, session or project */
             scope?: string;
+            /** @description The person who decided (decidedBy `client`): the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
+            deciderId?: string;
+            /** @description That key's name */
+            deciderName?: string;
             /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
@@ -1209,7 +1264,7 @@ export interface components {
             strategy: "artifact" | "truncate";
             previewDirection: "head" | "tail";
         };
-        /** @description owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream and decide; observer: read and stream; auditor: the audit log and read */
+        /** @description owner: every scope; agent: create, schedule, read, stream and abort its sessions; approver: read, stream, decide and mint links; observer: read and stream; auditor: the audit log and read */
         Role: "owner" | "agent" | "approver" | "observer" | "auditor";
         SandboxSettings: {
             /** @description More paths a command may read; a missing one is skipped */
@@ -1280,7 +1335,7 @@ export interface components {
         };
         ScheduleStatus: "open" | "queued" | "running" | "completed" | "stopped" | "cancelled";
         /** @description One kind of action; every route needs exactly one (see the `security` of each operation) */
-        Scope: "sessions:create" | "sessions:read" | "sessions:abort" | "sessions:delete" | "events:read" | "schedules:write" | "approvals:decide" | "rules:read" | "rules:write" | "tools:read" | "tools:write" | "cluster:read" | "keys:read" | "keys:write" | "audit:read";
+        Scope: "sessions:create" | "sessions:read" | "sessions:abort" | "sessions:delete" | "events:read" | "schedules:write" | "approvals:decide" | "rules:read" | "rules:write" | "tools:read" | "tools:write" | "cluster:read" | "keys:read" | "keys:write" | "links:write" | "audit:read";
         Session: {
             id: string;
             workspace: string;
@@ -1288,6 +1343,8 @@ export interface components {
             interactive: boolean;
             permissionTimeoutMs: number | null;
             sandbox?: components["schemas"]["SandboxSettings"];
+            /** @description Present (true) when the session is under four eyes */
+            fourEyes?: boolean;
             createdAt: string;
             status: "idle" | "running" | "awaiting_permission";
             counts: {
@@ -2275,7 +2332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description With a token: the key lacks the scope `approvals:decide` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            /** @description Every error reply: 4xx and 5xx alike */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3278,6 +3335,195 @@ export interface operations {
             };
             /** @description With a token: the key lacks the scope `audit:read` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    createSessionLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `watch`: read the session and stream its events; `decide`: that, and decide its approvals */
+                    purpose: "watch" | "decide";
+                    /** @description How long the link works: 900 s (15 min) when absent, at most 24 h, never past the minting key's expiry */
+                    expiresInSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A token for one session and one purpose that expires; kept, like a key, only as a hash */
+                        link: {
+                            /** @description Names the link for DELETE /sessions/{id}/links/{linkId}; not a secret */
+                            id: string;
+                            sessionId: string;
+                            /** @description `watch`: read the session and stream its events; `decide`: that, and decide its approvals */
+                            purpose: "watch" | "decide";
+                            expiresAt: string;
+                            createdAt: string;
+                            /** @description The id of the key that minted it, or `admin` for TOOLEXEC_TOKEN */
+                            createdBy: string;
+                        };
+                        /** @description The bearer token (`txk_...`), shown in this reply only */
+                        secret: string;
+                        /** @description The console's page of the session with the token: append it to the server's address. The console keeps the token and drops it from the address */
+                        consolePath: string;
+                    };
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `links:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    revokeSessionLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                id: string;
+                /** @example link_0c6e2f4a-7b1d-4e8a-9c3f-5d2b1a7e6f90 */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `links:write` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,6 +73,8 @@ const CALLS: Readonly<Record<string, (f: Fixture) => Call>> = {
   listKeys: () => ({ url: '/keys' }),
   revokeKey: () => ({ url: '/keys/key_none' }),
   listAudit: () => ({ url: '/audit' }),
+  createSessionLink: (f) => ({ url: `/sessions/${f.session}/links`, body: { purpose: 'watch' } }),
+  revokeSessionLink: (f) => ({ url: `/sessions/${f.session}/links/link_none` }),
   // Last: they change the session the calls before them read.
   abortSession: (f) => ({ url: `/sessions/${f.session}/abort` }),
   deleteSession: (f) => ({ url: `/sessions/${f.session}` }),

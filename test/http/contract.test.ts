@@ -288,7 +288,7 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('GET', '/permissions?status=decided'), 400)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'perhaps' } }), 400)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
-    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 200)
+    await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'allow', scope: 'project' } }), 409)
     await expectStatus(api('POST', `/permissions/${request.id}`, { body: { decision: 'deny' } }), 409)
     await expectStatus(api('POST', '/permissions/perm_missing', { body: { decision: 'allow' } }), 404)
     const second = await pendingRequest('contract-ask', 'write-2')
@@ -341,6 +341,16 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('GET', '/audit?kind=nothing'), 400)
   })
 
+  it('links: minted for a session and a purpose, refused for an unknown session or purpose, revoked once', async () => {
+    await expectStatus(api('POST', '/sessions', { body: { id: 'contract-linked' } }), 201)
+    const minted = await expectStatus(api('POST', '/sessions/contract-linked/links', { body: { purpose: 'watch' } }), 201)
+    const { link } = minted.body as { link: { id: string } }
+    await expectStatus(api('POST', '/sessions/contract-linked/links', { body: { purpose: 'forever' } }), 400)
+    await expectStatus(api('POST', '/sessions/contract-nowhere/links', { body: { purpose: 'watch' } }), 404)
+    await expectStatus(api('DELETE', `/sessions/contract-linked/links/${link.id}`), 204)
+    await expectStatus(api('DELETE', `/sessions/contract-linked/links/${link.id}`), 404)
+  })
+
   it('new work is refused with 507 API_ERR_STORAGE_FULL, naming the data directory, while it has no room; reads still answer', async () => {
     const tool = { name: 'ticket_lookup', description: 'Looks up a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/ticket' }
     const refused = [
@@ -350,6 +360,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       full('POST', '/permissions/perm_any', { body: { decision: 'allow' } }),
       full('POST', '/tools', { body: tool }),
       full('POST', '/keys', { body: { name: 'full', role: 'observer' } }),
+      full('POST', '/sessions/full-a/links', { body: { purpose: 'watch' } }),
     ]
     for (const reply of await Promise.all(refused)) {
       expect(reply.status).toBe(507)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord } from '../../src/contracts/api.js'
+import type { PermissionRow } from '../../src/contracts/store.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { noteTool } from '../support/permission-tools.js'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -30,11 +31,11 @@ afterAll(async () => {
 
 const resolvedOf = (events: readonly EventData[]): EventData[] => events.filter((event) => event.type === 'PermissionResolved')
 
-/** The stored request of a call: the same answer again (deny) replies 200 with the record. */
-async function storedDenial(sessionId: string, callId: string): Promise<PermissionRequestRecord | undefined> {
+/** The stored request of a call, as the store keeps it (a decision on it now is a 409: it is closed). */
+async function storedDenial(sessionId: string, callId: string): Promise<PermissionRow | undefined> {
   const events = await api.events(sessionId)
   const permissionId = events.find((event) => event.type === 'PermissionRequested' && event.callId === callId)?.permissionId
-  return typeof permissionId === 'string' ? (await api.answer(permissionId, { decision: 'deny' })).body : undefined
+  return typeof permissionId === 'string' ? s.runtime.store.approvals.get(permissionId) : undefined
 }
 
 describe('headless sessions (interactive: false)', () => {

@@ -227,7 +227,7 @@ describe('R16 PermissionRequest hooks race the HTTP client', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     const again = await api.answer(request.id, { decision: 'allow' })
     expect(again.status).toBe(409)
-    expect(again.body.error?.details).toEqual({ decision: 'deny', decidedBy: 'client' })
+    expect(again.body.error?.details).toEqual({ decision: 'deny', decidedBy: 'client', deciderId: 'local', deciderName: 'local (no TOOLEXEC_TOKEN)' })
     const events = await api.events(sessionId, scheduleId)
     expect(of(events, 'PermissionResolved')).toEqual([expect.objectContaining({ decision: 'deny', decidedBy: 'client' })])
     expect(of(events, 'HookRunStarted')).toEqual([expect.objectContaining({ hookEvent: 'PermissionRequest' })])
@@ -245,7 +245,7 @@ describe('R16 PermissionRequest hooks race the HTTP client', () => {
     expect(late.status).toBe(409)
     expect(late.body.error).toEqual({
       code: 'API_ERR_PERMISSION_DECIDED',
-      message: `Permission request ${request.id} was already decided: allow by hook`,
+      message: `Permission request ${request.id} was already decided: allow by hook; a decision is valid once`,
       details: { decision: 'allow', decidedBy: 'hook' },
     })
     const events = await api.events(sessionId, scheduleId)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { LOCAL } from '../../src/contracts/access.js'
 import type { ErrorReply, PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
 import { useHttpSuite } from '../support/http-suite.js'
 import type { TestServer } from '../support/server.js'
@@ -80,21 +81,21 @@ describe('POST /permissions/:id', () => {
     expect(done.calls[0]?.result?.permission).toBe('approved')
   })
 
-  it('R16 the same decision again replies 200; a different one replies 409 saying how and by whom', async () => {
+  it('R16 a decision is valid once: the same decision again and a different one reply 409 saying how and by whom', async () => {
     const { scheduleId, request } = await pendingEdit()
     expect((await answer(request.id, { decision: 'allow' })).status).toBe(200)
-    const again = await answer(request.id, { decision: 'allow' })
-    expect(again.status).toBe(200)
-    expect(again.body).toMatchObject({ status: 'allow', decidedBy: 'client' })
-    await finished(scheduleId)
-    expect((await answer(request.id, { decision: 'allow', message: 'still yes' })).status).toBe(200)
-    const conflict = await answer(request.id, { decision: 'deny' })
-    expect(conflict.status).toBe(409)
-    expect(conflict.body.error).toEqual({
+    const decided = {
       code: 'API_ERR_PERMISSION_DECIDED',
-      message: `Permission request ${request.id} was already decided: allow by client`,
-      details: { decision: 'allow', decidedBy: 'client' },
-    })
+      message: `Permission request ${request.id} was already decided: allow by ${LOCAL.name}; a decision is valid once`,
+      details: { decision: 'allow', decidedBy: 'client', deciderId: LOCAL.id, deciderName: LOCAL.name },
+    }
+    const again = await answer(request.id, { decision: 'allow' })
+    expect([again.status, again.body.error]).toEqual([409, decided])
+    await finished(scheduleId)
+    for (const body of [{ decision: 'allow', message: 'still yes' }, { decision: 'deny' }]) {
+      const replay = await answer(request.id, body)
+      expect([replay.status, replay.body.error]).toEqual([409, decided])
+    }
   })
 
   it.each([
@@ -147,18 +148,15 @@ describe('POST /permissions/:id', () => {
     ['deny', 'allow'],
     ['allow', 'allow'],
     ['deny', 'deny'],
-  ] as const)('R16 two racing answers (%s, %s) give one 200 and one 409, or two 200 when they agree', async (first, second) => {
+  ] as const)('R16 two racing answers (%s, %s) give one 200 and one 409, even when they agree', async (first, second) => {
     for (let round = 0; round < 3; round++) {
       const { scheduleId, request } = await pendingEdit()
       const replies = await Promise.all([answer(request.id, { decision: first }), answer(request.id, { decision: second })])
       const statuses = replies.map((reply) => reply.status).sort()
       const winner = replies.find((reply) => reply.status === 200)?.body.status
-      if (first === second) expect(statuses).toEqual([200, 200])
-      else {
-        expect(statuses).toEqual([200, 409])
-        const loser = replies.find((reply) => reply.status === 409)?.body
-        expect(loser?.error.details).toEqual({ decision: winner, decidedBy: 'client' })
-      }
+      expect(statuses).toEqual([200, 409])
+      const loser = replies.find((reply) => reply.status === 409)?.body
+      expect(loser?.error.details).toMatchObject({ decision: winner, decidedBy: 'client' })
       const done = await finished(scheduleId)
       expect(done.calls[0]?.status).toBe(winner === 'allow' ? 'succeeded' : 'denied')
     }

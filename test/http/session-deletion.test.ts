@@ -166,7 +166,7 @@ describe('DELETE /sessions/:id', () => {
     expect((await server.json<Session>('GET', '/sessions/s1')).body.permissionMode).toBe('default')
   })
 
-  it('forgets its answered approvals: answering one after the delete is a 404, whatever the answer', async () => {
+  it('closes its approvals: answering one after the delete is a 409 saying the session was deleted, whatever the answer', async () => {
     server = await startTestServer()
     await server.json('POST', '/sessions', { id: 's1', permissionMode: 'default' })
     await runApproved(server, 's1', 'c1', 'Edit', { file_path: 'a.txt' })
@@ -175,7 +175,10 @@ describe('DELETE /sessions/:id', () => {
 
     for (const decision of ['deny', 'allow']) {
       const answer = await server.json<ErrorReply>('POST', `/permissions/${permissionId}`, { decision })
-      expect([answer.status, answer.body.error.code]).toEqual([404, 'API_ERR_PERMISSION_NOT_FOUND'])
+      expect([answer.status, answer.body.error]).toEqual([
+        409,
+        { code: 'API_ERR_PERMISSION_CLOSED', message: `Permission request ${permissionId} is closed (its session was deleted): nobody decides it any more` },
+      ])
     }
   })
 

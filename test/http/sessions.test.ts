@@ -184,7 +184,8 @@ describe('POST /sessions/:id/abort', () => {
     expect(pending.body.requests).toEqual([])
     const late = await s.json<ErrorReply>('POST', `/permissions/${requested.permissionId}`, { decision: 'allow' })
     expect(late.status).toBe(409)
-    expect(late.body.error.message).toBe(`Permission request ${requested.permissionId} was already decided: deny by abort`)
+    expect(late.body.error.code).toBe('API_ERR_PERMISSION_CLOSED')
+    expect(late.body.error.message).toBe(`Permission request ${requested.permissionId} is closed (its call was aborted): nobody decides it any more`)
   })
 })
 

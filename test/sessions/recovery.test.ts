@@ -20,9 +20,10 @@ import { rowCounts } from '../support/row-counts.js'
 import { until } from '../support/until.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 import { sqliteDatabaseOf } from '../../src/storage/sqlite/sqlite-store.js'
+import { ALL_SCOPES, NO_LIMITS, type Principal } from '../../src/contracts/access.js'
 
 /** Who answers the approvals, as the audit log names them. */
-const PERSON = { id: 'key_reviewer', name: 'reviewer' }
+const PERSON: Principal = { id: 'key_reviewer', name: 'reviewer', kind: 'key', scopes: ALL_SCOPES, limits: NO_LIMITS, expiresAt: null }
 
 const runtimes: Runtime[] = []
 
@@ -366,7 +367,7 @@ describe('recovering a call that was waiting for approval', () => {
     const fresh = await until(async () => (await runtime.sessions.pendingPermissions('s-moved')).find((request) => request.id !== oldId))
     expect(fresh).toMatchObject({ callId: 'moved-1', input: { file_path: 'moved-1.txt' } })
     expect(await runtime.sessions.pendingPermissions('s-moved')).toEqual([fresh])
-    await expect(runtime.sessions.answerPermission(oldId, { decision: 'allow' }, PERSON)).rejects.toMatchObject({ code: 'API_ERR_PERMISSION_DECIDED' })
+    await expect(runtime.sessions.answerPermission(oldId, { decision: 'allow' }, PERSON)).rejects.toThrow(/closed \(the server closed it: Closed: after a restart/)
     // A client drawing the old dialog learns from the stream that it closed, before the new one opens.
     const permissionEvents = (await events(runtime, 's-moved')).map(parsed).filter((event) => String(event.type).startsWith('Permission'))
     expect(permissionEvents.slice(-2)).toMatchObject([

@@ -98,13 +98,14 @@ describe(`Store contract on ${testBackend()}`, () => {
   })
 
   describe('sessions', () => {
-    it('come back as stored, every field, the sandbox included; an unknown id is undefined; the mode changes at once', async () => {
+    it('come back as stored, every field, the sandbox and four eyes included; an unknown id is undefined; the mode changes at once', async () => {
       const plain = session('plain')
       const full = session('full', {
         permissionMode: 'bypassPermissions',
         interactive: false,
         permissionTimeoutMs: 90_000,
         sandbox: { readOnlyPaths: ['/opt/ro'], writablePaths: ['/tmp/w'], network: true },
+        fourEyes: true,
       })
       await store.commit((u) => {
         u.sessions.insert(plain)
@@ -158,12 +159,13 @@ describe(`Store contract on ${testBackend()}`, () => {
 
     it('delete removes every row of the session and no other; pathsOfSession gives its artifact files first', async () => {
       for (const id of ['gone', 'kept']) {
-        await store.commit((u) => u.sessions.insert(session(id, { sandbox: { network: false } })))
+        await store.commit((u) => u.sessions.insert(session(id, { sandbox: { network: false }, fourEyes: true })))
         await scheduleWith(id, `sch-${id}`, ['c1'])
         await store.commit((u) => {
           u.schedules.markCallRunning(id, 'c1', { file_path: 'other.txt' }, FLAGS, AT)
           u.schedules.completeCall(id, result('c1', 'done'), AT)
           u.approvals.insert(permission(`p-${id}`, id, 'c1'))
+          u.approvals.decide(`p-${id}`, { ...DENIED, deciderId: 'key_1', deciderName: 'reviewer' })
           u.approvals.insertGrant(id, 'Bash', 'ls', AT)
           u.sessions.setTodos(id, [{ content: 'x' }], AT)
           u.artifacts.insert(artifact(`a1-${id}`, id, 'c1', 10), AT)
@@ -172,6 +174,7 @@ describe(`Store contract on ${testBackend()}`, () => {
           u.schedules.insert({ id: `open-${id}`, sessionId: id, turnId: 't', status: 'open', groups: [], createdAt: AT })
           u.schedules.markAborted(id, AT)
           u.tasks.insert(backgroundTask(`bash_${id}`, id, 'c1'))
+          u.schedules.insertCall({ sessionId: id, id: 'c9', scheduleId: `sch-${id}`, position: 9, name: 'Read', input: {}, scheduledBy: 'key_1' })
         })
       }
       const before = await counts()
@@ -180,7 +183,9 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(await store.sessions.get('gone')).toBeUndefined()
       expect(await store.sessions.ids()).toEqual(['kept'])
       const after = await counts()
-      for (const [table, count] of Object.entries(before)) expect([table, after[table]]).toEqual([table, count / 2])
+      // What is kept of its permission requests is their ids: a late decision is told the session was deleted.
+      for (const [table, count] of Object.entries(before)) expect([table, after[table]]).toEqual([table, table === 'closed_permissions' ? 1 : count / 2])
+      expect([await store.approvals.closedSession('p-gone'), await store.approvals.closedSession('p-kept')]).toEqual(['gone', undefined])
       expect(await store.events.lastSeq('gone')).toBe(0)
       expect(await store.sessions.todos('gone')).toBeUndefined()
       expect(await store.artifacts.pathsOfSession('gone')).toEqual([])
@@ -254,7 +259,7 @@ describe(`Store contract on ${testBackend()}`, () => {
     it('a new call is pending with nothing resolved; it runs and completes, its result stored byte for byte; listings keep their order', async () => {
       await scheduleWith('s', 'sch', [])
       await store.commit((u) => {
-        u.schedules.insertCall({ sessionId: 's', id: 'c1', scheduleId: 'sch', position: 0, name: 'Read', input: { file_path: '/a' } })
+        u.schedules.insertCall({ sessionId: 's', id: 'c1', scheduleId: 'sch', position: 0, name: 'Read', input: { file_path: '/a' }, scheduledBy: 'key_1' })
         u.schedules.insertCall({ sessionId: 's', id: 'c2', scheduleId: 'sch', position: 1, name: 'Edit', input: undefined, dependsOn: ['c1'] })
       })
       expect(await store.schedules.call('s', 'c1')).toEqual({
@@ -273,6 +278,7 @@ describe(`Store contract on ${testBackend()}`, () => {
         result: undefined,
       })
       expect(await store.schedules.call('s', 'c2')).toMatchObject({ input: null, dependsOn: ['c1'] })
+      expect([await store.schedules.scheduledBy('s', 'c1'), await store.schedules.scheduledBy('s', 'c2')]).toEqual(['key_1', undefined])
       expect(await store.schedules.call('s', 'missing')).toBeUndefined()
       expect(await store.schedules.call('other', 'c1')).toBeUndefined()
 
@@ -421,11 +427,13 @@ describe(`Store contract on ${testBackend()}`, () => {
         u.approvals.insert(request)
         u.approvals.insert(permission('p2', 's', 'c2'))
       })
-      expect(await store.approvals.get('p1')).toEqual({ ...request, status: 'pending', decidedBy: null, message: null, scope: null, decidedAt: null })
+      expect(await store.approvals.get('p1')).toEqual({ ...request, status: 'pending', decidedBy: null, message: null, scope: null, decidedAt: null, deciderId: null, deciderName: null })
       expect((await store.approvals.get('p2'))?.preview).toBeUndefined()
-      await store.commit((u) => u.approvals.decide('p1', { status: 'allow', decidedBy: 'user', message: 'fine', scope: 'session', decidedAt: at(5) }))
+      const decider = { deciderId: 'key_1', deciderName: 'reviewer' }
+      await store.commit((u) => u.approvals.decide('p1', { status: 'allow', decidedBy: 'user', message: 'fine', scope: 'session', decidedAt: at(5), ...decider }))
       await store.commit((u) => u.approvals.decide('p1', { status: 'deny', decidedBy: 'timeout', message: null, scope: null, decidedAt: at(6) }))
-      expect(await store.approvals.get('p1')).toMatchObject({ status: 'allow', decidedBy: 'user', message: 'fine', scope: 'session', decidedAt: at(5) })
+      expect(await store.approvals.get('p1')).toMatchObject({ status: 'allow', decidedBy: 'user', message: 'fine', scope: 'session', decidedAt: at(5), ...decider })
+      expect(await store.approvals.closedSession('p1')).toBeUndefined()
       expect(await store.approvals.get('missing')).toBeUndefined()
 
       // lastForCall is the call's latest request, decided or not.
@@ -545,7 +553,11 @@ describe(`Store contract on ${testBackend()}`, () => {
           'audit_log',
           'artifacts',
           'background_tasks',
+          'call_schedulers',
           'client_http_tools',
+          'closed_permissions',
+          'permission_deciders',
+          'session_four_eyes',
           'events',
           'permission_requests',
           'project_rules',

@@ -1,8 +1,9 @@
 /**
  * @module One pending approval: the tool, the input that will run, the preview (a diff for a
  * Write or an Edit), the risk, the reason and the suggested rule; allow once, for the session
- * or for the project, or deny with a message. An answer that lost the race (a hook or another
- * tab answered first) is an outcome to show, not an error.
+ * or for the project, or deny with a message. The answer names the input's hash, so that it
+ * holds only for the input shown. An answer that lost the race (a hook or another tab answered
+ * first) or came after the request closed is an outcome to show, not an error.
  */
 import { useState } from 'preact/hooks'
 import type { PermissionAnswerBody, PermissionRequestRecord } from '../../src/contracts/api.js'
@@ -20,8 +21,8 @@ const DECIDERS: Record<DecidedBy, string> = {
   abort: 'the turn being aborted',
 }
 
-function decidedText(decision: unknown, decidedBy: unknown): string {
-  const who = typeof decidedBy !== 'string' ? 'someone else' : decidedBy in DECIDERS ? DECIDERS[decidedBy as DecidedBy] : decidedBy
+function decidedText(decision: unknown, decidedBy: unknown, deciderName?: unknown): string {
+  const who = typeof deciderName === 'string' ? deciderName : typeof decidedBy !== 'string' ? 'someone else' : decidedBy in DECIDERS ? DECIDERS[decidedBy as DecidedBy] : decidedBy
   const what = decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : typeof decision === 'string' ? decision : 'decided'
   return `Already answered: ${what} by ${who}. Your answer was not used.`
 }
@@ -49,11 +50,15 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome }: ApprovalP
   const answer = async (body: PermissionAnswerBody): Promise<void> => {
     setBusy(true)
     setError(undefined)
-    const reply = await request<PermissionRequestRecord>('POST', `/permissions/${encodeURIComponent(asked.permissionId)}`, { ...body, sessionId: asked.sessionId })
+    // A request stored before requests carried the hash is answered without one.
+    const bound = typeof asked.inputHash === 'string' ? { inputHash: asked.inputHash } : {}
+    const reply = await request<PermissionRequestRecord>('POST', `/permissions/${encodeURIComponent(asked.permissionId)}`, { ...body, ...bound, sessionId: asked.sessionId })
     setBusy(false)
     if (reply.status === 409 && reply.errorCode === 'API_ERR_PERMISSION_DECIDED') {
-      const details = (reply.errorDetails ?? {}) as { decision?: unknown; decidedBy?: unknown }
-      onOutcome(asked.permissionId, decidedText(details.decision, details.decidedBy))
+      const details = (reply.errorDetails ?? {}) as { decision?: unknown; decidedBy?: unknown; deciderName?: unknown }
+      onOutcome(asked.permissionId, decidedText(details.decision, details.decidedBy, details.deciderName))
+    } else if (reply.status === 409) {
+      onOutcome(asked.permissionId, `${reply.error ?? 'This request is no longer open.'} Your answer was not used.`)
     } else if (reply.status === 404) {
       onOutcome(asked.permissionId, 'This request is no longer open: it was answered or replaced.')
     } else if (reply.body !== undefined && reply.body.decidedBy !== undefined && reply.body.decidedBy !== 'client') {

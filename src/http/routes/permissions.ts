@@ -14,15 +14,15 @@ export const permissionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }
     {
       schema: {
         operationId: 'answerPermission',
-        summary: 'Answer a permission request; the same answer again is accepted, a different one is a 409',
+        summary: 'Decide a permission request, once: a second decision is a 409, as is one for another input or on a closed request',
         tags: ['permissions'],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
         body: inline(PermissionAnswerBodySchema),
-        response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 404, 409, 507) },
+        response: { 200: inline(PermissionRequestRecordSchema), ...errors(400, 403, 404, 409, 507) },
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    (request) => runtime.sessions.answerPermission(request.params.id, request.body, actorOf(principalOf(request))),
+    (request) => runtime.sessions.answerPermission(request.params.id, request.body, principalOf(request)),
   )
 
   app.get(

@@ -13,6 +13,7 @@ import {
 import { ModelFormatSchema } from '../../contracts/model-formats.js'
 import { scheduleInFormat } from '../../sessions/model-format-replies.js'
 import type { Runtime } from '../../sessions/runtime.js'
+import { principalOf } from '../principal.js'
 import { refuseNewWorkWhenFull } from '../storage-guard.js'
 import { errors, inline } from '../schema.js'
 
@@ -40,7 +41,7 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body)),
+    async (request, reply) => reply.code(202).send(await runtime.schedules.submit(request.body, principalOf(request).id)),
   )
 
   app.post(
@@ -56,7 +57,7 @@ export const scheduleRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> 
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
-    async (request, reply) => reply.code(202).send(await runtime.schedules.addCall(request.params.id, request.body)),
+    async (request, reply) => reply.code(202).send(await runtime.schedules.addCall(request.params.id, request.body, principalOf(request).id)),
   )
 
   app.post(

@@ -71,6 +71,7 @@ export function scheduleReads(connection: PgSender): ScheduleReads {
     aborted: (id) => read.exists('scheduleAborted', id),
     calls: async (scheduleId) => (await read.rows('callsOfSchedule', scheduleId)).map(toCallRow),
     call: async (sessionId, id) => optional(await read.row('getCall', sessionId, id), toCallRow),
+    scheduledBy: async (sessionId, callId) => optional(await read.row('callScheduler', sessionId, callId), (row) => String(row.scheduled_by)),
     history: async (sessionId) => (await read.rows('history', sessionId)).map((row) => ({ ...toCallRow(row), turnId: String(row.turn_id) })),
     runningCalls: async () => (await read.rows('runningCalls')).map((row) => ({ sessionId: String(row.sessionId), id: String(row.id) })),
   }
@@ -91,6 +92,7 @@ export function approvalReads(connection: PgSender): ApprovalReads {
     get: async (id) => optional(await read.row('getPermission', id), toPermissionRow),
     pending: async (sessionId) => (sessionId === undefined ? await read.rows('pendingPermissions') : await read.rows('pendingPermissionsOfSession', sessionId)).map(toPermissionRow),
     lastForCall: async (sessionId, callId) => optional(await read.row('lastPermissionForCall', sessionId, callId), toPermissionRow),
+    closedSession: async (id) => optional(await read.row('closedPermissionSession', id), (row) => String(row.session_id)),
     hasGrant: (sessionId, toolName, ruleKey) => read.exists('hasGrant', sessionId, toolName, ruleKey),
   }
 }

@@ -13,9 +13,10 @@ export interface Statement {
 const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES ($1, $2)',
-  getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
+  getSession:
+    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
   sessionIds: 'SELECT id FROM sessions',
-  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
       WHERE (s.created_at, s.id) < ($1, $2) ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = $1) AS schedules,
@@ -45,7 +46,8 @@ const SQL = {
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
       suggested_rule, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10) ON CONFLICT (id) DO NOTHING`,
   decidePermission: "UPDATE permission_requests SET status = $1, decided_by = $2, message = $3, scope = $4, decided_at = $5 WHERE id = $6 AND status = 'pending'",
-  getPermission: 'SELECT * FROM permission_requests WHERE id = $1',
+  getPermission: `SELECT p.*, d.decider_id, d.decider_name FROM permission_requests p
+      LEFT JOIN permission_deciders d ON d.permission_id = p.id WHERE p.id = $1`,
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = $1 ORDER BY created_at, id",
   lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = $1 AND call_id = $2 ORDER BY created_at DESC LIMIT 1',
@@ -114,6 +116,17 @@ const SQL = {
   appendAudit: 'SELECT toolexec_audit_append($1, $2, $3, $4, $5, $6, $7)',
   auditPage: `SELECT * FROM audit_log WHERE seq > $1 AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR actor_id = $3) AND ($4::text IS NULL OR session_id = $4)
       AND ($5::text IS NULL OR at >= $5) AND ($6::text IS NULL OR at < $6) ORDER BY seq LIMIT $7`,
+  insertSessionFourEyes: 'INSERT INTO session_four_eyes (session_id) VALUES ($1)',
+  insertCallScheduler: 'INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES ($1, $2, $3)',
+  callScheduler: 'SELECT scheduled_by FROM call_schedulers WHERE session_id = $1 AND call_id = $2',
+  // Before the decision itself: only a request still pending gets its decider.
+  decidePermissionBy: `INSERT INTO permission_deciders (permission_id, session_id, decider_id, decider_name)
+      SELECT id, session_id, $1, $2 FROM permission_requests WHERE id = $3 AND status = 'pending' ON CONFLICT (permission_id) DO NOTHING`,
+  closedPermissionSession: 'SELECT session_id FROM closed_permissions WHERE id = $1',
+  closeSessionPermissions: 'INSERT INTO closed_permissions (id, session_id) SELECT id, session_id FROM permission_requests WHERE session_id = $1 ON CONFLICT (id) DO NOTHING',
+  deleteSessionFourEyes: 'DELETE FROM session_four_eyes WHERE session_id = $1',
+  deleteSessionCallSchedulers: 'DELETE FROM call_schedulers WHERE session_id = $1',
+  deleteSessionDeciders: 'DELETE FROM permission_deciders WHERE session_id = $1',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = $1',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = $1',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = $1',

@@ -35,6 +35,8 @@ export interface RecordedUnit<T> {
 const SESSION_AT: Partial<Record<WriteKey, number>> = {
   insertSession: 0,
   insertSessionSandbox: 0,
+  insertSessionFourEyes: 0,
+  insertCallScheduler: 0,
   setPermissionMode: 1,
   setTodos: 0,
   insertSchedule: 1,

@@ -100,6 +100,10 @@ export class SqliteScheduleReads implements ScheduleReads {
     })
   }
 
+  scheduledBy(sessionId: string, callId: string): Promise<string | undefined> {
+    return settled(() => this.#s.callScheduler.pluck().get(sessionId, callId) as string | undefined)
+  }
+
   history(sessionId: string): Promise<(CallRow & { turnId: string })[]> {
     return settled(() => (this.#s.history.all(sessionId) as RawRow[]).map((row) => ({ ...toCallRow(row), turnId: String(row.turn_id) })))
   }
@@ -163,6 +167,10 @@ export class SqliteApprovalReads implements ApprovalReads {
       const row = this.#s.lastPermissionForCall.get(sessionId, callId) as RawRow | undefined
       return row === undefined ? undefined : toPermissionRow(row)
     })
+  }
+
+  closedSession(id: string): Promise<string | undefined> {
+    return settled(() => this.#s.closedPermissionSession.pluck().get(id) as string | undefined)
   }
 
   hasGrant(sessionId: string, toolName: string, ruleKey: string): Promise<boolean> {

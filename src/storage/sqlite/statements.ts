@@ -6,9 +6,10 @@ import type { Db } from './database.js'
 const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES (?, ?)',
-  getSession: 'SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
+  getSession:
+    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
   sessionIds: 'SELECT id FROM sessions',
-  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
       WHERE (s.created_at, s.id) < (?, ?) ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
@@ -40,7 +41,8 @@ const SQL = {
   insertPermission: `INSERT INTO permission_requests (id, session_id, call_id, tool_name, input_json, preview_json, risk_level, reason,
       suggested_rule, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (id) DO NOTHING`,
   decidePermission: "UPDATE permission_requests SET status = ?, decided_by = ?, message = ?, scope = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
-  getPermission: 'SELECT * FROM permission_requests WHERE id = ?',
+  getPermission: `SELECT p.*, d.decider_id, d.decider_name FROM permission_requests p
+      LEFT JOIN permission_deciders d ON d.permission_id = p.id WHERE p.id = ?`,
   pendingPermissions: "SELECT * FROM permission_requests WHERE status = 'pending' ORDER BY created_at, id",
   pendingPermissionsOfSession: "SELECT * FROM permission_requests WHERE status = 'pending' AND session_id = ? ORDER BY created_at, id",
   lastPermissionForCall: 'SELECT * FROM permission_requests WHERE session_id = ? AND call_id = ? ORDER BY created_at DESC LIMIT 1',
@@ -98,6 +100,17 @@ const SQL = {
   // Each filter's value twice: it is NULL (no filter) or compared.
   auditPage: `SELECT * FROM audit_log WHERE seq > ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR actor_id = ?) AND (? IS NULL OR session_id = ?)
       AND (? IS NULL OR at >= ?) AND (? IS NULL OR at < ?) ORDER BY seq LIMIT ?`,
+  insertSessionFourEyes: 'INSERT INTO session_four_eyes (session_id) VALUES (?)',
+  insertCallScheduler: 'INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES (?, ?, ?)',
+  callScheduler: 'SELECT scheduled_by FROM call_schedulers WHERE session_id = ? AND call_id = ?',
+  // Before the decision itself: only a request still pending gets its decider.
+  decidePermissionBy: `INSERT INTO permission_deciders (permission_id, session_id, decider_id, decider_name)
+      SELECT id, session_id, ?, ? FROM permission_requests WHERE id = ? AND status = 'pending' ON CONFLICT (permission_id) DO NOTHING`,
+  closedPermissionSession: 'SELECT session_id FROM closed_permissions WHERE id = ?',
+  closeSessionPermissions: 'INSERT INTO closed_permissions (id, session_id) SELECT id, session_id FROM permission_requests WHERE session_id = ? ON CONFLICT (id) DO NOTHING',
+  deleteSessionFourEyes: 'DELETE FROM session_four_eyes WHERE session_id = ?',
+  deleteSessionCallSchedulers: 'DELETE FROM call_schedulers WHERE session_id = ?',
+  deleteSessionDeciders: 'DELETE FROM permission_deciders WHERE session_id = ?',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
   deleteSessionPermissions: 'DELETE FROM permission_requests WHERE session_id = ?',
   deleteSessionGrants: 'DELETE FROM session_grants WHERE session_id = ?',
