@@ -165,14 +165,16 @@ describe(`the audit log on ${testBackend()}`, () => {
   })
 
   // Servers sharing one PostgreSQL database each have their own pool; SQLite has one server per file (the data directory's lock).
-  it.runIf(testBackend() === 'postgres')('chains the units of two servers on one database into one line', async () => {
-    const second = await openStore({ dataDir, databaseUrl, logger })
-    try {
-      const append = (target: Store, second: number) => target.commit((u) => u.audit.append(entry(second)))
-      await Promise.all(Array.from({ length: 16 }, (_, i) => append(i % 2 === 0 ? store : second.store, i + 1)))
-    } finally {
-      await second.close()
-    }
-    expect(await verify()).toMatchObject({ ok: true, count: 16, headSeq: 16 })
-  })
+  if (testBackend() === 'postgres') {
+    it('chains the units of two servers on one database into one line', async () => {
+      const second = await openStore({ dataDir, databaseUrl, logger })
+      try {
+        const append = (target: Store, second: number) => target.commit((u) => u.audit.append(entry(second)))
+        await Promise.all(Array.from({ length: 16 }, (_, i) => append(i % 2 === 0 ? store : second.store, i + 1)))
+      } finally {
+        await second.close()
+      }
+      expect(await verify()).toMatchObject({ ok: true, count: 16, headSeq: 16 })
+    })
+  }
 })
