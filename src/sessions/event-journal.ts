@@ -19,7 +19,7 @@
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { Store, StoredEvent, UnitOfWork } from '../contracts/store.js'
-import { isStorageFull, isStorageUnavailable } from '../contracts/store.js'
+import { isStorageFull, isStorageUnavailable, StoreConflictError } from '../contracts/store.js'
 import type { StorageRoom } from '../contracts/storage-room.js'
 import type { EventBus } from './event-bus.js'
 import { eventPolicy } from './event-policy.js'
@@ -65,6 +65,8 @@ export class EventJournal {
   readonly #bus: EventBus
   /** Each session's last committed sequence number, once read. */
   readonly #lastSeq = new Map<string, number>()
+  /** Items of a unit whose commit lost its connection: it may have landed (see #landedBefore). */
+  readonly #uncertain = new WeakSet<Pending>()
   readonly #gate: CommitGate | undefined
   readonly #space: StorageRoom | undefined
   /** Appended, not yet taken by a flush. */
@@ -324,19 +326,25 @@ export class EventJournal {
   async #commitUnit(items: readonly Pending[], final: boolean): Promise<Kept | 'refused' | undefined> {
     const unit = items.filter((item) => !this.#withdrawn.has(item))
     if (unit.length === 0) return undefined
-    const seqs = new Map<string, number>()
+    let seqs = new Map<string, number>()
     let written: Written[]
     try {
       await this.#readLastSeqs(unit)
       const at = new Date().toISOString()
       written = await this.#store.commit((work) => unit.map((item) => this.#write(work, item, at, seqs)))
     } catch (error) {
-      const why = keptFor(error)
-      if (why !== undefined) return { error, why }
-      if (!final) return 'refused'
-      this.#settled(unit)
-      for (const item of unit) item.reject(error)
-      return undefined
+      const landed = error instanceof StoreConflictError && unit.some((item) => this.#uncertain.has(item)) ? await this.#landedBefore(unit) : undefined
+      if (landed !== undefined) {
+        ;({ written, seqs } = landed)
+      } else {
+        const why = keptFor(error)
+        if (why === 'unavailable') for (const item of unit) this.#uncertain.add(item)
+        if (why !== undefined) return { error, why }
+        if (!final) return 'refused'
+        this.#settled(unit)
+        for (const item of unit) item.reject(error)
+        return undefined
+      }
     }
     for (const [sessionId, seq] of seqs) this.#lastSeq.set(sessionId, seq)
     this.#settled(unit)
@@ -347,6 +355,37 @@ export class EventJournal {
       item.resolve(stored as StoredEvent)
     }
     return undefined
+  }
+
+  /**
+   * A unit whose commit lost its connection may have landed, its answer lost with it: tried
+   * again, its events' keys are taken. Only this server writes its sessions' events, so events
+   * past the last number it knows, of the unit's types in its order, are that unit's: it is
+   * written, and what it stored is read back. Undefined when they are not there.
+   */
+  async #landedBefore(unit: readonly Pending[]): Promise<{ written: Written[]; seqs: Map<string, number> } | undefined> {
+    const seqs = new Map<string, number>()
+    const stored = new Map<string, StoredEvent[]>()
+    try {
+      for (const sessionId of new Set(sessionsOf(unit))) {
+        const count = sessionsOf(unit).filter((id) => id === sessionId).length
+        const events = await this.#store.events.after(sessionId, this.#lastSeq.get(sessionId) ?? 0, count)
+        if (events.length < count) return undefined
+        stored.set(sessionId, events)
+      }
+    } catch {
+      return undefined
+    }
+    const written = unit.map((item): Written => {
+      if (item.event === undefined) return undefined
+      const next = seqs.get(item.sessionId) ?? 0
+      seqs.set(item.sessionId, next + 1)
+      return stored.get(item.sessionId)?.[next]
+    })
+    const matches = unit.every((item, index) => item.event === undefined || written[index]?.type === item.event.type)
+    if (!matches) return undefined
+    for (const [sessionId, count] of seqs) seqs.set(sessionId, (this.#lastSeq.get(sessionId) ?? 0) + count)
+    return { written, seqs }
   }
 
   /** The unit is written or refused: no longer kept. */
