@@ -416,6 +416,14 @@ export function isStorageFull(error: unknown): boolean {
 }
 
 /** True for an error that says the database cannot be reached now (API_ERR_STORAGE_UNAVAILABLE): it may answer again later. */
+/**
+ * True for a failure that may hide a commit: the connection was lost after the query was sent,
+ * so the database may have committed it (the backend names such a cause `QueryLost`).
+ */
+export function mayHaveCommitted(error: unknown): boolean {
+  return isStorageUnavailable(error) && (error as { cause?: { name?: unknown } }).cause?.name === 'QueryLost'
+}
+
 export function isStorageUnavailable(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'API_ERR_STORAGE_UNAVAILABLE'
 }

@@ -19,7 +19,7 @@
 import { ToolexecError } from '../contracts/errors.js'
 import type { ExecutorEvent } from '../contracts/events.js'
 import type { Store, StoredEvent, UnitOfWork } from '../contracts/store.js'
-import { isStorageFull, isStorageUnavailable, StoreConflictError } from '../contracts/store.js'
+import { isStorageFull, isStorageUnavailable, mayHaveCommitted, StoreConflictError } from '../contracts/store.js'
 import type { StorageRoom } from '../contracts/storage-room.js'
 import type { EventBus } from './event-bus.js'
 import { eventPolicy } from './event-policy.js'
@@ -421,9 +421,11 @@ export class EventJournal {
     this.#keptFor = why
     this.#keptCause = cause
     const kept: Pending[] = []
+    // A guarded change whose commit may have landed waits to know, not refused for a 503 the client would retry.
+    const mayHaveLanded = why === 'unavailable' && mayHaveCommitted(cause)
     for (const item of items) {
       if (this.#withdrawn.has(item)) continue
-      if (refusedWhenKept(item, why)) item.reject(this.#keptError(cause))
+      if (refusedWhenKept(item, why) && !(mayHaveLanded && item.guarded)) item.reject(this.#keptError(cause))
       else kept.push(item)
     }
     // The batch held every kept item of its sessions: these replace them; anything queued meanwhile stays after them.

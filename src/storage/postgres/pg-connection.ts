@@ -152,7 +152,7 @@ export class PgConnection implements PgSender {
   }
 
   #failed(client: pg.Client, error: unknown): Error {
-    const failure = storeError(error)
+    const failure = queryLost(storeError(error))
     if (isUnavailable(failure)) this.#lose(client, error instanceof Error ? error.message : String(error))
     return failure
   }
@@ -161,4 +161,12 @@ export class PgConnection implements PgSender {
   #lose(client: pg.Client, reason: string): void {
     if (client === this.#client) this.#lost ??= reason
   }
+}
+
+/** A query whose connection was lost after it was sent: the database may have committed it. */
+function queryLost(failure: Error): Error {
+  if (!isUnavailable(failure)) return failure
+  const cause = new Error(failure.message)
+  cause.name = 'QueryLost'
+  return unavailable(failure.message.replace(/^The database does not answer \((.*)\); retry once it is back$/, '$1'), cause)
 }
