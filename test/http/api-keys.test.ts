@@ -11,7 +11,7 @@ import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ApiKey, CreatedKey } from '../../src/contracts/api-keys.js'
 import { assertEveryRouteListed } from '../../src/http/route-scopes.js'
-import { inject } from '../support/running-session.js'
+import { bearer, keyedJson } from '../support/keyed-requests.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDir } from '../support/temp-dirs.js'
 
@@ -30,24 +30,7 @@ let server: TestServer
 let counter = 0
 const fresh = (prefix: string): string => `${prefix}-${++counter}`
 
-interface Reply<T> {
-  readonly status: number
-  readonly body: T & { error?: { code: string; message: string } }
-  readonly text: string
-}
-
-async function json<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = ADMIN): Promise<Reply<T>> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  const reply = await inject(server, {
-    method: method as 'GET',
-    url,
-    headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { payload }),
-  })
-  return { status: reply.statusCode, body: (reply.body.length > 0 ? reply.json() : {}) as Reply<T>['body'], text: reply.body }
-}
-
-const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` })
+const json = keyedJson(() => server, ADMIN)
 
 async function mint(body: Record<string, unknown>, by: Record<string, string> = ADMIN): Promise<CreatedKey> {
   const reply = await json<CreatedKey>('POST', '/keys', { name: fresh('key'), ...body }, by)

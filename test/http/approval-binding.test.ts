@@ -8,32 +8,16 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedKey } from '../../src/contracts/api-keys.js'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
-import { inject } from '../support/running-session.js'
+import { bearer, keyedJson, type KeyedReply } from '../support/keyed-requests.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 const TOKEN = 'admin-token-approvals-4e1c'
 const ADMIN: Record<string, string> = { authorization: `Bearer ${TOKEN}` }
-const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` })
-
 let server: TestServer
 let counter = 0
 const fresh = (prefix: string): string => `${prefix}-${++counter}`
 
-interface Reply<T> {
-  readonly status: number
-  readonly body: T & { error?: { code: string; message: string; details?: unknown } }
-}
-
-async function json<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = ADMIN): Promise<Reply<T>> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  const reply = await inject(server, {
-    method: method as 'GET',
-    url,
-    headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { payload }),
-  })
-  return { status: reply.statusCode, body: (reply.body.length > 0 ? reply.json() : {}) as Reply<T>['body'] }
-}
+const json = keyedJson(() => server, ADMIN)
 
 async function mint(name: string, scopes: string[]): Promise<{ id: string; headers: Record<string, string> }> {
   const reply = await json<CreatedKey>('POST', '/keys', { name, scopes })
@@ -72,7 +56,7 @@ async function eventsOf(sessionId: string, type: string): Promise<Record<string,
   return events.filter((event) => event.type === type).map((event) => JSON.parse(event.data) as Record<string, unknown>)
 }
 
-const decide = (id: string, body: Record<string, unknown>, headers: Record<string, string> = ADMIN): Promise<Reply<PermissionRequestRecord>> =>
+const decide = (id: string, body: Record<string, unknown>, headers: Record<string, string> = ADMIN): Promise<KeyedReply<PermissionRequestRecord>> =>
   json<PermissionRequestRecord>('POST', `/permissions/${id}`, body, headers)
 
 beforeAll(async () => {

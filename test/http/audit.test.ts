@@ -12,7 +12,7 @@ import { AUDIT_USAGE } from '../../src/audit-command.js'
 import { helpText } from '../../src/config.js'
 import { tamperAuditLog } from '../support/audit-tamper.js'
 import { runRefusedMain } from '../support/main-process.js'
-import { inject } from '../support/running-session.js'
+import { bearer, keyedJson } from '../support/keyed-requests.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDir } from '../support/temp-dirs.js'
 import { until } from '../support/until.js'
@@ -24,18 +24,9 @@ let server: TestServer
 let counter = 0
 const fresh = (prefix: string): string => `${prefix}-${++counter}`
 
-async function json<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: T; text: string }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  const reply = await inject(server, {
-    method: method as 'GET',
-    url,
-    headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { payload }),
-  })
-  return { status: reply.statusCode, body: (reply.body.length > 0 ? reply.json() : undefined) as T, text: reply.body }
-}
+const json = keyedJson(() => server, ADMIN)
 
-const bearer = (key: CreatedKey): Record<string, string> => ({ authorization: `Bearer ${key.secret}` })
+const keyBearer = (key: CreatedKey): Record<string, string> => bearer(key.secret)
 
 async function mint(body: Record<string, unknown>): Promise<CreatedKey> {
   const reply = await json<CreatedKey>('POST', '/keys', { name: fresh('key'), ...body })
@@ -75,7 +66,7 @@ describe('entries written by the routes', () => {
   it('names the key that answered an approval and the rule its project grant added; the rule removed; the session deleted outlives it', async () => {
     const approver = await mint({ role: 'approver' })
     const { session, permission, schedule } = await pendingEdit()
-    const answered = await json('POST', `/permissions/${permission}`, { decision: 'allow', scope: 'project' }, bearer(approver))
+    const answered = await json('POST', `/permissions/${permission}`, { decision: 'allow', scope: 'project' }, keyBearer(approver))
     expect(answered.status, answered.text).toBe(200)
     await json('GET', `/schedules/${schedule}?wait=10`)
 
@@ -104,10 +95,10 @@ describe('entries written by the routes', () => {
 
   it('records a key minted and revoked, by whom, and never its secret', async () => {
     const minter = await mint({ scopes: ['keys:write', 'keys:read', 'sessions:read'] })
-    const reply = await json<CreatedKey>('POST', '/keys', { name: 'minted by a key', scopes: ['sessions:read'] }, bearer(minter))
+    const reply = await json<CreatedKey>('POST', '/keys', { name: 'minted by a key', scopes: ['sessions:read'] }, keyBearer(minter))
     expect(reply.status).toBe(201)
-    expect((await json('DELETE', `/keys/${reply.body.key.id}`, undefined, bearer(minter))).status).toBe(204)
-    expect((await json('DELETE', `/keys/${reply.body.key.id}`, undefined, bearer(minter))).status).toBe(204)
+    expect((await json('DELETE', `/keys/${reply.body.key.id}`, undefined, keyBearer(minter))).status).toBe(204)
+    expect((await json('DELETE', `/keys/${reply.body.key.id}`, undefined, keyBearer(minter))).status).toBe(204)
     const entries = await audit(`?actor=${minter.key.id}`)
     expect(entries.map((e) => [e.kind, e.detail.keyId])).toEqual([
       ['key.minted', reply.body.key.id],
@@ -154,10 +145,10 @@ describe('GET /audit', () => {
 
   it('refuses a key without audit:read, and bad filters with 400', async () => {
     const observer = await mint({ role: 'observer' })
-    const refused = await json<{ error: { code: string } }>('GET', '/audit', undefined, bearer(observer))
+    const refused = await json<{ error: { code: string } }>('GET', '/audit', undefined, keyBearer(observer))
     expect([refused.status, refused.body.error.code]).toEqual([403, 'API_ERR_FORBIDDEN'])
     const auditor = await mint({ role: 'auditor' })
-    expect((await json('GET', '/audit', undefined, bearer(auditor))).status).toBe(200)
+    expect((await json('GET', '/audit', undefined, keyBearer(auditor))).status).toBe(200)
     for (const query of ['?kind=nothing', '?limit=0', '?after=-1', '?since=yesterday', '?colour=red']) {
       const reply = await json<{ error: { code: string } }>('GET', `/audit${query}`)
       expect([query, reply.status, reply.body.error.code]).toEqual([query, 400, 'API_ERR_VALIDATION'])
@@ -170,7 +161,7 @@ describe('GET /audit', () => {
     await json('POST', `/permissions/${mine.permission}`, { decision: 'deny' })
     await json('POST', `/permissions/${other.permission}`, { decision: 'deny' })
     const limited = await mint({ role: 'auditor', sessions: [mine.session] })
-    const page = await json<AuditPage>('GET', '/audit?limit=1000', undefined, bearer(limited))
+    const page = await json<AuditPage>('GET', '/audit?limit=1000', undefined, keyBearer(limited))
     expect(page.body.entries.map((e) => [e.kind, e.sessionId])).toEqual([['approval.answered', mine.session]])
     expect(page.text).not.toContain(other.session)
   })

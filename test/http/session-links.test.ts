@@ -6,32 +6,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CreatedKey } from '../../src/contracts/api-keys.js'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, SessionList } from '../../src/contracts/api.js'
 import type { CreatedLink } from '../../src/contracts/links.js'
-import { inject } from '../support/running-session.js'
+import { bearer, keyedJson } from '../support/keyed-requests.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 const TOKEN = 'admin-token-links-93ab'
 const ADMIN: Record<string, string> = { authorization: `Bearer ${TOKEN}` }
-const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` })
-
 let server: TestServer
 let counter = 0
 const fresh = (prefix: string): string => `${prefix}-${++counter}`
 
-interface Reply<T> {
-  readonly status: number
-  readonly body: T & { error?: { code: string; message: string } }
-}
-
-async function json<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = ADMIN): Promise<Reply<T>> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  const reply = await inject(server, {
-    method: method as 'GET',
-    url,
-    headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(payload === undefined ? {} : { payload }),
-  })
-  return { status: reply.statusCode, body: (reply.body.length > 0 ? reply.json() : {}) as Reply<T>['body'] }
-}
+const json = keyedJson(() => server, ADMIN)
 
 async function session(): Promise<string> {
   const id = fresh('linked')
