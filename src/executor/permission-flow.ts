@@ -10,6 +10,7 @@ import type { AccessTarget } from '../contracts/tool-entry.js'
 import { accessTargetOf } from '../contracts/access-target.js'
 import { STEERING_RULE_ID } from '../contracts/permission-outcomes.js'
 import { requestApproval, type CallPermissionContext } from './approval-gate.js'
+import { readThroughOutage } from './database-wait.js'
 import { emitEvent } from './events.js'
 import type { PreToolUseOutcome } from './hook-flow.js'
 import { LOG_EVENTS } from './telemetry.js'
@@ -53,7 +54,7 @@ export async function decidePermission(args: PermissionFlowInput): Promise<Permi
 }
 
 async function evaluateVerdict(args: PermissionFlowInput): Promise<PermissionVerdict> {
-  const serviceVerdict = await args.deps.permissions.evaluate({
+  const query = {
     sessionId: args.turn.sessionId,
     callId: args.callId,
     toolName: args.toolName,
@@ -62,7 +63,8 @@ async function evaluateVerdict(args: PermissionFlowInput): Promise<PermissionVer
     entry: args.entry,
     mode: args.turn.permissionMode ?? 'default',
     workspace: args.turn.workspace,
-  })
+  }
+  const serviceVerdict = await readThroughOutage(() => args.deps.permissions.evaluate(query), args.signal)
   const alwaysAsk = args.flags.alwaysAsk
   const lifted = alwaysAsk && serviceVerdict.behavior === 'allow' ? askBecauseAlwaysAsk(serviceVerdict, args.toolName) : serviceVerdict
   const overlaid = overlayPreToolUse(lifted, args.pre, alwaysAsk)

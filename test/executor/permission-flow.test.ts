@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { HookOutput, PermissionAnswer, PermissionMode } from '../../src/contracts/ports.js'
+import type { HookOutput, PermissionAnswer, PermissionMode, PermissionService } from '../../src/contracts/ports.js'
+import { ToolexecError } from '../../src/contracts/errors.js'
+import { createModePermissionService } from '../../src/permissions/mode-permission-service.js'
 import type { ToolEntry } from '../../src/contracts/tool-entry.js'
 import { TURN_STOP_TEXT } from '../../src/executor/batch-runner.js'
 import { type Executor } from '../../src/executor/executor.js'
@@ -298,5 +300,52 @@ describe('A5 ExitPlanMode denied', () => {
     expect(result.modelContent).toBe('Permission denied for ExitPlanMode')
     expect(result.control?.turnControl?.reason).toBe('plan_exit_denied')
     expect(result.error?.context).toBeUndefined()
+  })
+})
+
+describe('a permission read while the database is away', () => {
+  /** A mode service whose first `failures` evaluations fail as an unreachable PostgreSQL does. */
+  function flakyPermissions(failures: number): { permissions: PermissionService; asked: () => number } {
+    const base = createModePermissionService()
+    let asked = 0
+    return {
+      asked: () => asked,
+      permissions: {
+        evaluate: (query) => {
+          asked++
+          if (asked <= failures) return Promise.reject(new ToolexecError('API_ERR_STORAGE_UNAVAILABLE', ['terminating connection due to administrator command']))
+          return base.evaluate(query)
+        },
+      },
+    }
+  }
+
+  it('waits for the database and runs the call once it answers, not failed for the outage', async () => {
+    const note = noteTool('Note', 'none')
+    const flaky = flakyPermissions(3)
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([note.entry]), permissions: flaky.permissions })
+    const result = await executor.execute({ id: 'n1', name: 'Note', input: { note: 'x' } }, { sessionId: 's', workspace })
+    expect({ status: result.status, asked: flaky.asked(), inputs: note.inputs }).toEqual({ status: 'succeeded', asked: 4, inputs: [{ note: 'x' }] })
+  })
+
+  it('stops waiting when the call is cancelled, and the call does not run', async () => {
+    const note = noteTool('Note', 'none')
+    const flaky = flakyPermissions(Number.POSITIVE_INFINITY)
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([note.entry]), permissions: flaky.permissions })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 200)
+    const result = await executor.execute({ id: 'n2', name: 'Note', input: {} }, { sessionId: 's', workspace, signal: controller.signal })
+    expect(result.status).not.toBe('succeeded')
+    expect(note.inputs).toEqual([])
+    expect(flaky.asked()).toBeGreaterThan(1)
+  })
+
+  it('fails the call at once on any other error of the read', async () => {
+    const note = noteTool('Note', 'none')
+    let asked = 0
+    const permissions: PermissionService = { evaluate: () => (asked++, Promise.reject(new Error('rules are broken'))) }
+    const executor = createTestExecutor({ registry: new InMemoryToolRegistry([note.entry]), permissions })
+    const result = await executor.execute({ id: 'n3', name: 'Note', input: {} }, { sessionId: 's', workspace })
+    expect({ status: result.status, asked }).toEqual({ status: 'failed', asked: 1 })
   })
 })
