@@ -10,7 +10,7 @@ const FIRST_RETRY_MS = 50
 const MOST_RETRY_MS = 1_000
 
 /** `read()`, asked again while it fails for want of the database; its error once `signal` aborts. */
-export async function readThroughOutage<T>(read: () => Promise<T>, signal: AbortSignal): Promise<T> {
+export async function readThroughOutage<T>(read: () => T | Promise<T>, signal: AbortSignal): Promise<T> {
   for (let delay = FIRST_RETRY_MS; ; delay = Math.min(MOST_RETRY_MS, delay * 2)) {
     try {
       return await read()
