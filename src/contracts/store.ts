@@ -288,6 +288,8 @@ export interface KeyWrites {
   insert(key: Omit<KeyRecord, 'revokedAt'>): void
   /** Marks the key revoked at `at`; one revoked before keeps its time. */
   revoke(id: string, at: string): void
+  /** Marks every short-lived link to the session revoked at `at` (the session is deleted: a new one of its id is another). */
+  revokeLinksOf(sessionId: string, at: string): void
 }
 
 /** An audit entry as stored: its detail as the JSON text kept, which its hash covers. */

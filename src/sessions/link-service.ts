@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Principal, Scope } from '../contracts/access.js'
+import { actorOf } from '../contracts/audit.js'
 import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_LINK_SECONDS, LINK_SCOPES, type CreatedLink, type CreateLinkBody, type LinkPurpose, type SessionLink } from '../contracts/links.js'
 import type { KeyRecord, Store } from '../contracts/store.js'
@@ -44,7 +45,11 @@ export class LinkService {
       createdAt: now.toISOString(),
       createdBy: by.id,
     }
-    await this.#store.commit((unit) => unit.keys.insert(record))
+    await this.#store.commit((unit) => {
+      unit.keys.insert(record)
+      const detail = { keyId: record.id, name: record.name, scopes: record.scopes, sessions: record.sessions, expiresAt: record.expiresAt }
+      unit.audit.append({ at: record.createdAt, kind: 'key.minted', actor: actorOf(by), sessionId, detail })
+    })
     const consolePath = `/#/sessions/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(secret)}`
     return { link: linkView(record, sessionId, body.purpose), secret, consolePath }
   }
@@ -56,7 +61,11 @@ export class LinkService {
     if (link === undefined || link.revokedAt !== null || link.sessions?.length !== 1 || link.sessions[0] !== sessionId || !mayRevoke) {
       throw new ToolexecError('API_ERR_LINK_NOT_FOUND', [sessionId, linkId])
     }
-    await this.#store.commit((unit) => unit.keys.revoke(linkId, this.#now().toISOString()))
+    const at = this.#now().toISOString()
+    await this.#store.commit((unit) => {
+      unit.keys.revoke(linkId, at)
+      unit.audit.append({ at, kind: 'key.revoked', actor: actorOf(by), sessionId, detail: { keyId: linkId, name: link.name } })
+    })
   }
 }
 

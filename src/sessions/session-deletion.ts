@@ -2,7 +2,7 @@
  * @module Deleting a session: its rows (records, events, approvals, grants, todos, artifact
  * rows) go in one transaction, then the artifact files those rows name; the background
  * commands kept in memory after they ended, the files it read, the mode it left for plan
- * mode and its answered approvals go too. Refused while the session has work going
+ * mode and its answered approvals go too, and its short-lived links are revoked. Refused while the session has work going
  * on, which would go on writing for it. Its live streams end, and a new session of the same
  * id starts over at event 1.
  */
@@ -50,8 +50,11 @@ export async function deleteSession(ctx: DeletionParts, sessionId: string, by: A
   // Its transaction appends to the WAL, which a full disk may leave no room to grow.
   await ctx.storage.writeWithReserve(() =>
     ctx.store.commit((unit) => {
+      const at = new Date().toISOString()
       unit.sessions.delete(sessionId)
-      unit.audit.append({ at: new Date().toISOString(), kind: 'session.deleted', actor: by, sessionId, detail: { workspace: session.workspace } })
+      // A new session may take the id: a link to this one must not open it.
+      unit.keys.revokeLinksOf(sessionId, at)
+      unit.audit.append({ at, kind: 'session.deleted', actor: by, sessionId, detail: { workspace: session.workspace } })
     }),
   )
   ctx.journal.forget(sessionId)

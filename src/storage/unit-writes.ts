@@ -41,6 +41,7 @@ export type WriteKey =
   | 'markBackgroundTaskLost'
   | 'insertKey'
   | 'revokeKey'
+  | 'revokeSessionLinks'
   | 'appendAudit'
 
 export type Write = (key: WriteKey, ...values: unknown[]) => void
@@ -160,6 +161,7 @@ function keyWrites(write: Write): KeyWrites {
       write('insertKey', id, name, secretHash, role, JSON.stringify(scopes), json(sessions ?? undefined), json(workspaces ?? undefined), expiresAt, createdAt, createdBy)
     },
     revoke: (id, at) => write('revokeKey', at, id),
+    revokeLinksOf: (sessionId, at) => write('revokeSessionLinks', at, JSON.stringify([sessionId])),
   }
 }
 

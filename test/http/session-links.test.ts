@@ -159,4 +159,27 @@ describe('DELETE /sessions/:id/links/:linkId', () => {
     expect((await json('DELETE', `/sessions/${sessionId}/links/${own.link.id}`, undefined, bearer(approver.secret))).status).toBe(204)
     expect((await json('DELETE', `/sessions/${sessionId}/links/${approver.key.id}`)).status).toBe(404)
   })
+
+  it('deleting the session revokes its links: a new session of the same id is not theirs', async () => {
+    const sessionId = await session()
+    const watch = await link(sessionId, { purpose: 'watch' })
+    const other = await session()
+    const elsewhere = await link(other, { purpose: 'watch' })
+    expect((await json('DELETE', `/sessions/${sessionId}`)).status).toBe(204)
+    expect((await json('POST', '/sessions', { id: sessionId })).status).toBe(201)
+    expect((await json('GET', `/sessions/${sessionId}`, undefined, bearer(watch.secret))).status).toBe(401)
+    expect((await json('GET', `/sessions/${other}`, undefined, bearer(elsewhere.secret))).status).toBe(200)
+  })
+
+  it('enters a link minted and one revoked in the audit log, with its session', async () => {
+    const sessionId = await session()
+    const created = await link(sessionId, { purpose: 'decide' })
+    expect((await json('DELETE', `/sessions/${sessionId}/links/${created.link.id}`)).status).toBe(204)
+    const entries = (await json<{ entries: { kind: string; sessionId: string | null; detail: { keyId?: string } }[] }>('GET', `/audit?sessionId=${sessionId}`)).body.entries
+    expect(entries.filter((entry) => entry.detail.keyId === created.link.id).map((entry) => [entry.kind, entry.sessionId])).toEqual([
+      ['key.minted', sessionId],
+      ['key.revoked', sessionId],
+    ])
+    expect(JSON.stringify(entries)).not.toContain(created.secret)
+  })
 })

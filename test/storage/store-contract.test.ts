@@ -729,6 +729,20 @@ describe(`Store contract on ${testBackend()}`, () => {
       await expect(store.commit((u) => u.keys.insert(key('k3', 'cd'.repeat(32), at(2))))).rejects.toThrow(StoreConflictError)
       expect((await store.keys.list()).map((k) => k.id)).toEqual(['k1'])
     })
+
+    it("revokeLinksOf revokes the links to that session only, never a key limited to it, and keeps an earlier revocation's time", async () => {
+      const link = (id: string, sessionId: string, hash: string): Omit<KeyRecord, 'revokedAt'> => ({ ...key(id, hash, at(1)), sessions: [sessionId] })
+      await store.commit((u) => {
+        u.keys.insert(link('link_a', '\u{1D7D8}', 'a1'.repeat(32)))
+        u.keys.insert(link('link_b', '\u{1D7D8}', 'b1'.repeat(32)))
+        u.keys.insert(link('link_c', 's2', 'c1'.repeat(32)))
+        u.keys.insert(link('key_d', '\u{1D7D8}', 'd1'.repeat(32)))
+        u.keys.revoke('link_b', at(3))
+      })
+      await store.commit((u) => u.keys.revokeLinksOf('\u{1D7D8}', at(7)))
+      const revokedAt = async (id: string): Promise<string | null | undefined> => (await store.keys.get(id))?.revokedAt
+      expect(await Promise.all(['link_a', 'link_b', 'link_c', 'key_d'].map(revokedAt))).toEqual([at(7), at(3), null, null])
+    })
   })
 
   describe('units of work', () => {

@@ -109,6 +109,7 @@ const SQL = {
   insertKey: `INSERT INTO api_keys (id, name, secret_hash, role, scopes_json, sessions_json, workspaces_json, expires_at, created_at, created_by)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+  revokeSessionLinks: "UPDATE api_keys SET revoked_at = $1 WHERE sessions_json = $2 AND substr(id, 1, 5) = 'link_' AND revoked_at IS NULL",
   getKey: 'SELECT * FROM api_keys WHERE id = $1',
   keyBySecretHash: 'SELECT * FROM api_keys WHERE secret_hash = $1',
   keys: 'SELECT * FROM api_keys ORDER BY created_at, id',

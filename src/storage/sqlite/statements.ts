@@ -87,6 +87,7 @@ const SQL = {
   insertKey: `INSERT INTO api_keys (id, name, secret_hash, role, scopes_json, sessions_json, workspaces_json, expires_at, created_at, created_by)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   revokeKey: 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  revokeSessionLinks: "UPDATE api_keys SET revoked_at = ? WHERE sessions_json = ? AND substr(id, 1, 5) = 'link_' AND revoked_at IS NULL",
   getKey: 'SELECT * FROM api_keys WHERE id = ?',
   keyBySecretHash: 'SELECT * FROM api_keys WHERE secret_hash = ?',
   keys: 'SELECT * FROM api_keys ORDER BY created_at, id',
