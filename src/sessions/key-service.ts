@@ -19,6 +19,11 @@ const SECRET_BYTES = 32
 /** A short-lived link (link-service.ts) is a key with an id of this prefix. */
 export const LINK_ID_PREFIX = 'link_'
 export const isLinkId = (id: string): boolean => id.startsWith(LINK_ID_PREFIX)
+const KEY_ID_PREFIX = 'key_'
+/** Whether a principal id (a key's `createdBy`) names a key or a link, not the administrator or a token. */
+const isKeyId = (id: string): boolean => id.startsWith(KEY_ID_PREFIX) || isLinkId(id)
+/** Past this many keys up a chain, a key is refused: chains are a few keys long; a loop must not spin. */
+const MAX_MINTING_DEPTH = 32
 
 export const secretHashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex')
 
@@ -35,7 +40,7 @@ export class KeyService {
   async principalOf(secret: string): Promise<Principal | undefined> {
     if (!secret.startsWith(KEY_PREFIX)) return undefined
     const key = await this.#store.keys.bySecretHash(secretHashOf(secret))
-    if (key === undefined || key.revokedAt !== null || this.#expired(key.expiresAt)) return undefined
+    if (key === undefined || !this.#works(key) || !(await this.#mintersWork(key))) return undefined
     const principal: Principal = { id: key.id, name: key.name, kind: 'key', scopes: new Set(key.scopes), limits: limitsOf(key), expiresAt: key.expiresAt }
     return isLinkId(key.id) ? { ...principal, linkOf: key.createdBy } : principal
   }
@@ -49,7 +54,7 @@ export class KeyService {
     const expiresAt = this.#expiryOf(by, body.expiresAt)
     const secret = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`
     const record: Omit<KeyRecord, 'revokedAt'> = {
-      id: `key_${randomUUID()}`,
+      id: `${KEY_ID_PREFIX}${randomUUID()}`,
       name: body.name,
       secretHash: secretHashOf(secret),
       role: body.role ?? null,
@@ -73,16 +78,46 @@ export class KeyService {
     return (await this.#store.keys.list()).filter((key) => manages(by, key)).map(keyView)
   }
 
-  /** At once: the next request with it is refused. A key `by` could not have minted is a 404 as one that does not exist. */
+  /**
+   * At once: the next request with it is refused, and with every key and link it minted, theirs
+   * in turn (a leaked key cannot leave a key of its own behind). A key `by` could not have
+   * minted is a 404 as one that does not exist.
+   */
   async revoke(by: Principal, id: string): Promise<void> {
     const key = await this.#store.keys.get(id)
     if (key === undefined || !manages(by, key)) throw new ToolexecError('API_ERR_KEY_NOT_FOUND', [id])
-    if (key.revokedAt !== null) return
+    const minted = mintedBy(await this.#store.keys.list(), id).filter((child) => child.revokedAt === null)
+    if (key.revokedAt !== null && minted.length === 0) return
     const at = this.#now().toISOString()
+    const actor = actorOf(by)
     await this.#store.commit((unit) => {
-      unit.keys.revoke(id, at)
-      unit.audit.append({ at, kind: 'key.revoked', actor: actorOf(by), sessionId: null, detail: { keyId: id, name: key.name } })
+      if (key.revokedAt === null) {
+        unit.keys.revoke(id, at)
+        unit.audit.append({ at, kind: 'key.revoked', actor, sessionId: null, detail: { keyId: id, name: key.name } })
+      }
+      for (const child of minted) {
+        unit.keys.revoke(child.id, at)
+        unit.audit.append({ at, kind: 'key.revoked', actor, sessionId: null, detail: { keyId: child.id, name: child.name, mintedBy: child.createdBy } })
+      }
     })
+  }
+
+  #works(key: KeyRecord): boolean {
+    return key.revokedAt === null && !this.#expired(key.expiresAt)
+  }
+
+  /**
+   * Whether every key up the chain that minted `key` still works: one minted while its minter
+   * was being revoked is refused all the same.
+   */
+  async #mintersWork(key: KeyRecord): Promise<boolean> {
+    let minter = key.createdBy
+    for (let depth = 0; isKeyId(minter); depth++) {
+      const parent = depth < MAX_MINTING_DEPTH ? await this.#store.keys.get(minter) : undefined
+      if (parent === undefined || !this.#works(parent)) return false
+      minter = parent.createdBy
+    }
+    return true
   }
 
   #expired(expiresAt: string | null): boolean {
@@ -122,6 +157,23 @@ function manages(by: Principal, key: KeyRecord): boolean {
   const { sessions, workspaces } = by.limits
   if (sessions !== null && (key.sessions === null || !key.sessions.every((id) => sessions.includes(id)))) return false
   return workspaces === null || (key.workspaces !== null && key.workspaces.every((path) => workspaces.some((root) => workspaceWithin(root, path))))
+}
+
+/** Every key and link minted by `id`, and by those in turn. */
+function mintedBy(keys: readonly KeyRecord[], id: string): KeyRecord[] {
+  const found: KeyRecord[] = []
+  const minters = new Set([id])
+  // Keys minted within one millisecond may be listed in either order: go round until none is added.
+  for (let grew = true; grew;) {
+    grew = false
+    for (const key of keys) {
+      if (!minters.has(key.createdBy) || minters.has(key.id)) continue
+      found.push(key)
+      minters.add(key.id)
+      grew = true
+    }
+  }
+  return found
 }
 
 function limitsOf(key: KeyRecord): AccessLimits {

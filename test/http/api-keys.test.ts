@@ -128,6 +128,39 @@ describe('revocation and expiry', () => {
     expect((await json('DELETE', '/keys/key_none')).status).toBe(404)
   })
 
+  it('revoking a key revokes every key and link it minted, and theirs in turn, each entered in the audit log', async () => {
+    const lead = await mint({ role: 'owner' })
+    const agent = await mint({ scopes: ['sessions:read', 'events:read', 'tools:read', 'keys:write'] }, bearer(lead.secret))
+    const observer = await mint({ role: 'observer' }, bearer(agent.secret))
+    const sessionId = fresh('cascade')
+    expect((await json('POST', '/sessions', { id: sessionId })).status).toBe(201)
+    const link = await json<{ secret: string; link: { id: string } }>('POST', `/sessions/${sessionId}/links`, { purpose: 'watch' }, bearer(lead.secret))
+    expect(link.status).toBe(201)
+    const bystander = await mint({ role: 'observer' })
+    const reads = async (secret: string): Promise<number> => (await json('GET', `/sessions/${sessionId}`, undefined, bearer(secret))).status
+    for (const secret of [agent.secret, observer.secret, link.body.secret, bystander.secret]) expect(await reads(secret)).toBe(200)
+
+    expect((await json('DELETE', `/keys/${lead.key.id}`)).status).toBe(204)
+    for (const secret of [lead.secret, agent.secret, observer.secret, link.body.secret]) expect(await reads(secret)).toBe(401)
+    expect(await reads(bystander.secret)).toBe(200)
+    const listed = (await json<{ keys: ApiKey[] }>('GET', '/keys')).body.keys
+    const revoked = (id: string): string | null | undefined => listed.find((key) => key.id === id)?.revokedAt
+    expect([lead.key.id, agent.key.id, observer.key.id].map(revoked)).toEqual([expect.any(String), expect.any(String), expect.any(String)])
+    expect(revoked(bystander.key.id)).toBeNull()
+    const audit = (await json<{ entries: { kind: string; detail: { keyId?: string; mintedBy?: string } }[] }>('GET', '/audit?kind=key.revoked')).body.entries
+    const cascaded = audit.filter((entry) => [agent.key.id, observer.key.id, link.body.link.id].includes(entry.detail.keyId ?? ''))
+    expect(cascaded.map((entry) => entry.detail.mintedBy).sort()).toEqual([agent.key.id, lead.key.id, lead.key.id].sort())
+  })
+
+  it('a key whose minter is revoked is refused even before it is marked revoked itself', async () => {
+    const lead = await mint({ role: 'owner' })
+    const agent = await mint({ role: 'agent' }, bearer(lead.secret))
+    // As if the minter's revocation committed between the check of a request minting with it and its insert.
+    await server.runtime.store.commit((unit) => unit.keys.revoke(lead.key.id, new Date().toISOString()))
+    expect((await json('GET', '/tools', undefined, bearer(agent.secret))).status).toBe(401)
+    expect((await json<{ keys: ApiKey[] }>('GET', '/keys')).body.keys.find((key) => key.id === agent.key.id)?.revokedAt).toBeNull()
+  })
+
   it('an expired key is refused from the moment it expires', async () => {
     const expiresAt = new Date(Date.now() + 60_000).toISOString()
     const key = await mint({ role: 'observer', expiresAt })
