@@ -14,6 +14,7 @@ import { createDenyingBroker } from './permissions/brokers.js'
 import { ruleCommandSplitter } from './permissions/command-splitter.js'
 import { ruleSource, workspaceRules, type Policy } from './permissions/policy.js'
 import { projectGrantRules } from './permissions/project-grants.js'
+import { fourEyesRule } from './permissions/four-eyes-rules.js'
 import { createRulePermissionService, EMPTY_RULES } from './permissions/rule-permission-service.js'
 import { withSessionGrants } from './permissions/session-grants.js'
 import { ClientTools } from './sessions/client-tools.js'
@@ -182,6 +183,7 @@ async function composeOnStore(options: RuntimeOptions, lock: DataDirLock, opened
     claim: (sessionId) => ownership.claim(sessionId),
     defaultWorkspace: options.workspace,
     defaultPermissionMode: options.policy?.permissions.defaultMode ?? 'default',
+    fourEyesRule: fourEyesRule(options.policy?.fourEyes ?? [], (name) => registry.get(name)),
   })
   const followSession = (sessionId: string, wake: () => void): (() => void) => wakeUps.subscribe(sessionId, wake)
   const schedules = new ScheduleService({ store, journal, executor, turns, live, sessions, logger, backlog: options.scheduleBacklog, followSession })

@@ -42,7 +42,7 @@ export const API_ERROR_CODES = {
   API_ERR_PERMISSION_DECIDED: 'The permission request was already decided: a decision is valid once (`context` has the decision that holds)',
   API_ERR_PERMISSION_CLOSED: "The permission request closed without a person's decision: its call was aborted or timed out, it was superseded by a request for other input, or its session was deleted",
   API_ERR_PERMISSION_INPUT_CHANGED: "The decision's `inputHash` is not the hash of the input this request shows: nobody may approve one input and have another run",
-  API_ERR_FOUR_EYES: 'The session is under four eyes and the deciding key scheduled the call: another key must decide',
+  API_ERR_FOUR_EYES: 'The session, or a fourEyes rule of the server, puts the call under four eyes and the deciding key scheduled it: another key must decide',
   API_ERR_TOOL_NOT_DELETABLE: 'Only client-defined HTTP tools can be removed',
   API_ERR_BODY_TOO_LARGE: 'The body is over the size limit (10 MiB)',
   API_ERR_URI_TOO_LONG: 'A path parameter is too long',

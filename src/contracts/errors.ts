@@ -52,7 +52,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_PERMISSION_DECIDED: 'Permission request %s was already decided: %s by %s; a decision is valid once',
   API_ERR_PERMISSION_CLOSED: 'Permission request %s is closed (%s): nobody decides it any more',
   API_ERR_PERMISSION_INPUT_CHANGED: 'Permission request %s shows an input whose hash is %s, not %s: read the request again and decide what it shows',
-  API_ERR_FOUR_EYES: 'Session %s is under four eyes: %s scheduled call %s, so another key must decide its approval',
+  API_ERR_FOUR_EYES: '%s is under four eyes: %s scheduled call %s, so another key must decide its approval',
   API_ERR_LINK_NOT_FOUND: 'Session %s has no link %s',
   API_ERR_ARTIFACT_NOT_FOUND: 'Artifact %s not found in session %s',
   API_ERR_ARTIFACT_FILE_MISSING: 'Artifact %s of session %s is recorded, but its file cannot be read on this server (%s): the servers of a cluster share one TOOLEXEC_ARTIFACT_DIR',

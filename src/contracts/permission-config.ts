@@ -10,6 +10,8 @@ export const PermissionsConfigSchema = Type.Object(
     allow: Type.Optional(RuleList),
     ask: Type.Optional(RuleList),
     deny: Type.Optional(RuleList),
+    /** Calls these rules match are under four eyes in every session: the key that scheduled one cannot decide its approval. */
+    fourEyes: Type.Optional(RuleList),
     /** Directory whose Markdown files are memory (A9); default `<data dir>/memory`. */
     memoryDir: Type.Optional(Type.String({ minLength: 1 })),
   },

@@ -26,6 +26,8 @@ export class PolicyError extends Error {
 export interface Policy {
   readonly permissions: PermissionsConfig
   readonly rules: RuleSet
+  /** permissions.fourEyes: the calls under four eyes in every session. */
+  readonly fourEyes: readonly CompiledRule[]
   readonly hooks: HooksConfig
 }
 
@@ -50,15 +52,19 @@ function withinUnion(error: ValueError): ValueError {
 }
 
 export function compileRules(config: PermissionsConfig, file: string, split: CommandSplitter): RuleSet {
-  const compile = (kind: RuleKind): CompiledRule[] =>
-    (config[kind] ?? []).map((source) => {
-      try {
-        return compileRule(source, kind, split)
-      } catch (error) {
-        throw new PolicyError(`${file}: permissions.${kind} rule "${source}": ${error instanceof Error ? error.message : String(error)}`)
-      }
-    })
+  const compile = (kind: RuleKind): CompiledRule[] => compileList(config[kind], kind, `${file}: permissions.${kind}`, split)
   return { deny: compile('deny'), ask: compile('ask'), allow: compile('allow') }
+}
+
+// A four-eyes rule matches as an ask rule does: a command part matching, or one that cannot be split, is enough.
+function compileList(sources: readonly string[] | undefined, kind: RuleKind, where: string, split: CommandSplitter): CompiledRule[] {
+  return (sources ?? []).map((source) => {
+    try {
+      return compileRule(source, kind, split)
+    } catch (error) {
+      throw new PolicyError(`${where} rule "${source}": ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
 }
 
 const SECTION_SHAPES = {
@@ -91,7 +97,8 @@ export function loadPolicy(fileConfig: Record<string, unknown>, file: string, sp
       }
     }
   }
-  return { permissions, rules: compileRules(permissions, file, split), hooks }
+  const fourEyes = compileList(permissions.fourEyes, 'ask', `${file}: permissions.fourEyes`, split)
+  return { permissions, rules: compileRules(permissions, file, split), fourEyes, hooks }
 }
 
 // A rules file is a few KB; one larger than this is refused, not read.

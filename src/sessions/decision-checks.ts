@@ -41,15 +41,23 @@ export function assertSameInput(row: PermissionRow, inputHash: string | undefine
 }
 
 /**
- * 403 when the session is under four eyes and `principal` (or the key whose link it is) scheduled the call. Without a token
- * every request is the one `local` principal: under four eyes nobody can then decide, and the
- * call waits for its timeout or an abort (it fails closed).
+ * 403 when the call is under four eyes (its session asks for them, or a fourEyes rule of the
+ * server matches it) and `principal` (or the key whose link it is) scheduled it. Without a
+ * token every request is the one `local` principal: under four eyes nobody can then decide,
+ * and the call waits for its timeout or an abort (it fails closed).
  */
-export async function assertFourEyes(store: Pick<Store, 'sessions' | 'schedules'>, row: PermissionRow, principal: Principal): Promise<void> {
+export async function assertFourEyes(store: Pick<Store, 'sessions' | 'schedules'>, row: PermissionRow, principal: Principal, ruleOf: FourEyesRuleOf = NO_RULES): Promise<void> {
   const session = await store.sessions.get(row.sessionId)
-  if (session?.fourEyes !== true) return
+  if (session === undefined) return
+  const rule = session.fourEyes === true ? undefined : ruleOf({ toolName: row.toolName, input: row.input, workspace: session.workspace })
+  if (session.fourEyes !== true && rule === undefined) return
   const scheduledBy = await store.schedules.scheduledBy(row.sessionId, row.callId)
   // A link decides as the key that minted it: a key cannot pass four eyes through its own link.
   if (scheduledBy === undefined || (scheduledBy !== principal.id && scheduledBy !== principal.linkOf)) return
-  throw new ToolexecError('API_ERR_FOUR_EYES', [row.sessionId, `${principal.id} (${principal.name})`, row.callId], { context: { scheduledBy: principal.id } })
+  const what = rule === undefined ? `Session ${row.sessionId}` : `The call (rule ${rule})`
+  throw new ToolexecError('API_ERR_FOUR_EYES', [what, `${principal.id} (${principal.name})`, row.callId], { context: { scheduledBy: principal.id, ...(rule === undefined ? {} : { rule }) } })
 }
+
+/** The fourEyes rule of the server matching a call, or undefined (src/permissions/four-eyes-rules.ts). */
+export type FourEyesRuleOf = (call: { readonly toolName: string; readonly input: unknown; readonly workspace: string }) => string | undefined
+const NO_RULES: FourEyesRuleOf = () => undefined

@@ -11,7 +11,7 @@ import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import { recordedAnswer, type SessionPermissionBroker } from './session-broker.js'
-import { alreadyDecided, assertFourEyes, assertSameInput, sessionDeleted } from './decision-checks.js'
+import { alreadyDecided, assertFourEyes, assertSameInput, sessionDeleted, type FourEyesRuleOf } from './decision-checks.js'
 import { historyView, permissionView, sessionView } from './views.js'
 import { resolveWorkspace } from './session-workspace.js'
 import type { Claim } from './session-ownership.js'
@@ -41,6 +41,8 @@ export interface SessionParts {
   readonly claim: (sessionId: string) => Promise<Claim>
   readonly defaultWorkspace: string
   readonly defaultPermissionMode: PermissionMode
+  /** The server's fourEyes rule matching a call, if any: its approval needs a key other than the one that scheduled it. */
+  readonly fourEyesRule?: FourEyesRuleOf | undefined
 }
 
 export class SessionService {
@@ -188,7 +190,7 @@ export class SessionService {
   async answerPermission(id: string, body: PermissionAnswerBody, principal: Principal = LOCAL): Promise<PermissionRequestRecord> {
     const row = await this.#openRequest(id, body.sessionId)
     assertSameInput(row, body.inputHash)
-    await assertFourEyes(this.#parts.store, row, principal)
+    await assertFourEyes(this.#parts.store, row, principal, this.#parts.fourEyesRule)
     const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once', decider: { id: principal.id, name: principal.name } }
     const outcome = await this.#parts.broker.answer(id, answer, actorOf(principal), body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])

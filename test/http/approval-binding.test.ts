@@ -10,6 +10,7 @@ import type { CreatedKey } from '../../src/contracts/api-keys.js'
 import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply, Session } from '../../src/contracts/api.js'
 import { bearer, keyedJson, type KeyedReply } from '../support/keyed-requests.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { configFile } from '../support/hook-scripts/session-api.js'
 
 const TOKEN = 'admin-token-approvals-4e1c'
 const ADMIN: Record<string, string> = { authorization: `Bearer ${TOKEN}` }
@@ -60,7 +61,8 @@ const decide = (id: string, body: Record<string, unknown>, headers: Record<strin
   json<PermissionRequestRecord>('POST', `/permissions/${id}`, body, headers)
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN } })
+  // Edits under guarded/ are under four eyes in every session.
+  server = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_CONFIG: await configFile({ permissions: { fourEyes: ['Edit(guarded/**)'] } }) } })
 })
 
 afterAll(async () => {
@@ -155,5 +157,18 @@ describe('four eyes', () => {
     const plain = await pendingEdit({}, scheduler.headers)
     expect((await json<Session>('GET', `/sessions/${plain.sessionId}`)).body.fourEyes).toBeUndefined()
     expect((await decide(plain.request.id, { decision: 'allow' }, scheduler.headers)).status).toBe(200)
+  })
+
+  it("a server's fourEyes rule puts the calls it matches under four eyes in a session without them, naming the rule", async () => {
+    const scheduler = await mint('agent-rule', SCHEDULER_SCOPES)
+    const other = await mint('agent-other', SCHEDULER_SCOPES)
+    const guarded = await pendingEdit({}, scheduler.headers, { file_path: 'guarded/plan.md' })
+    const refused = await decide(guarded.request.id, { decision: 'allow' }, scheduler.headers)
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 'API_ERR_FOUR_EYES'])
+    expect(refused.body.error?.message).toBe(`The call (rule Edit(guarded/**)) is under four eyes: ${scheduler.id} (agent-rule) scheduled call e1, so another key must decide its approval`)
+    expect((await decide(guarded.request.id, { decision: 'allow' }, other.headers)).status).toBe(200)
+    expect((await finished(guarded.scheduleId)).calls[0]?.status).toBe('succeeded')
+    const elsewhere = await pendingEdit({}, scheduler.headers, { file_path: 'open/plan.md' })
+    expect((await decide(elsewhere.request.id, { decision: 'allow' }, scheduler.headers)).status).toBe(200)
   })
 })

@@ -49,6 +49,15 @@ describe('loadPolicy', () => {
     expect(policy.hooks.PreToolUse?.[0]?.matcher).toBe('Bash|Edit')
   })
 
+  it('compiles fourEyes rules to match as ask rules do: any part of a command', () => {
+    const policy = loadPolicy({ permissions: { fourEyes: ['Bash(git push *)', 'Write'] } }, FILE, ruleCommandSplitter)
+    const match = (toolName: string, input: unknown): string | undefined => policy.fourEyes.find((rule) => rule.matches(ruleRequest(toolName, input, '/ws')))?.source
+    expect(match('Bash', { command: 'npm test && git push origin main' })).toBe('Bash(git push *)')
+    expect(match('Bash', { command: 'git status' })).toBeUndefined()
+    expect(match('Write', { file_path: '/ws/a.txt', content: '' })).toBe('Write')
+    expect(loadPolicy({}, FILE, ruleCommandSplitter).fourEyes).toEqual([])
+  })
+
   it('R14 an empty config is the empty policy', () => {
     const policy = loadPolicy({}, FILE, ruleCommandSplitter)
     expect(policy.rules).toEqual({ deny: [], ask: [], allow: [] })
@@ -58,6 +67,7 @@ describe('loadPolicy', () => {
   it.each<[string, Record<string, unknown>, string]>([
     ['a rule that is not a rule', { permissions: { allow: ['Bash(git status'] } }, `${FILE}: permissions.allow rule "Bash(git status": "Bash(git status" is not a rule: write Tool or Tool(specifier)`],
     ['an empty specifier', { permissions: { deny: ['Read()'] } }, `${FILE}: permissions.deny rule "Read()": "Read()" has an empty specifier`],
+    ['a fourEyes rule that is not a rule', { permissions: { fourEyes: ['Bash(git push'] } }, `${FILE}: permissions.fourEyes rule "Bash(git push": "Bash(git push" is not a rule`],
     ['an MCP rule with a specifier', { permissions: { ask: ['mcp__github(x)'] } }, `${FILE}: permissions.ask rule "mcp__github(x)": "mcp__github(x)": MCP rules take no specifier`],
     ['a WebFetch rule without domain:', { permissions: { allow: ['WebFetch(example.com)'] } }, `${FILE}: permissions.allow rule "WebFetch(example.com)"`],
     ['an unknown mode', { permissions: { defaultMode: 'yolo' } }, `${FILE}: permissions: /defaultMode`],
