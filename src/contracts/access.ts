@@ -74,6 +74,8 @@ export interface Principal {
   readonly id: string
   readonly name: string
   readonly kind: 'admin' | 'key' | 'local'
+  /** The role a key was given; absent or null for one given a list of scopes, and for the administrator and the local principal. */
+  readonly role?: RoleName | null
   readonly scopes: ReadonlySet<Scope>
   readonly limits: AccessLimits
   /** When its credential stops working; null when it does not expire. */

@@ -26,6 +26,7 @@ import { artifactRoutes } from './routes/artifacts.js'
 import { clusterRoutes } from './routes/cluster.js'
 import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
+import { meRoutes } from './routes/me.js'
 import { linkRoutes } from './routes/links.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(toolRoutes, { runtime })
   await app.register(clusterRoutes, { runtime })
   await app.register(keyRoutes, { runtime })
+  await app.register(meRoutes)
   await app.register(auditRoutes, { runtime })
   await app.register(linkRoutes, { runtime })
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())

@@ -15,7 +15,7 @@ import type { KeyService } from '../sessions/key-service.js'
 import { isCorsPreflight } from './cors.js'
 import { lacks } from './access-guard.js'
 import { setPrincipal } from './principal.js'
-import { routeAccess, type RouteAccess } from './route-scopes.js'
+import { AUTHENTICATED, routeAccess, type RouteAccess } from './route-scopes.js'
 
 const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
 
@@ -47,7 +47,7 @@ export function registerAuth(app: FastifyInstance, token: string | undefined, ke
 /** 403 naming the scope the route needs, when the principal lacks it. */
 function assertScope(principal: Principal, access: RouteAccess | undefined, request: FastifyRequest): void {
   const scope = access?.scope
-  if (scope === undefined || scope === null || principal.scopes.has(scope)) return
+  if (scope === undefined || scope === null || scope === AUTHENTICATED || principal.scopes.has(scope)) return
   throw lacks(principal, scope, `${request.method} ${request.routeOptions.url ?? ''}`)
 }
 

@@ -10,6 +10,7 @@ import * as access from '../contracts/access.js'
 import * as api from '../contracts/api.js'
 import * as apiKeys from '../contracts/api-keys.js'
 import * as apiErrors from '../contracts/api-errors.js'
+import * as caller from '../contracts/caller.js'
 import * as display from '../contracts/display.js'
 import * as events from '../contracts/events.js'
 import * as flags from '../contracts/flags.js'
@@ -79,7 +80,24 @@ const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs w
 const NOT_LOCAL =
   'Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.
-const CONTRACT_MODULES: readonly object[] = [access, api, apiErrors, apiKeys, display, events, flags, modelContent, modelFormats, result, sandbox, sessionEvents, toolCall, toolConfig, toolEntry]
+const CONTRACT_MODULES: readonly object[] = [
+  access,
+  api,
+  apiErrors,
+  apiKeys,
+  caller,
+  display,
+  events,
+  flags,
+  modelContent,
+  modelFormats,
+  result,
+  sandbox,
+  sessionEvents,
+  toolCall,
+  toolConfig,
+  toolEntry,
+]
 
 export function swaggerOptions(): FastifyDynamicSwaggerOptions {
   return {

@@ -1,6 +1,7 @@
 /**
- * @module The one table of who may call what: every route's scope (or none, for the open ones),
- * where its session is found when it names one, and whether it takes the token in the query.
+ * @module The one table of who may call what: every route's scope (AUTHENTICATED for one any
+ * credential may call, null for the open ones), where its session is found when it names one,
+ * and whether it takes the token in the query.
  * The server refuses to start with a route missing here (assertEveryRouteListed), the OpenAPI
  * document shows each operation's scope as its `security`, and the access checks read it.
  */
@@ -13,9 +14,12 @@ import type { Scope } from '../contracts/access.js'
  */
 export type SessionTarget = 'param' | 'artifact' | 'schedule' | 'permission' | 'new-session' | 'new-schedule'
 
+/** The scope marker of a route every authenticated principal may call, whatever scopes it holds. */
+export const AUTHENTICATED = 'authenticated'
+
 export interface RouteAccess {
-  /** null: open to anyone, with or without a token. */
-  readonly scope: Scope | null
+  /** null: open to anyone, with or without a token; AUTHENTICATED: any valid credential. */
+  readonly scope: Scope | typeof AUTHENTICATED | null
   readonly session?: SessionTarget
   /** A browser's EventSource cannot send headers: the token may come as ?access_token=. */
   readonly queryToken?: boolean
@@ -50,6 +54,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /keys': { scope: 'keys:read' },
   'DELETE /keys/:id': { scope: 'keys:write' },
   'GET /audit': { scope: 'audit:read' },
+  // Who the credential is: a key with no scope for any other route still learns what it holds.
+  'GET /me': { scope: AUTHENTICATED },
   'GET /healthz': OPEN,
   'GET /openapi.json': OPEN,
   // The web console's page: it holds no data and asks for the token itself, like its assets.

@@ -3,7 +3,7 @@
  * it (route-scopes.ts), and its operation in the OpenAPI document given its scope as `security`.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { routeAccess } from './route-scopes.js'
+import { AUTHENTICATED, routeAccess } from './route-scopes.js'
 
 export interface RegisteredRoute {
   readonly method: string
@@ -18,8 +18,10 @@ export function registerRouteAccess(app: FastifyInstance): RegisteredRoute[] {
     for (const method of methods) routes.push({ method, url: route.url })
     const access = routeAccess(methods[0] ?? 'GET', route.url)
     if (route.schema === undefined || access === undefined || access.scope === null) return
-    const security: Record<string, string[]>[] = [{ bearer: [access.scope] }]
-    if (access.queryToken === true) security.push({ accessToken: [access.scope] })
+    // A bearer with no scope listed: any credential will do.
+    const scopes = access.scope === AUTHENTICATED ? [] : [access.scope]
+    const security: Record<string, string[]>[] = [{ bearer: scopes }]
+    if (access.queryToken === true) security.push({ accessToken: scopes })
     route.schema = { ...route.schema, security }
   })
   return routes

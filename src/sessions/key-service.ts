@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { actorOf } from '../contracts/audit.js'
-import { isScope, ROLES, type AccessLimits, type Principal, type Scope } from '../contracts/access.js'
+import { isScope, ROLES, type AccessLimits, type Principal, type RoleName, type Scope } from '../contracts/access.js'
 import type { ApiKey, CreatedKey, CreateKeyBody } from '../contracts/api-keys.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { KeyRecord, Store } from '../contracts/store.js'
@@ -41,7 +41,7 @@ export class KeyService {
     if (!secret.startsWith(KEY_PREFIX)) return undefined
     const key = await this.#store.keys.bySecretHash(secretHashOf(secret))
     if (key === undefined || !this.#works(key) || !(await this.#mintersWork(key))) return undefined
-    const principal: Principal = { id: key.id, name: key.name, kind: 'key', scopes: new Set(key.scopes), limits: limitsOf(key), expiresAt: key.expiresAt }
+    const principal: Principal = { id: key.id, name: key.name, kind: 'key', role: roleOf(key), scopes: new Set(key.scopes), limits: limitsOf(key), expiresAt: key.expiresAt }
     return isLinkId(key.id) ? { ...principal, linkOf: key.createdBy } : principal
   }
 
@@ -174,6 +174,11 @@ function mintedBy(keys: readonly KeyRecord[], id: string): KeyRecord[] {
     }
   }
   return found
+}
+
+/** The role the key was given; null for one given scopes (or a role this version no longer knows: its scopes are what count). */
+function roleOf(key: KeyRecord): RoleName | null {
+  return key.role !== null && Object.hasOwn(ROLES, key.role) ? (key.role as RoleName) : null
 }
 
 function limitsOf(key: KeyRecord): AccessLimits {

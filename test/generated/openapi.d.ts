@@ -400,6 +400,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the credential of the request is: its name, role, scopes, limits and expiry, never its secret. Any valid credential may ask */
+        get: operations["whoAmI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit": {
         parameters: {
             query?: never;
@@ -684,6 +701,27 @@ export interface components {
             outputRestInDisplay?: true;
         };
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
+        /** @description The principal a request carries, as a client shows it (the console shows the name and role and offers only what the scopes allow) */
+        Caller: {
+            /** @description The key id (`key_...`, `link_...` for a short-lived link), `admin` for TOOLEXEC_TOKEN, `local` when the server runs without a token */
+            id: string;
+            /** @description The name it was minted with; what a decision it makes is recorded under */
+            name: string;
+            /** @description `admin`: TOOLEXEC_TOKEN; `key`: an API key or a short-lived link; `local`: anyone on this machine, the server running without a token */
+            kind: "admin" | "key" | "local";
+            /** @description The role the key was given; null for a key given a list of scopes, the administrator and the local principal */
+            role: components["schemas"]["Role"] | null;
+            /** @description What it may do: each operation needs the scope its `security` lists */
+            scopes: components["schemas"]["Scope"][];
+            limits: {
+                /** @description The sessions it is limited to; null when not limited by them */
+                sessions: string[] | null;
+                /** @description The workspace paths it is limited to; null when not limited by them */
+                workspaces: string[] | null;
+            };
+            /** @description When it stops working; null when it does not expire */
+            expiresAt: string | null;
+        };
         /** @description Exactly one of `role` and `scopes`. A key never gets a scope, a session, a workspace or a time its minting key lacks */
         CreateKeyBody: {
             /** @description Who or what holds the key, for people reading lists and logs */
@@ -3232,6 +3270,44 @@ export interface operations {
             };
             /** @description Unsupported Media Type: a body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    whoAmI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The principal a request carries, as a client shows it (the console shows the name and role and offers only what the scopes allow) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caller"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROLES, type RoleName } from '../../src/contracts/access.js'
 import type { CreatedKey } from '../../src/contracts/api-keys.js'
-import { ROUTE_ACCESS } from '../../src/http/route-scopes.js'
+import { AUTHENTICATED, ROUTE_ACCESS } from '../../src/http/route-scopes.js'
 import { inject } from '../support/running-session.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDir } from '../support/temp-dirs.js'
@@ -73,6 +73,7 @@ const CALLS: Readonly<Record<string, (f: Fixture) => Call>> = {
   listKeys: () => ({ url: '/keys' }),
   revokeKey: () => ({ url: '/keys/key_none' }),
   listAudit: () => ({ url: '/audit' }),
+  whoAmI: () => ({ url: '/me' }),
   createSessionLink: (f) => ({ url: `/sessions/${f.session}/links`, body: { purpose: 'watch' } }),
   revokeSessionLink: (f) => ({ url: `/sessions/${f.session}/links/link_none` }),
   // Last: they change the session the calls before them read.
@@ -138,7 +139,7 @@ async function call(operation: Operation, f: Fixture, headers: Record<string, st
 const codeIn = (body: string): string | undefined => (JSON.parse(body) as { error?: { code?: string } }).error?.code
 
 const scopeOf = (operation: Operation): string | null | undefined => ROUTE_ACCESS[`${operation.method} ${operation.route}`]?.scope
-const holds = (role: RoleName, scope: string | null | undefined): boolean => scope === null || (ROLES[role] as readonly string[]).includes(scope ?? '')
+const holds = (role: RoleName, scope: string | null | undefined): boolean => scope === null || scope === AUTHENTICATED || (ROLES[role] as readonly string[]).includes(scope ?? '')
 
 /** What of the session no request named may appear in no reply. */
 function secretsOf(f: Fixture, request: Call): string[] {
@@ -166,6 +167,7 @@ describe('the scope table', () => {
       const scope = scopeOf(operation)
       expect(scope, `${operation.method} ${operation.route}`).not.toBeUndefined()
       if (scope === null) expect(operation.security).toEqual([])
+      else if (scope === AUTHENTICATED) expect(operation.security, operation.id).toEqual([{ bearer: [] }])
       else expect(operation.security?.[0], operation.id).toEqual({ bearer: [scope] })
     }
   })

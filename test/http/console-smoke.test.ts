@@ -1,6 +1,6 @@
 /**
  * The web console in Chromium, smoke test: the page loads from the server without a token,
- * asks for the token (its first GET /sessions is a 401), takes it, and lists a session
+ * asks for the token (its first GET /me is a 401), takes it, and lists a session
  * created through the API; a wrong token is refused with a sentence and the dialog stays.
  * No console error or failed request but the 401s the test provokes.
  */
@@ -21,12 +21,12 @@ afterAll(async () => {
   await server?.close()
 })
 
-const sessionsUrl = (url: string): boolean => new URL(url).pathname === '/sessions'
+const meUrl = (url: string): boolean => new URL(url).pathname === '/me'
 
 describe('the web console, smoke', () => {
   it('asks for the token, refuses a wrong one, then lists a session created through the API', async () => {
     const page = browser.page
-    await browser.provoking({ url: sessionsUrl }, async () => {
+    await browser.provoking({ url: meUrl }, async () => {
       await page.goto(`${server.url}/`)
       await page.getByTestId('token-dialog').waitFor({ state: 'visible' })
       await page.getByTestId('token-input').fill(`${TOKEN}-wrong`)

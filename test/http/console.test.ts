@@ -178,7 +178,7 @@ describe('the web console in Chromium', () => {
       expect(await error.textContent()).toContain('The server refused this token (401).')
       expect(await page.getByTestId('token-dialog').isVisible()).toBe(true)
     })
-    expect(browser.provoked.some((problem) => problem.startsWith(`reply 401 to GET (${server.url}/sessions`))).toBe(true)
+    expect(browser.provoked.some((problem) => problem.startsWith(`reply 401 to GET (${server.url}/me`))).toBe(true)
 
     await page.getByTestId('token-input').fill(CONSOLE_TOKEN)
     await page.getByTestId('token-submit').click()

@@ -1,6 +1,10 @@
-/** @module The console's frame: the header with its navigation and pending badge, the token dialog, the page of the route. */
+/**
+ * @module The console's frame: the header with its navigation, pending badge and who the token
+ * is, the token dialog, the page of the route.
+ */
 import { useEffect, useState } from 'preact/hooks'
-import { onUnauthorized, request } from './api.js'
+import { onUnauthorized, storeToken } from './api.js'
+import { CallerContext, fetchCaller, holds, type Caller } from './caller.js'
 import { usePendingCount } from './pending.js'
 import { useRoute, type Route } from './route.js'
 import { RulesPage } from './rules-page.js'
@@ -27,7 +31,8 @@ function Page({ route }: { readonly route: Route }) {
   }
 }
 
-function NavLink({ href, testId, current, children }: { readonly href: string; readonly testId: string; readonly current: boolean; readonly children: string }) {
+function NavLink({ href, testId, current, shown, children }: { readonly href: string; readonly testId: string; readonly current: boolean; readonly shown: boolean; readonly children: string }) {
+  if (!shown) return null
   return (
     <a href={href} data-testid={testId} aria-current={current ? 'page' : undefined}>
       {children}
@@ -35,41 +40,75 @@ function NavLink({ href, testId, current, children }: { readonly href: string; r
   )
 }
 
+/** The token's name and role; a key given a list of scopes shows how many it holds instead. */
+function CallerBadge({ caller, onChange }: { readonly caller: Caller; readonly onChange: () => void }) {
+  const role = caller.role ?? (caller.kind === 'key' ? `${caller.scopes.length} scopes` : undefined)
+  return (
+    <span class="caller" data-testid="caller" data-caller-id={caller.id} title={`Scopes: ${caller.scopes.join(', ')}`}>
+      <span data-testid="caller-name">{caller.name}</span>
+      {role === undefined ? null : (
+        <span class="role" data-testid="caller-role">
+          {role}
+        </span>
+      )}
+      {caller.kind === 'local' ? null : (
+        <button type="button" class="secondary" data-testid="change-token" onClick={onChange}>
+          Change token
+        </button>
+      )}
+    </span>
+  )
+}
+
 export function App() {
   const route = useRoute()
   const [auth, setAuth] = useState<Auth>('checking')
+  const [caller, setCaller] = useState<Caller | undefined>(undefined)
   useEffect(() => {
     const stop = onUnauthorized(() => setAuth('needed'))
-    void request('GET', '/sessions?limit=1').then((reply) => setAuth(reply.status === 401 ? 'needed' : 'ok'))
+    void fetchCaller().then((reply) => {
+      setCaller(reply.body)
+      setAuth(reply.status === 401 ? 'needed' : 'ok')
+    })
     return stop
   }, [])
-  const pending = usePendingCount(auth === 'ok')
+  const accept = (who: Caller): void => {
+    setCaller(who)
+    setAuth('ok')
+  }
+  const changeToken = (): void => {
+    storeToken(undefined)
+    setCaller(undefined)
+    setAuth('needed')
+  }
+  const pending = usePendingCount(auth === 'ok' && holds(caller, 'sessions:read'))
   return (
-    <>
+    <CallerContext.Provider value={caller}>
       <header class="top">
         <a class="brand" href="#/">
           toolexec
         </a>
         <nav aria-label="Main">
-          <NavLink href="#/" testId="nav-sessions" current={route.page === 'sessions' || route.page === 'session'}>
+          <NavLink href="#/" testId="nav-sessions" current={route.page === 'sessions' || route.page === 'session'} shown>
             Sessions
           </NavLink>
-          <NavLink href="#/rules" testId="nav-rules" current={route.page === 'rules'}>
+          <NavLink href="#/rules" testId="nav-rules" current={route.page === 'rules'} shown={holds(caller, 'rules:read')}>
             Rules
           </NavLink>
-          <NavLink href="#/tools" testId="nav-tools" current={route.page === 'tools'}>
+          <NavLink href="#/tools" testId="nav-tools" current={route.page === 'tools'} shown={holds(caller, 'tools:read')}>
             Tools
           </NavLink>
-          <NavLink href="#/servers" testId="nav-servers" current={route.page === 'servers'}>
+          <NavLink href="#/servers" testId="nav-servers" current={route.page === 'servers'} shown={holds(caller, 'cluster:read')}>
             Servers
           </NavLink>
         </nav>
         <span class="badge" data-testid="pending-badge" hidden={pending === 0} title="Pending approvals across sessions" aria-label={`${pending} pending approvals`}>
           {pending}
         </span>
+        {auth === 'ok' && caller !== undefined ? <CallerBadge caller={caller} onChange={changeToken} /> : null}
       </header>
       <main>{auth === 'ok' ? <Page route={route} /> : auth === 'checking' ? <p>Connecting…</p> : null}</main>
-      {auth === 'needed' ? <TokenDialog onAccepted={() => setAuth('ok')} /> : null}
-    </>
+      {auth === 'needed' ? <TokenDialog onAccepted={accept} /> : null}
+    </CallerContext.Provider>
   )
 }

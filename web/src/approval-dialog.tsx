@@ -3,12 +3,14 @@
  * Write or an Edit), the risk, the reason and the suggested rule; allow once, for the session
  * or for the project, or deny with a message. The answer names the input's hash, so that it
  * holds only for the input shown. An answer that lost the race (a hook or another tab answered
- * first) or came after the request closed is an outcome to show, not an error.
+ * first) or came after the request closed is an outcome to show, not an error. A token
+ * without the scope approvals:decide sees the request and no control to answer it.
  */
 import { useState } from 'preact/hooks'
 import type { PermissionAnswerBody, PermissionRequestRecord } from '../../src/contracts/api.js'
 import type { DecidedBy } from '../../src/contracts/events.js'
 import { request } from './api.js'
+import { useCan } from './caller.js'
 import { DiffView, previewDiff } from './diff-view.js'
 import type { PermissionRequest } from './timeline.js'
 
@@ -44,6 +46,7 @@ export interface ApprovalProps {
 }
 
 export function ApprovalDialog({ request: asked, outcome, onOutcome }: ApprovalProps) {
+  const canDecide = useCan('approvals:decide')
   const [message, setMessage] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | undefined>(undefined)
@@ -86,7 +89,11 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome }: ApprovalP
       <p>
         Suggested rule: <code data-testid="approval-rule">{asked.suggestedRule ?? 'none'}</code>
       </p>
-      {outcome === undefined ? (
+      {!canDecide ? (
+        <p class="hint" data-testid="approval-watch-only">
+          This token may watch, not decide: it lacks the scope approvals:decide.
+        </p>
+      ) : outcome === undefined ? (
         <>
           <div class="actions">
             <button type="button" data-testid="approve-once" disabled={busy} onClick={() => void answer({ decision: 'allow', scope: 'once' })}>

@@ -1,4 +1,4 @@
-/** @module One call: tool, input summary, status, timing, live progress; its result opens below. */
+/** @module One call: tool, input summary, status, timing, who allowed or denied it, live progress; its result opens below. */
 import { useState } from 'preact/hooks'
 import { formatBytes, formatMs, summarizeInput } from './format.js'
 import { ArtifactButton, artifactsOf, DisplayView, ModelContentView } from './result-view.js'
@@ -42,7 +42,6 @@ function Details({ call }: { readonly call: CallState }) {
           <pre class="input">{JSON.stringify(call.input, null, 2)}</pre>
         </details>
       )}
-      {call.decision === undefined ? null : <p class="decision">Permission: {call.decision}</p>}
       {call.hooks.length === 0 ? null : (
         <ul class="hooks">
           {call.hooks.map((hook) => (
@@ -97,6 +96,11 @@ export function CallRow({ call }: { readonly call: CallState }) {
         <span class={`status status-${call.status}`}>{call.status}</span>
       </button>
       <Timing call={call} />
+      {call.decision === undefined ? null : (
+        <p class="decision" data-testid="call-decision">
+          Permission: {call.decision}
+        </p>
+      )}
       {call.status === 'running' && call.progress !== undefined ? <Progress progress={call.progress} /> : null}
       {open ? (
         <div id={detailsId}>

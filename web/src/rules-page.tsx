@@ -1,12 +1,14 @@
-/** @module Project grants (approvals with scope "project"): list and delete. */
+/** @module Project grants (approvals with scope "project"): list, and delete with the scope rules:write. */
 import { useState } from 'preact/hooks'
 import type { ProjectRule } from '../../src/contracts/api.js'
 import { request } from './api.js'
+import { useCan } from './caller.js'
 import { usePolling } from './polling.js'
 
 export function RulesPage() {
   const [rules, setRules] = useState<readonly ProjectRule[] | undefined>(undefined)
   const [error, setError] = useState<string | undefined>(undefined)
+  const canDelete = useCan('rules:write')
   const reload = usePolling(async () => {
     const reply = await request<{ rules: ProjectRule[] }>('GET', '/permissions/rules')
     if (reply.body === undefined) setError(reply.error)
@@ -35,11 +37,13 @@ export function RulesPage() {
               <span class="workspace">{rule.workspace}</span>
               <span>granted {new Date(rule.createdAt).toLocaleString()}</span>
             </div>
-            <div class="actions">
-              <button type="button" class="danger" data-testid="rule-delete" onClick={() => void remove(rule)} aria-label={`Delete rule ${rule.rule}`}>
-                Delete
-              </button>
-            </div>
+            {canDelete ? (
+              <div class="actions">
+                <button type="button" class="danger" data-testid="rule-delete" onClick={() => void remove(rule)} aria-label={`Delete rule ${rule.rule}`}>
+                  Delete
+                </button>
+              </div>
+            ) : null}
           </li>
         ))}
       </ul>

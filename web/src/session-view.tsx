@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks'
 import type { SessionEvent } from '../../src/contracts/session-events.js'
 import { request } from './api.js'
 import { ApprovalDialog } from './approval-dialog.js'
+import { useCan } from './caller.js'
 import { CallRow } from './call-row.js'
 import { useSessionEvents } from './event-stream.js'
 import { refreshPending } from './pending.js'
@@ -49,6 +50,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     if (event.type === 'PermissionRequested' || event.type === 'PermissionResolved') refreshPending()
   }
   const { timeline, connection, closedReason } = useSessionEvents(sessionId, onEvent)
+  const canAbort = useCan('sessions:abort')
   const [lost, setLost] = useState<ReadonlyMap<string, { request: PermissionRequest; outcome: string }>>(new Map())
   const [abortText, setAbortText] = useState<string | undefined>(undefined)
   const onOutcome = (permissionId: string, outcome: string | undefined): void => {
@@ -73,9 +75,11 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
         <span class={`connection connection-${connection}`} data-testid="connection-state" data-state={connection} role="status">
           {CONNECTION_TEXT[connection]}
         </span>
-        <button type="button" class="danger" data-testid="abort-turn" onClick={() => void abort()}>
-          Abort turn
-        </button>
+        {canAbort ? (
+          <button type="button" class="danger" data-testid="abort-turn" onClick={() => void abort()}>
+            Abort turn
+          </button>
+        ) : null}
       </div>
       {abortText === undefined ? null : <p role="status">{abortText}</p>}
       {closedReason === undefined ? null : (

@@ -1,7 +1,11 @@
-/** @module The sessions, newest first, live: create one, open one, delete one (a refusal says why). */
+/**
+ * @module The sessions, newest first, live: create one, open one, delete one (a refusal says
+ * why); creating and deleting are offered only to a token holding their scope.
+ */
 import { useState } from 'preact/hooks'
 import type { CreateSessionBody, Session, SessionList } from '../../src/contracts/api.js'
 import { request } from './api.js'
+import { useCan } from './caller.js'
 import { usePolling } from './polling.js'
 import { sessionHref } from './route.js'
 
@@ -69,10 +73,39 @@ function SessionForm({ onCreated, onClose }: { readonly onCreated: () => void; r
   )
 }
 
+interface DeleteControlsProps {
+  readonly confirming: boolean
+  readonly onAsk: () => void
+  readonly onConfirm: () => void
+  readonly onCancel: () => void
+}
+
+// Deleting loses the session's history: a second, explicit click confirms it (no window.confirm, which blocks the page).
+function DeleteControls({ confirming, onAsk, onConfirm, onCancel }: DeleteControlsProps) {
+  return (
+    <div class="actions">
+      {confirming ? (
+        <>
+          <button type="button" class="danger" data-testid="session-delete-confirm" onClick={onConfirm}>
+            Delete its history for good
+          </button>
+          <button type="button" class="secondary" data-testid="session-delete-cancel" onClick={onCancel}>
+            Keep it
+          </button>
+        </>
+      ) : (
+        <button type="button" class="danger" data-testid="session-delete" onClick={onAsk}>
+          Delete
+        </button>
+      )}
+    </div>
+  )
+}
+
 function SessionRow({ session, onDeleted }: { readonly session: Session; readonly onDeleted: () => void }) {
   const [error, setError] = useState<string | undefined>(undefined)
-  // Deleting loses the session's history: a second, explicit click confirms it (no window.confirm, which blocks the page).
   const [confirming, setConfirming] = useState(false)
+  const canDelete = useCan('sessions:delete')
   const remove = async (): Promise<void> => {
     setConfirming(false)
     const reply = await request('DELETE', `/sessions/${encodeURIComponent(session.id)}`)
@@ -102,22 +135,7 @@ function SessionRow({ session, onDeleted }: { readonly session: Session; readonl
         </span>
         <span>created {new Date(session.createdAt).toLocaleString()}</span>
       </div>
-      <div class="actions">
-        {confirming ? (
-          <>
-            <button type="button" class="danger" data-testid="session-delete-confirm" onClick={() => void remove()}>
-              Delete its history for good
-            </button>
-            <button type="button" class="secondary" data-testid="session-delete-cancel" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button type="button" class="danger" data-testid="session-delete" onClick={() => setConfirming(true)}>
-            Delete
-          </button>
-        )}
-      </div>
+      {canDelete ? <DeleteControls confirming={confirming} onAsk={() => setConfirming(true)} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} /> : null}
       {error === undefined ? null : (
         <p class="error" role="alert" data-testid="session-delete-error">
           {error}
@@ -131,6 +149,7 @@ export function SessionsPage() {
   const [sessions, setSessions] = useState<readonly Session[] | undefined>(undefined)
   const [error, setError] = useState<string | undefined>(undefined)
   const [creating, setCreating] = useState(false)
+  const canCreate = useCan('sessions:create')
   const reload = usePolling(async () => {
     const reply = await request<SessionList>('GET', '/sessions?limit=200')
     if (reply.body === undefined) setError(reply.error)
@@ -143,11 +162,13 @@ export function SessionsPage() {
     <section class="page" aria-labelledby="sessions-title">
       <div class="page-head">
         <h1 id="sessions-title">Sessions</h1>
-        <button type="button" data-testid="new-session" aria-expanded={creating} onClick={() => setCreating(!creating)}>
-          New session
-        </button>
+        {canCreate ? (
+          <button type="button" data-testid="new-session" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+            New session
+          </button>
+        ) : null}
       </div>
-      {creating ? (
+      {creating && canCreate ? (
         <SessionForm
           onClose={() => setCreating(false)}
           onCreated={() => {

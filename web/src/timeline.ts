@@ -4,7 +4,7 @@
  * sequence number, so a replay after a reconnection neither loses nor doubles one.
  */
 import type { CallRecordStatus } from '../../src/contracts/api.js'
-import type { RiskLevel } from '../../src/contracts/events.js'
+import type { DecidedBy, RiskLevel } from '../../src/contracts/events.js'
 import type { ToolFlags } from '../../src/contracts/flags.js'
 import type { ToolExecutionResult } from '../../src/contracts/result.js'
 import type { SessionEvent, SessionEventType } from '../../src/contracts/session-events.js'
@@ -126,6 +126,21 @@ function hookText(event: EventOf<'HookRunStarted' | 'HookRunCompleted' | 'HookRu
   return `${what}: failed (${event.error})`
 }
 
+const DECIDED_BY: Record<DecidedBy, string> = {
+  client: 'a person',
+  hook: 'a PermissionRequest hook',
+  rule: 'a permission rule',
+  broker: 'the server (a newer request replaced it)',
+  timeout: 'the timeout',
+  abort: 'the turn being aborted',
+}
+
+/** "allowed by Ann (session)": a person's decision names the key that made it. */
+export function decisionText(event: EventOf<'PermissionResolved'>): string {
+  const who = event.deciderName ?? DECIDED_BY[event.decidedBy] ?? event.decidedBy
+  return `${event.decision === 'allow' ? 'allowed' : 'denied'} by ${who}${event.scope === undefined ? '' : ` (${event.scope})`}`
+}
+
 function apply(draft: Draft, event: SessionEvent): void {
   switch (event.type) {
     case 'ScheduleAccepted':
@@ -150,7 +165,7 @@ function apply(draft: Draft, event: SessionEvent): void {
       if (event.permissionId !== undefined) draft.pending.delete(event.permissionId)
       const call = draft.calls.get(event.callId)
       const status = call?.status === 'awaiting_permission' ? 'pending' : (call?.status ?? 'pending')
-      updateCall(draft, event.callId, { status, toolName: event.toolName, decision: `${event.decision} by ${event.decidedBy}${event.scope === undefined ? '' : ` (${event.scope})`}` })
+      updateCall(draft, event.callId, { status, toolName: event.toolName, decision: decisionText(event) })
       return
     }
     case 'ToolCallStarted':
