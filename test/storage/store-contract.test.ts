@@ -253,6 +253,34 @@ describe(`Store contract on ${testBackend()}`, () => {
       expect(await store.schedules.unfinishedIdsOf('b')).toEqual([])
       expect(await store.schedules.unfinishedIdsOf('nobody')).toEqual([])
     })
+
+    it("one unit's schedules of several sessions arrive after each session's last, in the unit's order; one whose groups or abort share the unit keeps its place", async () => {
+      await scheduleWith('a', 'a-1', [])
+      const insert = (u: UnitOfWork, id: string, sessionId: string): void => u.schedules.insert({ id, sessionId, turnId: 't', status: 'queued', groups: [], createdAt: AT })
+      await store.commit((u) => {
+        u.sessions.insert(session('b'))
+        for (const [id, sessionId] of [
+          ['a-2', 'a'],
+          ['b-1', 'b'],
+          ['a-3', 'a'],
+          ['b-2', 'b'],
+          ['a-4', 'a'],
+        ] as const)
+          insert(u, id, sessionId)
+      })
+      const arrivals = async (ids: readonly string[]): Promise<(number | undefined)[]> => Promise.all(ids.map(async (id) => (await store.schedules.get(id))?.arrival))
+      expect(await arrivals(['a-1', 'a-2', 'a-3', 'a-4', 'b-1', 'b-2'])).toEqual([1, 2, 3, 4, 1, 2])
+      await store.commit((u) => {
+        insert(u, 'a-5', 'a')
+        u.schedules.setGroups('a-5', [['g']])
+        insert(u, 'a-6', 'a')
+        u.schedules.markAborted('a', at(3))
+        insert(u, 'a-7', 'a')
+      })
+      expect(await arrivals(['a-5', 'a-6', 'a-7'])).toEqual([5, 6, 7])
+      expect((await store.schedules.get('a-5'))?.groups).toEqual([['g']])
+      expect(await Promise.all(['a-5', 'a-6', 'a-7'].map((id) => store.schedules.aborted(id)))).toEqual([true, true, false])
+    })
   })
 
   describe('calls', () => {

@@ -154,6 +154,13 @@ export function statement(key: StatementKey, ...values: unknown[]): Statement {
  * of the same key, in the same order; an UPDATE's rows name distinct rows of its table.
  */
 const MANY = {
+  // A session's schedules of one unit arrive after its last one, in the unit's order (each row ends with its place in the unit).
+  insertSchedule: (tuples: string) => `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
+      SELECT v.id, v.session_id, v.turn_id,
+        (SELECT COALESCE(MAX(s.arrival), 0) FROM schedules s WHERE s.session_id = v.session_id) + row_number() OVER (PARTITION BY v.session_id ORDER BY v.place),
+        v.status, v.groups_json, v.created_at
+      FROM (VALUES ${tuples}) AS v (id, session_id, turn_id, status, groups_json, created_at, place)`,
+  insertCallScheduler: (tuples: string) => `INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES ${tuples}`,
   insertCall: (tuples: string) => `INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) SELECT *, 'pending' FROM (VALUES ${tuples}) v`,
   markCallRunning: (tuples: string) => `UPDATE tool_calls t SET resolved_input_json = NULLIF(v.resolved, t.input_json), flags_json = v.flags, started_at = v.at, status = 'running'
       FROM (VALUES ${tuples}) AS v (resolved, flags, at, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
@@ -168,9 +175,13 @@ export type ManyKey = keyof typeof MANY
 
 export const MANY_KEYS: ReadonlySet<string> = new Set(Object.keys(MANY))
 
+/** The repeated writes whose rows are told their place among the unit's rows of that kind (a last value, from 1). */
+const PLACED: ReadonlySet<ManyKey> = new Set(['insertSchedule'])
+
 /** The statement `key` of every row at once. */
 export function statementOfMany(key: ManyKey, rows: readonly (readonly unknown[])[]): Statement {
+  const placed = PLACED.has(key) ? rows.map((row, index) => [...row, index + 1]) : rows
   let next = 1
-  const tuples = rows.map((row) => `(${row.map(() => `$${next++}`).join(', ')})`).join(', ')
-  return { text: MANY[key](tuples), values: rows.flat() }
+  const tuples = placed.map((row) => `(${row.map(() => `$${next++}`).join(', ')})`).join(', ')
+  return { text: MANY[key](tuples), values: placed.flat() }
 }

@@ -1,11 +1,13 @@
 /**
  * @module A unit of work as the PostgreSQL store records it: each write becomes its statement,
  * in the order it was made, and nothing reaches the database until the unit is committed whole.
- * The writes it may make many of (calls inserted, started and completed, schedules' statuses,
- * events) go last, each kind as one statement for all its rows (statements.ts), in that order:
- * PostgreSQL parses and plans one statement instead of one per row. Nothing else in a unit reads
- * those rows (but marking schedules aborted, before which statuses keep their place), and a call
- * is inserted, started and completed in different units, so the unit's outcome is the same.
+ * The writes it may make many of (schedules and their calls' schedulers inserted, calls
+ * inserted, started and completed, schedules' statuses, events) go last, each kind as one
+ * statement for all its rows (statements.ts), in that order: PostgreSQL parses and plans one
+ * statement instead of one per row (a unit's text is never prepared). Nothing else in a unit
+ * reads those rows (but marking schedules aborted or setting their groups, before which
+ * they keep their place), and a call is inserted, started and completed in different units, so
+ * the unit's outcome is the same.
  */
 import type { UnitOfWork } from '../../contracts/store.js'
 import { SESSION_DELETIONS } from '../rows.js'
@@ -107,7 +109,7 @@ interface Recorded {
  * which reads that status.
  */
 function statementsOf(recorded: readonly Recorded[]): Statement[] {
-  const keepsPlace = new Set<string>(recorded.some((write) => write.key === 'markSchedulesAborted') ? ['setScheduleStatus'] : [])
+  const keepsPlace = keptInPlace(recorded)
   const statements: Statement[] = []
   const many = new Map<ManyKey, unknown[][]>()
   for (const { key, values } of recorded) {
@@ -121,6 +123,17 @@ function statementsOf(recorded: readonly Recorded[]): Statement[] {
     statements.push(distinct.length === 1 ? statement(key, ...(distinct[0] as unknown[])) : statementOfMany(key, distinct))
   }
   return statements
+}
+
+/**
+ * The repeated writes that stay in their place in this unit: a schedule's status where schedules
+ * are marked aborted, which reads that status; a schedule's insert where schedules are marked
+ * aborted or their groups set, which would miss a schedule inserted after them.
+ */
+function keptInPlace(recorded: readonly Recorded[]): ReadonlySet<string> {
+  const aborts = recorded.some((write) => write.key === 'markSchedulesAborted')
+  const setsGroups = recorded.some((write) => write.key === 'setScheduleGroups')
+  return new Set([...(aborts ? ['setScheduleStatus'] : []), ...(aborts || setsGroups ? ['insertSchedule'] : [])])
 }
 
 function manyOf(many: Map<ManyKey, unknown[][]>, key: ManyKey): unknown[][] {
