@@ -417,15 +417,20 @@ export function isStorageFull(error: unknown): boolean {
   return typeof code === 'string' && NO_SPACE_CODES.has(code)
 }
 
-/** True for an error that says the database cannot be reached now (API_ERR_STORAGE_UNAVAILABLE): it may answer again later. */
 /**
- * True for a failure that may hide a commit: the connection was lost after the query was sent,
- * so the database may have committed it (the backend names such a cause `QueryLost`).
+ * The cause a backend gives API_ERR_STORAGE_UNAVAILABLE when the connection was lost after a
+ * write was sent: the database may have committed it, its answer lost with the connection.
  */
-export function mayHaveCommitted(error: unknown): boolean {
-  return isStorageUnavailable(error) && (error as { cause?: { name?: unknown } }).cause?.name === 'QueryLost'
+export class CommitUnknownError extends Error {
+  override readonly name = 'CommitUnknownError'
 }
 
+/** True for a failure that may hide a commit (its cause is a CommitUnknownError). */
+export function mayHaveCommitted(error: unknown): boolean {
+  return isStorageUnavailable(error) && (error as { cause?: unknown }).cause instanceof CommitUnknownError
+}
+
+/** True for an error that says the database cannot be reached now (API_ERR_STORAGE_UNAVAILABLE): it may answer again later. */
 export function isStorageUnavailable(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'API_ERR_STORAGE_UNAVAILABLE'
 }

@@ -3,7 +3,8 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ExecutorEvent } from '../../src/contracts/events.js'
-import type { SessionRecord, StoredEvent, UnitOfWork } from '../../src/contracts/store.js'
+import { CommitUnknownError, type SessionRecord, type StoredEvent, type UnitOfWork } from '../../src/contracts/store.js'
+import { ToolexecError } from '../../src/contracts/errors.js'
 import { EventBus } from '../../src/sessions/event-bus.js'
 import { EventJournal, type StateChange } from '../../src/sessions/event-journal.js'
 import { openDatabase } from '../../src/storage/sqlite/database.js'
@@ -170,6 +171,27 @@ describe('EventJournal', () => {
     expect((await Promise.all(appends)).map((event) => event.seq)).toEqual([1, 2, 3])
     expect(commits).toBe(1)
     expect(['g1', 'g2', 'g3'].map(committedSession)).toEqual([true, true, true])
+  })
+
+  it('a guarded append whose commit landed but lost its answer waits and resolves with what landed; one refused before it was sent is rejected', async () => {
+    const commit = store.commit.bind(store)
+    const lost = (cause?: Error): ToolexecError => new ToolexecError('API_ERR_STORAGE_UNAVAILABLE', ['the connection ended'], cause === undefined ? {} : { cause })
+    let fail: 'after' | 'before' | undefined = 'after'
+    store.commit = async <T>(build: (unit: UnitOfWork) => T): Promise<T> => {
+      const how = fail
+      fail = undefined
+      if (how === 'before') throw lost()
+      const value = await commit(build)
+      if (how === 'after') throw lost(new CommitUnknownError('the connection ended'))
+      return value
+    }
+    const landed = await journal.appendGuarded(batch('a', 0), insertSession('s-landed'))
+    expect(landed.seq).toBe(1)
+    expect(committedSeqs('a')).toEqual([1])
+    expect(committedSession('s-landed')).toBe(true)
+    fail = 'before'
+    await expect(journal.appendGuarded(batch('a', 1), insertSession('s-refused'))).rejects.toMatchObject({ code: 'API_ERR_STORAGE_UNAVAILABLE' })
+    expect(committedSession('s-refused')).toBe(false)
   })
 
   it('once starts are held, a start already queued is held too, and rejected at close, while the rest of its tick is written', async () => {

@@ -8,6 +8,7 @@
  */
 import type pg from 'pg'
 import type { RawRow } from '../rows.js'
+import { CommitUnknownError } from '../../contracts/store.js'
 import { connectError, isUnavailable, storeError, unavailable } from './pg-errors.js'
 import { unitText } from './sql-literals.js'
 import type { Statement } from './statements.js'
@@ -166,7 +167,6 @@ export class PgConnection implements PgSender {
 /** A query whose connection was lost after it was sent: the database may have committed it. */
 function queryLost(failure: Error): Error {
   if (!isUnavailable(failure)) return failure
-  const cause = new Error(failure.message)
-  cause.name = 'QueryLost'
+  const cause = new CommitUnknownError(failure.message)
   return unavailable(failure.message.replace(/^The database does not answer \((.*)\); retry once it is back$/, '$1'), cause)
 }
