@@ -20,9 +20,22 @@ const COUNTERS_SQL = `SELECT
     xact_commit, xact_rollback, blks_hit, blks_read, tup_returned, tup_fetched, tup_inserted, tup_updated, tup_deleted
   FROM pg_stat_database WHERE datname = current_database()`
 
-const TOP_SQL = `SELECT calls, total_exec_time, total_plan_time, rows, query FROM pg_stat_statements
-  WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-  ORDER BY total_exec_time + total_plan_time DESC LIMIT ${TOP}`
+/**
+ * Statements sent by the clients (a function's own statements are in its call's time), those
+ * that differ only in how many rows they carry counted as one: grouped by their first words.
+ */
+const TOP_SQL = `WITH sent AS (
+    SELECT calls, total_exec_time, total_plan_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), ${QUERY_CHARS}) AS query FROM pg_stat_statements
+    WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat%'
+  ), grouped AS (
+    SELECT sum(calls)::bigint::text AS calls, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time, sum(rows)::bigint::text AS rows,
+      regexp_replace(query, '(VALUES|ARRAY\\[|FROM \\(VALUES).*$', '\\1 ...') AS query
+    FROM sent GROUP BY 5
+  )
+  SELECT * FROM (
+    SELECT * FROM grouped UNION ALL
+    SELECT sum(calls::bigint)::text, sum(total_exec_time), sum(total_plan_time), sum(rows::bigint)::text, '(all statements sent)' FROM grouped
+  ) t ORDER BY total_exec_time + total_plan_time DESC LIMIT ${TOP + 1}`
 
 export interface StatementsProbe {
   /** Forgets what came before: the window starts now. */
