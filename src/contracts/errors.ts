@@ -80,6 +80,7 @@ export const ERROR_CATALOGUE = {
   CONF_ERR_WORKSPACE: 'Workspace %s %s; give an existing directory as --workspace (TOOLEXEC_WORKSPACE)',
   CONF_ERR_TOOLS: 'Config file %s: %s: %s',
   CONF_ERR_SANDBOX: 'Config file %s: sandbox: %s',
+  CONF_ERR_JWT_KEY_FILE: "TOOLEXEC_JWT_KEY_FILE %s cannot be used: %s; give the identity provider's public key as PEM, or its JWK or JWK Set as JSON",
   CONF_ERR_SANDBOX_UNAVAILABLE: 'TOOLEXEC_SANDBOX is required, but no sandbox can start: %s',
   TOOL_ERR_MCP_UNAVAILABLE: 'MCP server "%s" is unavailable: %s',
   TOOL_ERR_MCP_CONNECTION_LOST: 'MCP server "%s" closed the connection during %s; it will be restarted on the next call%s',
