@@ -66,14 +66,14 @@ export interface AccessLimits {
 export const NO_LIMITS: AccessLimits = { sessions: null, workspaces: null }
 
 /**
- * Who sent a request: the administrator (TOOLEXEC_TOKEN), a key, or anyone on this machine
- * when the server runs without a token. Other kinds (short-lived links, identity-provider
- * tokens) carry the same fields.
+ * Who sent a request: the administrator (TOOLEXEC_TOKEN), a key (or a short-lived link), a
+ * token of the identity provider (TOOLEXEC_JWT_ISSUER), or anyone on this machine when the
+ * server runs without a token.
  */
 export interface Principal {
   readonly id: string
   readonly name: string
-  readonly kind: 'admin' | 'key' | 'local'
+  readonly kind: 'admin' | 'key' | 'token' | 'local'
   /** The role a key was given; absent or null for one given a list of scopes, and for the administrator and the local principal. */
   readonly role?: RoleName | null
   readonly scopes: ReadonlySet<Scope>

@@ -703,13 +703,13 @@ export interface components {
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
         /** @description The principal a request carries, as a client shows it (the console shows the name and role and offers only what the scopes allow) */
         Caller: {
-            /** @description The key id (`key_...`, `link_...` for a short-lived link), `admin` for TOOLEXEC_TOKEN, `local` when the server runs without a token */
+            /** @description The key id (`key_...`, `link_...` for a short-lived link), `jwt:<issuer>#<subject>` for a token of the identity provider, `admin` for TOOLEXEC_TOKEN, `local` when the server runs without a token */
             id: string;
             /** @description The name it was minted with; what a decision it makes is recorded under */
             name: string;
-            /** @description `admin`: TOOLEXEC_TOKEN; `key`: an API key or a short-lived link; `local`: anyone on this machine, the server running without a token */
-            kind: "admin" | "key" | "local";
-            /** @description The role the key was given; null for a key given a list of scopes, the administrator and the local principal */
+            /** @description `admin`: TOOLEXEC_TOKEN; `key`: an API key or a short-lived link; `token`: a JWT of the identity provider (TOOLEXEC_JWT_ISSUER); `local`: anyone on this machine, the server running without a token */
+            kind: "admin" | "key" | "token" | "local";
+            /** @description The role the key was given (or a token names in `toolexec_role`); null for a key given a list of scopes, the administrator and the local principal */
             role: components["schemas"]["Role"] | null;
             /** @description What it may do: each operation needs the scope its `security` lists */
             scopes: components["schemas"]["Scope"][];
