@@ -32,6 +32,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_HEADERS_TOO_LARGE: 'The request headers are too large',
   API_ERR_NOT_ACCEPTABLE: 'This route answers only text/event-stream, which the Accept header (%s) refuses',
   API_ERR_UNAUTHORIZED: 'Missing or invalid bearer token',
+  API_ERR_IDENTITY_PROVIDER_UNAVAILABLE: "The identity provider's keys (TOOLEXEC_JWT_JWKS_URL) cannot be fetched: %s; retry in a moment",
   API_ERR_HOST_NOT_LOOPBACK: 'Host %s is not a loopback name: without a token the server answers only localhost, 127.0.0.1 and [::1]',
   API_ERR_FORBIDDEN: '%s',
   API_ERR_KEY_TOO_WIDE: 'A key cannot mint a key with more than it has: %s',
