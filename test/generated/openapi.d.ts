@@ -1593,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1653,7 +1653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1739,7 +1739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1796,7 +1796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1885,7 +1885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1965,7 +1965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2026,7 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2134,7 +2134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2326,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2389,7 +2389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2488,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2528,7 +2528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2576,7 +2576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,7 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2952,7 +2952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3095,7 +3095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3133,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,7 +3185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3325,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Caller"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3428,7 +3428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3504,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3590,7 +3590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
