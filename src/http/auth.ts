@@ -1,6 +1,7 @@
 /**
  * @module Authentication and the scope check: every route but the open ones of the scope table
- * (route-scopes.ts: /healthz, the API's description and the web console's page and assets)
+ * (route-scopes.ts: /healthz, the API's description, the protected resource metadata and the
+ * web console's page and assets)
  * needs a bearer when a token is set: TOOLEXEC_TOKEN (the administrator, every scope), an
  * API key (`txk_...`, its own scopes), read from the database on every request so that a
  * revoked key is refused at once on every server, or, with TOOLEXEC_JWT_ISSUER, a JWT of the
