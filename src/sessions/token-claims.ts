@@ -25,6 +25,7 @@ export function principalOfClaims(claims: JWTPayload): Principal {
     id: `jwt:${iss}#${sub}`,
     name: nameOf(claims, sub),
     kind: 'token',
+    role: roleOf(claims),
     scopes: scopesOf(claims),
     limits: limitsOf(claims),
     expiresAt: new Date(exp * 1000).toISOString(),
@@ -39,11 +40,16 @@ function nameOf(claims: JWTPayload, sub: string): string {
   return sub
 }
 
+/** The role the token names, when this server knows it. */
+function roleOf(claims: JWTPayload): RoleName | null {
+  const role = claims[ROLE_CLAIM]
+  return typeof role === 'string' && Object.hasOwn(ROLES, role) ? (role as RoleName) : null
+}
+
 function scopesOf(claims: JWTPayload): ReadonlySet<Scope> {
   const listed = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(isScope) : []
-  const role = claims[ROLE_CLAIM]
-  const ofRole: readonly Scope[] = typeof role === 'string' && Object.hasOwn(ROLES, role) ? ROLES[role as RoleName] : []
-  return new Set([...listed, ...ofRole])
+  const role = roleOf(claims)
+  return new Set([...listed, ...(role === null ? [] : ROLES[role])])
 }
 
 function limitsOf(claims: JWTPayload): AccessLimits {

@@ -12,7 +12,7 @@ import { Writable } from 'node:stream'
 import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SCOPES } from '../../src/contracts/access.js'
+import { ROLES, SCOPES } from '../../src/contracts/access.js'
 import type { ErrorReply } from '../../src/contracts/api.js'
 import { codeOf, inject } from '../support/running-session.js'
 import { startIdentityProvider, type IdentityProvider } from '../support/identity-provider.js'
@@ -70,10 +70,21 @@ describe('a token of the identity provider', () => {
     expect(Date.parse(key.expiresAt)).toBeGreaterThan(Date.now())
   })
 
-  it('takes the scopes of the role its toolexec_role claim names', async () => {
-    const token = await provider.sign({ sub: 'watcher', aud: AUDIENCE, toolexec_role: 'observer' })
+  it('takes the scopes of the role its toolexec_role claim names, and GET /me tells who it is', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 600
+    const token = await provider.sign({ sub: 'watcher', preferred_username: 'wendy', aud: AUDIENCE, toolexec_role: 'observer', toolexec_workspaces: ['/srv/agents'], exp })
     expect((await inject(server, { method: 'GET', url: '/sessions', headers: bearer(token) })).statusCode).toBe(200)
     expect((await inject(server, { method: 'POST', url: '/sessions', headers: bearer(token), payload: {} })).statusCode).toBe(403)
+    const me = await inject(server, { method: 'GET', url: '/me', headers: bearer(token) })
+    expect(me.json()).toEqual({
+      id: `jwt:${provider.issuer}#watcher`,
+      name: 'wendy',
+      kind: 'token',
+      role: 'observer',
+      scopes: SCOPES.filter((scope) => (ROLES.observer as readonly string[]).includes(scope)),
+      limits: { sessions: null, workspaces: ['/srv/agents'] },
+      expiresAt: new Date(exp * 1000).toISOString(),
+    })
   })
 
   it('is a 403 with insufficient_scope naming the scope a route needs and the token lacks', async () => {
