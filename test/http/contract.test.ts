@@ -446,6 +446,11 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
   })
 
+  it('GET /me answers who the token is', async () => {
+    const reply = await expectStatus(api('GET', '/me'), 200)
+    expect(reply.body).toMatchObject({ id: 'admin', kind: 'admin' })
+  })
+
   it('the protected resource metadata answers without a token when identity-provider tokens are accepted', async () => {
     const reply = await expectStatus(anonymousWithIdentityProvider('GET', '/.well-known/oauth-protected-resource'), 200)
     expect(reply.body).toMatchObject({ resource: 'https://toolexec.example.com', authorization_servers: ['https://idp.example.com'] })
