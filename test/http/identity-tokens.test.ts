@@ -195,12 +195,14 @@ describe('the protected resource metadata (RFC 9728)', () => {
 })
 
 describe('nothing leaks', () => {
-  it('no token presented appears in a log line', () => {
+  it('no token presented appears in a log line, the audit log or a session history', async () => {
     expect(presented.length).toBeGreaterThan(10)
-    const log = logLines.join('')
-    for (const token of presented) {
-      expect(log).not.toContain(token)
-      expect(log).not.toContain(token.split('.')[2] || token)
+    const audit = await inject(server, { method: 'GET', url: '/audit', headers: ADMIN })
+    expect(audit.body).toContain(`jwt:${provider.issuer}#user-1`)
+    const history = await inject(server, { method: 'GET', url: '/sessions/by-token/history', headers: ADMIN })
+    expect(history.statusCode).toBe(200)
+    for (const text of [logLines.join(''), audit.body, history.body]) {
+      for (const token of presented) expect(text).not.toContain(token.split('.')[2] || token)
     }
   })
 })
