@@ -12,6 +12,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-timeout.js'
 import { DEFAULT_BACKLOG_BOUNDS } from './sessions/schedule-backlog.js'
 import { DEFAULT_ARTIFACT_CALL_CAP_BYTES, DEFAULT_ARTIFACT_SESSION_CAP_BYTES } from './storage/capped-artifact-store.js'
 import { parsedDatabaseUrl } from './storage/database-url.js'
+import type { IdentityProviderSettings } from './sessions/token-keys.js'
 import { SANDBOX_MODES, type SandboxMode } from './tools/bash/sandbox-probe.js'
 
 export interface ServerConfig {
@@ -50,6 +51,8 @@ export interface ServerConfig {
   readonly advertiseUrl: string | undefined
   /** How long a session stays leased to a server that stopped renewing it. */
   readonly leaseMs: number
+  /** Where tokens of an identity provider are checked (TOOLEXEC_JWT_*); undefined: none are accepted. */
+  readonly identityProvider: IdentityProviderSettings | undefined
 }
 
 export class ConfigError extends Error {
@@ -139,6 +142,13 @@ export const SETTINGS = {
     fallback: String(DEFAULT_LEASE_MS),
     help: `how long a session stays with a server of a cluster that stopped renewing it, before another adopts it (${MIN_LEASE_MS} to ${MAX_LEASE_MS})`,
   },
+  'jwt-issuer': {
+    env: 'TOOLEXEC_JWT_ISSUER',
+    help: "an identity provider's issuer URL: JWTs it signs are accepted next to API keys (needs TOOLEXEC_TOKEN, TOOLEXEC_JWT_AUDIENCE and one of TOOLEXEC_JWT_JWKS_URL and TOOLEXEC_JWT_KEY_FILE)",
+  },
+  'jwt-audience': { env: 'TOOLEXEC_JWT_AUDIENCE', help: "the audience a JWT must name: this server's URL as clients ask tokens for it (required with TOOLEXEC_JWT_ISSUER)" },
+  'jwt-jwks-url': { env: 'TOOLEXEC_JWT_JWKS_URL', help: "the identity provider's JWK Set (https://, or http:// on loopback), fetched and cached" },
+  'jwt-key-file': { env: 'TOOLEXEC_JWT_KEY_FILE', help: "a file with the identity provider's public key: PEM, or a JWK or JWK Set as JSON" },
 } as const satisfies Record<string, Setting>
 
 type SettingName = keyof typeof SETTINGS
@@ -197,6 +207,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd 
     nodeId: parseNodeId(given('node-id') ?? defaultNodeId(dataDir)),
     advertiseUrl: parseAdvertiseUrl(given('advertise-url')),
     leaseMs: parseLeaseMs(pick('lease-ms')),
+    identityProvider: parseIdentityProvider(given, token, cwd),
   }
 }
 
@@ -332,6 +343,45 @@ function parseLeaseMs(value: string): number {
     throw new ConfigError(`TOOLEXEC_LEASE_MS must be a whole number of milliseconds from ${MIN_LEASE_MS} to ${MAX_LEASE_MS}, got "${value}"`)
   }
   return ms
+}
+
+const JWT_SETTINGS = ['jwt-audience', 'jwt-jwks-url', 'jwt-key-file'] as const
+
+/**
+ * The identity provider's settings, all or none. The audience has no default: the address the
+ * server listens on is rarely the URL clients reach it by, and a token meant for another
+ * server must never pass here.
+ */
+function parseIdentityProvider(given: (name: SettingName) => string | undefined, token: string | undefined, cwd: string): IdentityProviderSettings | undefined {
+  const issuer = given('jwt-issuer')
+  if (issuer === undefined) {
+    const stray = JWT_SETTINGS.find((name) => given(name) !== undefined)
+    if (stray !== undefined) throw new ConfigError(`${SETTINGS[stray].env} is set but TOOLEXEC_JWT_ISSUER is not: set the issuer too, or leave the TOOLEXEC_JWT_* settings out`)
+    return undefined
+  }
+  if (!isHttpUrl(issuer)) throw new ConfigError(`TOOLEXEC_JWT_ISSUER must be the identity provider's issuer URL, http(s)://..., got "${issuer}"`)
+  // Without a token the server checks no credential at all: a JWT would open nothing that is not open already.
+  if (token === undefined) throw new ConfigError('TOOLEXEC_JWT_ISSUER needs TOOLEXEC_TOKEN: without a token the server checks no credential, so it would accept no JWT either')
+  const audience = given('jwt-audience')
+  if (audience === undefined) throw new ConfigError('TOOLEXEC_JWT_ISSUER needs TOOLEXEC_JWT_AUDIENCE: the audience tokens for this server name, usually its URL (e.g. https://toolexec.example.com)')
+  const jwksUrl = given('jwt-jwks-url')
+  const keyFile = given('jwt-key-file')
+  if ((jwksUrl === undefined) === (keyFile === undefined)) {
+    throw new ConfigError("TOOLEXEC_JWT_ISSUER needs exactly one of TOOLEXEC_JWT_JWKS_URL (the identity provider's JWK Set) and TOOLEXEC_JWT_KEY_FILE (its public key in a file)")
+  }
+  return { issuer, audience, jwksUrl: jwksUrl === undefined ? undefined : parseJwksUrl(jwksUrl), keyFile: keyFile === undefined ? undefined : path.resolve(cwd, expandHome(keyFile)) }
+}
+
+function isHttpUrl(value: string): boolean {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:')
+}
+
+/** Keys fetched over plain HTTP could be swapped on the way: only a provider on this machine may serve them so. */
+function parseJwksUrl(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopback(url.hostname))) return url.href
+  throw new ConfigError(`TOOLEXEC_JWT_JWKS_URL must be an https:// URL (http:// only on a loopback address), got "${value}"`)
 }
 
 function parseBytes(name: string, value: string): number {

@@ -22,6 +22,8 @@ import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
 import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 import { serverPaths } from './tools/bash/server-paths.js'
 import { installHolding } from './sessions/session-workspace.js'
+import { tokenKeys } from './sessions/token-keys.js'
+import { TokenVerifier } from './sessions/token-verifier.js'
 
 // A warning, not a refused start: `npm start` in the checkout is the first command a user runs,
 // and the console, the docs and sessions that name their workspace all work.
@@ -58,6 +60,8 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   const toolConfig = parseToolConfig(config.fileConfig, configFile)
   const commandEnvironment = new CommandEnvironment(process.env, toolConfig.environment, config.token)
   const sandboxSettings = parseSandboxConfig(config.fileConfig, configFile)
+  // A key file that holds no usable public key refuses the start, before anything opens.
+  const identityTokens = config.identityProvider === undefined ? undefined : new TokenVerifier(config.identityProvider, tokenKeys(config.identityProvider))
   const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
   const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
@@ -88,6 +92,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       runtime,
       logger,
       token: config.token,
+      identityTokens,
       corsOrigins: config.corsOrigins,
       heartbeatMs: parts.heartbeatMs,
       streamLimits: parts.streamLimits,
@@ -103,6 +108,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       url: address,
       console: `${address}/`,
       tokenRequired: config.token !== undefined,
+      identityProvider: config.identityProvider?.issuer,
       corsOrigins: config.corsOrigins,
       workspace: config.workspace,
       dataDir: config.dataDir,

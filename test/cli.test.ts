@@ -194,6 +194,16 @@ describe('a configuration it cannot start with: one line naming it, exit 2', () 
     )
   })
 
+  it('identity-provider settings that do not fit together, or a key file with no public key', async () => {
+    const jwt = { TOOLEXEC_TOKEN: 'a-token-long-enough-to-keep', TOOLEXEC_JWT_ISSUER: 'https://idp.example.com' }
+    expect(await refusedWith({ ...jwt, TOOLEXEC_JWT_KEY_FILE: 'idp.pem' })).toContain('TOOLEXEC_JWT_ISSUER needs TOOLEXEC_JWT_AUDIENCE')
+    const keyFile = path.join(tempDirSync('cli'), 'idp.pem')
+    writeFileSync(keyFile, 'not a key')
+    expect(await refusedWith({ ...jwt, TOOLEXEC_JWT_AUDIENCE: 'https://toolexec.example.com', TOOLEXEC_JWT_KEY_FILE: keyFile })).toBe(
+      `toolexec: TOOLEXEC_JWT_KEY_FILE ${keyFile} cannot be used: it holds no PEM public key; give the identity provider's public key as PEM, or its JWK or JWK Set as JSON\n`,
+    )
+  })
+
   it('an unknown flag', async () => {
     // Node's own wording of the unknown option may change between versions; the line's frame may not.
     expect(await refusedWith({}, { args: ['--prot', '80'] })).toMatch(/^toolexec: Unknown option '--prot'[^\n]*; see --help\n$/)

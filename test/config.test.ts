@@ -329,6 +329,42 @@ describe('TOOLEXEC_CORS_ORIGINS', () => {
   })
 })
 
+describe('TOOLEXEC_JWT_*', () => {
+  const TOKEN = { TOOLEXEC_TOKEN: 'a-token-long-enough-to-keep' }
+  const ISSUER = { ...TOKEN, TOOLEXEC_JWT_ISSUER: 'https://idp.example.com/', TOOLEXEC_JWT_AUDIENCE: 'https://toolexec.example.com' }
+
+  it('is off without an issuer', () => {
+    expect(loadConfig([], TOKEN, CWD).identityProvider).toBeUndefined()
+  })
+
+  it('takes the issuer, the audience and a JWKS URL or a key file (resolved from the working directory)', () => {
+    expect(loadConfig([], { ...ISSUER, TOOLEXEC_JWT_JWKS_URL: 'https://idp.example.com/jwks' }, CWD).identityProvider).toEqual({
+      issuer: 'https://idp.example.com/',
+      audience: 'https://toolexec.example.com',
+      jwksUrl: 'https://idp.example.com/jwks',
+      keyFile: undefined,
+    })
+    expect(loadConfig(['--jwt-key-file', 'keys/idp.pem'], ISSUER, CWD).identityProvider?.keyFile).toBe('/srv/app/keys/idp.pem')
+    expect(loadConfig([], { ...ISSUER, TOOLEXEC_JWT_JWKS_URL: 'http://127.0.0.1:9000/jwks' }, CWD).identityProvider?.jwksUrl).toBe('http://127.0.0.1:9000/jwks')
+  })
+
+  it.each([
+    ['an audience without an issuer', { ...TOKEN, TOOLEXEC_JWT_AUDIENCE: 'https://toolexec.example.com' }, 'TOOLEXEC_JWT_AUDIENCE is set but TOOLEXEC_JWT_ISSUER is not'],
+    ['a key file without an issuer', { ...TOKEN, TOOLEXEC_JWT_KEY_FILE: 'idp.pem' }, 'TOOLEXEC_JWT_KEY_FILE is set but TOOLEXEC_JWT_ISSUER is not'],
+    ['an issuer that is no URL', { ...ISSUER, TOOLEXEC_JWT_ISSUER: 'my-idp', TOOLEXEC_JWT_KEY_FILE: 'idp.pem' }, 'TOOLEXEC_JWT_ISSUER must be'],
+    ['an issuer without TOOLEXEC_TOKEN', { TOOLEXEC_JWT_ISSUER: 'https://idp.example.com', TOOLEXEC_JWT_AUDIENCE: 'x', TOOLEXEC_JWT_KEY_FILE: 'idp.pem' }, 'needs TOOLEXEC_TOKEN'],
+    ['no audience', { ...TOKEN, TOOLEXEC_JWT_ISSUER: 'https://idp.example.com', TOOLEXEC_JWT_KEY_FILE: 'idp.pem' }, 'needs TOOLEXEC_JWT_AUDIENCE'],
+    ['neither keys', ISSUER, 'exactly one of TOOLEXEC_JWT_JWKS_URL'],
+    ['both keys', { ...ISSUER, TOOLEXEC_JWT_KEY_FILE: 'idp.pem', TOOLEXEC_JWT_JWKS_URL: 'https://idp.example.com/jwks' }, 'exactly one of TOOLEXEC_JWT_JWKS_URL'],
+    ['a JWKS URL over plain HTTP to another machine', { ...ISSUER, TOOLEXEC_JWT_JWKS_URL: 'http://idp.example.com/jwks' }, 'must be an https:// URL'],
+  ])('refuses %s in one line', (_what, env, message) => {
+    const error = refusal([], env)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toContain(message)
+    expect(error.message).not.toContain('\n')
+  })
+})
+
 describe('settings, --help and warnings', () => {
   it('expands a leading ~/ of a path to the home directory', () => {
     expect(loadConfig([], { TOOLEXEC_DATA_DIR: '~/data', TOOLEXEC_WORKSPACE: '~' }, CWD)).toMatchObject({

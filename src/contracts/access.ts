@@ -66,14 +66,14 @@ export interface AccessLimits {
 export const NO_LIMITS: AccessLimits = { sessions: null, workspaces: null }
 
 /**
- * Who sent a request: the administrator (TOOLEXEC_TOKEN), a key, or anyone on this machine
- * when the server runs without a token. Other kinds (short-lived links, identity-provider
- * tokens) carry the same fields.
+ * Who sent a request: the administrator (TOOLEXEC_TOKEN), a key (or a short-lived link), a
+ * token of the identity provider (TOOLEXEC_JWT_ISSUER), or anyone on this machine when the
+ * server runs without a token.
  */
 export interface Principal {
   readonly id: string
   readonly name: string
-  readonly kind: 'admin' | 'key' | 'local'
+  readonly kind: 'admin' | 'key' | 'token' | 'local'
   /** The role a key was given; absent or null for one given a list of scopes, and for the administrator and the local principal. */
   readonly role?: RoleName | null
   readonly scopes: ReadonlySet<Scope>
@@ -96,3 +96,15 @@ export function isLimited(limits: AccessLimits): boolean {
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value)
 }
+
+/** What GET /.well-known/oauth-protected-resource answers (RFC 9728) when identity-provider tokens are accepted. */
+export const ProtectedResourceMetadataSchema = Type.Object(
+  {
+    resource: Type.String({ description: 'This server as a protected resource: TOOLEXEC_JWT_AUDIENCE when it is a URL, else the origin the request reached' }),
+    authorization_servers: Type.Array(Type.String(), { description: 'The identity provider whose tokens are accepted: TOOLEXEC_JWT_ISSUER' }),
+    scopes_supported: Type.Array(ScopeSchema, { description: 'Every scope; a token names those it holds in its `scope` claim, space-separated' }),
+    bearer_methods_supported: Type.Array(Type.Literal('header'), { description: 'Tokens go in the Authorization header' }),
+  },
+  { $id: 'ProtectedResourceMetadata', description: 'OAuth 2.0 protected resource metadata (RFC 9728), as the MCP authorization specification asks' },
+)
+export type ProtectedResourceMetadata = Static<typeof ProtectedResourceMetadataSchema>

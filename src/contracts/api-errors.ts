@@ -14,6 +14,7 @@ export const API_ERROR_CODES = {
   EXEC_ERR_UNKNOWN_DEPENDENCY: 'A call depends on a call id that is not in its schedule',
   EXEC_ERR_INVALID_TOOL: 'A tool definition is not valid (POST /tools)',
   API_ERR_UNAUTHORIZED: 'The server runs with a token and the request has none, or a wrong one',
+  API_ERR_IDENTITY_PROVIDER_UNAVAILABLE: 'A JWT names the identity provider, whose keys cannot be fetched now: no fault of the token; retry in a moment',
   API_ERR_HOST_NOT_LOOPBACK: 'The server runs without a token and the Host is not a loopback name (DNS rebinding)',
   API_ERR_FORBIDDEN: 'The key lacks the scope this route needs (the message names it), or the request would reach outside its sessions or workspaces',
   API_ERR_KEY_TOO_WIDE: 'POST /keys: the new key would hold a scope, a session, a workspace or a time the key minting it does not have',

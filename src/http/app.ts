@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Logger } from 'pino'
 import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
+import type { TokenVerifier } from '../sessions/token-verifier.js'
 import { registerAccessGuard } from './access-guard.js'
 import { redactUrl, registerAuth } from './auth.js'
 import { registerConsole } from './console.js'
@@ -28,6 +29,7 @@ import { auditRoutes } from './routes/audit.js'
 import { keyRoutes } from './routes/keys.js'
 import { meRoutes } from './routes/me.js'
 import { linkRoutes } from './routes/links.js'
+import { protectedResourceRoutes } from './routes/protected-resource.js'
 import { eventRoutes } from './routes/events.js'
 import { permissionRoutes } from './routes/permissions.js'
 import { scheduleRoutes } from './routes/schedules.js'
@@ -43,6 +45,8 @@ export interface AppOptions {
   readonly runtime: Runtime
   readonly logger: Logger
   readonly token?: string | undefined
+  /** Checks the JWTs of an identity provider, accepted next to the token and API keys; undefined: none are. */
+  readonly identityTokens?: TokenVerifier | undefined
   readonly corsOrigins?: readonly string[] | undefined
   readonly heartbeatMs?: number | undefined
   readonly streamLimits?: StreamLimits | undefined
@@ -100,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before authentication: a 401 or a 403 carries the CORS headers too.
   await registerCors(app, options.corsOrigins)
   const routes = registerRouteAccess(app)
-  registerAuth(app, options.token, options.runtime.keys)
+  registerAuth(app, options.token, options.runtime.keys, options.identityTokens)
   registerCrossSiteCheck(app, options.token, options.corsOrigins)
   await app.register(swagger, swaggerOptions())
   await registerDocs(app)
@@ -121,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(meRoutes)
   await app.register(auditRoutes, { runtime })
   await app.register(linkRoutes, { runtime })
+  await app.register(protectedResourceRoutes, { tokens: options.identityTokens })
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
   // A route without its scope in the table stops the server from starting.
   assertEveryRouteListed(routes)

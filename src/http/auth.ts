@@ -1,9 +1,11 @@
 /**
  * @module Authentication and the scope check: every route but the open ones of the scope table
- * (route-scopes.ts: /healthz, the API's description and the web console's page and assets)
- * needs a bearer when a token is set: TOOLEXEC_TOKEN (the administrator, every scope) or an
+ * (route-scopes.ts: /healthz, the API's description, the protected resource metadata and the
+ * web console's page and assets)
+ * needs a bearer when a token is set: TOOLEXEC_TOKEN (the administrator, every scope), an
  * API key (`txk_...`, its own scopes), read from the database on every request so that a
- * revoked key is refused at once on every server. Without a token nothing is checked but the
+ * revoked key is refused at once on every server, or, with TOOLEXEC_JWT_ISSUER, a JWT of the
+ * identity provider (its claims' scopes). Without a token nothing is checked but the
  * Host: the server is on loopback, and whoever reaches it may do everything. A browser's
  * EventSource cannot send headers, so the events route also takes ?access_token=.
  */
@@ -12,16 +14,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ADMIN, LOCAL, type Principal } from '../contracts/access.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { KeyService } from '../sessions/key-service.js'
+import { TokenRefused } from '../sessions/token-claims.js'
+import { looksLikeJwt, TokenKeysUnavailable, type TokenVerifier } from '../sessions/token-verifier.js'
+import { registerBearerChallenges } from './bearer-challenge.js'
 import { isCorsPreflight } from './cors.js'
 import { lacks } from './access-guard.js'
 import { setPrincipal } from './principal.js'
+import { metadataUrlOf } from './resource-url.js'
 import { AUTHENTICATED, routeAccess, type RouteAccess } from './route-scopes.js'
+
+/** jose fetches the keys again on the next request; a few seconds let a restarting provider come back. */
+const PROVIDER_RETRY_SECONDS = 5
 
 const LOOPBACK_NAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
-export function registerAuth(app: FastifyInstance, token: string | undefined, keys: Pick<KeyService, 'principalOf'>): void {
+export function registerAuth(app: FastifyInstance, token: string | undefined, keys: Pick<KeyService, 'principalOf'>, tokens?: TokenVerifier): void {
+  registerBearerChallenges(app, tokens && ((request) => metadataUrlOf(tokens.audience, request)))
   if (token === undefined || token.length === 0) {
     registerLoopbackHostCheck(app)
     return
@@ -31,17 +41,36 @@ export function registerAuth(app: FastifyInstance, token: string | undefined, ke
     if (secret === undefined) return undefined
     // Compared in constant time; a key is found by the hash of its secret, which tells nothing of the secret.
     if (timingSafeEqual(digest(secret), expected)) return ADMIN
+    // A JWT is refused or accepted as one: it never falls through to another check.
+    if (tokens !== undefined && looksLikeJwt(secret)) return principalOfToken(tokens, secret)
     return keys.principalOf(secret)
   }
   app.addHook('onRequest', async function authenticate(request) {
     const access = routeAccess(request.method, request.routeOptions.url)
     // A browser never sends credentials on a CORS preflight; it carries no data either.
     if (access?.scope === null || isCorsPreflight(request)) return
-    const principal = (await principalOfSecret(bearerOf(request))) ?? (access?.queryToken === true ? await principalOfSecret(queryToken(request)) : undefined)
-    if (principal === undefined) throw new ToolexecError('API_ERR_UNAUTHORIZED')
+    const bearer = bearerOf(request)
+    const query = access?.queryToken === true ? queryToken(request) : undefined
+    const principal = (await principalOfSecret(bearer)) ?? (await principalOfSecret(query))
+    if (principal === undefined) throw unauthorized(bearer !== undefined || query !== undefined ? new TokenRefused('the token is not known, or was revoked or expired') : undefined)
     setPrincipal(request, principal)
     assertScope(principal, access, request)
   })
+}
+
+async function principalOfToken(tokens: TokenVerifier, token: string): Promise<Principal> {
+  try {
+    return await tokens.principalOf(token)
+  } catch (error) {
+    // Not a 401: the token may be good, and a client told it is not would throw it away.
+    if (error instanceof TokenKeysUnavailable) throw new ToolexecError('API_ERR_IDENTITY_PROVIDER_UNAVAILABLE', [error.message], { context: { retryAfterSeconds: PROVIDER_RETRY_SECONDS } })
+    throw unauthorized(error instanceof TokenRefused ? error : new TokenRefused('the token could not be verified'))
+  }
+}
+
+/** 401; `refused`, the reason a presented credential was not accepted, goes to the WWW-Authenticate header, never to the body. */
+function unauthorized(refused: TokenRefused | undefined): ToolexecError {
+  return new ToolexecError('API_ERR_UNAUTHORIZED', [], refused === undefined ? undefined : { cause: refused })
 }
 
 /** 403 naming the scope the route needs, when the principal lacks it. */

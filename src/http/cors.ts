@@ -13,10 +13,11 @@ export const CORS_ALLOWED_HEADERS: readonly string[] = ['authorization', 'conten
 
 /**
  * Response headers a page reads beyond the ones every browser exposes (Content-Type,
- * Content-Length, Cache-Control...): an artifact's range and disposition, and when to try
- * again after a 429 or a 503.
+ * Content-Length, Cache-Control...): an artifact's range and disposition, when to try
+ * again after a 429 or a 503, and why a 401 or 403 refused the token (and where the identity
+ * provider's metadata is, which a browser-based MCP client reads from it).
  */
-export const CORS_EXPOSED_HEADERS: readonly string[] = ['Accept-Ranges', 'Content-Range', 'Content-Disposition', 'Content-Length', 'Retry-After']
+export const CORS_EXPOSED_HEADERS: readonly string[] = ['Accept-Ranges', 'Content-Range', 'Content-Disposition', 'Content-Length', 'Retry-After', 'WWW-Authenticate']
 
 /** A browser keeps a preflight's answer this long (seconds); Chromium caps it at 2 hours. */
 export const CORS_MAX_AGE_SECONDS = 7_200

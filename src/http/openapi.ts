@@ -62,7 +62,7 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'TOOLEXEC_TOKEN (every scope) or an API key (`txk_...`, POST /keys) holding the scope each operation lists: required on every route but /healthz, /openapi.json and /docs when the server runs with a token',
+      'TOOLEXEC_TOKEN (every scope), an API key (`txk_...`, POST /keys) or, with TOOLEXEC_JWT_ISSUER, a JWT of that identity provider (scopes from its `scope` claim; see /.well-known/oauth-protected-resource) holding the scope each operation lists: required on every route but /healthz, /openapi.json, /docs and /.well-known/oauth-protected-resource when the server runs with a token',
   },
   accessToken: {
     type: 'apiKey',
@@ -76,7 +76,7 @@ const SCHEMAS_REF = '#/components/schemas/'
 const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete'])
 const ERROR_REPLY = 'ErrorReply'
 const BODY_LIMIT_TEXT = `${BODY_LIMIT_BYTES / (1024 * 1024)} MiB`
-const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN)'
+const UNAUTHORIZED = 'Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750)'
 const NOT_LOCAL =
   'Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`)'
 // Where schemas with an `$id` live; one used by a route but missing here stays inline.

@@ -58,6 +58,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /me': { scope: AUTHENTICATED },
   'GET /healthz': OPEN,
   'GET /openapi.json': OPEN,
+  // What a client reads to learn where to get a token (RFC 9728): it must be reachable without one.
+  'GET /.well-known/oauth-protected-resource': OPEN,
   // The web console's page: it holds no data and asks for the token itself, like its assets.
   'GET /': OPEN,
 }

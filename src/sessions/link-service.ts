@@ -57,7 +57,7 @@ export class LinkService {
   /** At once, on every server. A link of another session, revoked already, or that `by` did not mint (unless `by` is the administrator) is a 404. */
   async revoke(by: Principal, sessionId: string, linkId: string): Promise<void> {
     const link = isLinkId(linkId) ? await this.#store.keys.get(linkId) : undefined
-    const mayRevoke = by.kind !== 'key' || link?.createdBy === by.id
+    const mayRevoke = by.kind === 'admin' || by.kind === 'local' || link?.createdBy === by.id
     if (link === undefined || link.revokedAt !== null || link.sessions?.length !== 1 || link.sessions[0] !== sessionId || !mayRevoke) {
       throw new ToolexecError('API_ERR_LINK_NOT_FOUND', [sessionId, linkId])
     }

@@ -474,6 +474,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth 2.0 protected resource metadata (RFC 9728): the identity provider whose JWTs this server accepts, and the scopes. 404 when the server accepts none (no TOOLEXEC_JWT_ISSUER) */
+        get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -703,13 +720,13 @@ export interface components {
         CallStatus: "succeeded" | "failed" | "denied" | "cancelled" | "timed_out" | "interrupted";
         /** @description The principal a request carries, as a client shows it (the console shows the name and role and offers only what the scopes allow) */
         Caller: {
-            /** @description The key id (`key_...`, `link_...` for a short-lived link), `admin` for TOOLEXEC_TOKEN, `local` when the server runs without a token */
+            /** @description The key id (`key_...`, `link_...` for a short-lived link), `jwt:<issuer>#<subject>` for a token of the identity provider, `admin` for TOOLEXEC_TOKEN, `local` when the server runs without a token */
             id: string;
             /** @description The name it was minted with; what a decision it makes is recorded under */
             name: string;
-            /** @description `admin`: TOOLEXEC_TOKEN; `key`: an API key or a short-lived link; `local`: anyone on this machine, the server running without a token */
-            kind: "admin" | "key" | "local";
-            /** @description The role the key was given; null for a key given a list of scopes, the administrator and the local principal */
+            /** @description `admin`: TOOLEXEC_TOKEN; `key`: an API key or a short-lived link; `token`: a JWT of the identity provider (TOOLEXEC_JWT_ISSUER); `local`: anyone on this machine, the server running without a token */
+            kind: "admin" | "key" | "token" | "local";
+            /** @description The role the key was given (or a token names in `toolexec_role`); null for a key given a list of scopes, the administrator and the local principal */
             role: components["schemas"]["Role"] | null;
             /** @description What it may do: each operation needs the scope its `security` lists */
             scopes: components["schemas"]["Scope"][];
@@ -901,7 +918,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_IDENTITY_PROVIDER_UNAVAILABLE" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1296,6 +1313,17 @@ export interface components {
             rule: string;
             createdAt: string;
         };
+        /** @description OAuth 2.0 protected resource metadata (RFC 9728), as the MCP authorization specification asks */
+        ProtectedResourceMetadata: {
+            /** @description This server as a protected resource: TOOLEXEC_JWT_AUDIENCE when it is a URL, else the origin the request reached */
+            resource: string;
+            /** @description The identity provider whose tokens are accepted: TOOLEXEC_JWT_ISSUER */
+            authorization_servers: string[];
+            /** @description Every scope; a token names those it holds in its `scope` claim, space-separated */
+            scopes_supported: components["schemas"]["Scope"][];
+            /** @description Tokens go in the Authorization header */
+            bearer_methods_supported: "header"[];
+        };
         ResultBudget: {
             maxModelBytes: number;
             maxInlineBytes: number;
@@ -1565,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1625,7 +1653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1711,7 +1739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1768,7 +1796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1857,7 +1885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1937,7 +1965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1998,7 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2106,7 +2134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2201,7 +2229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2298,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2361,7 +2389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2460,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2500,7 +2528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2548,7 +2576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2716,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2789,7 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2840,7 +2868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,7 +2952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3067,7 +3095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3157,7 +3185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3232,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3297,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Caller"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3400,7 +3428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3476,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3562,7 +3590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
             };
-            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN) */
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,6 +3628,44 @@ export interface operations {
             };
             /** @description Unsupported Media Type: a body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OAuth 2.0 protected resource metadata (RFC 9728), as the MCP authorization specification asks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            /** @description Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -69,6 +69,7 @@ const CALLS: Readonly<Record<string, (f: Fixture) => Call>> = {
   deleteHttpTool: () => ({ url: '/tools/no_such_tool' }),
   getCluster: () => ({ url: '/cluster' }),
   health: () => ({ url: '/healthz' }),
+  getProtectedResourceMetadata: () => ({ url: '/.well-known/oauth-protected-resource' }),
   createKey: () => ({ url: '/keys', body: { name: fresh('minted'), scopes: ['sessions:read'] } }),
   listKeys: () => ({ url: '/keys' }),
   revokeKey: () => ({ url: '/keys/key_none' }),

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import { exportSPKI, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorReply, FormattedScheduleReply, PermissionRequestRecord, ProjectRule, ScheduleAcceptedReply, ScheduleReply, SessionList } from '../../src/contracts/api.js'
 import { MODEL_FORMATS, type ModelFormat } from '../../src/contracts/model-formats.js'
@@ -17,6 +18,7 @@ import { rowCounts } from '../support/row-counts.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { expectCarriesModelContent, PIXEL_PNG } from '../support/model-formats.js'
 import { dumpTool, sleepTool } from '../support/tools.js'
+import { tempDirSync } from '../support/temp-dirs.js'
 
 const TOKEN = 'contract-token'
 /** One character over every path id's limit. */
@@ -30,6 +32,8 @@ let secured: TestServer
 let loopbackOnly: TestServer
 /** A server told its data directory has no free space (test/http/full-disk.test.ts fills a real one). */
 let noSpace: TestServer
+/** A server that accepts the JWTs of an identity provider (test/http/identity-tokens.test.ts tries them). */
+let withIdentityProvider: TestServer
 
 /** Sends the request and checks the reply against the operation it reached. */
 function apiOf(server: () => TestServer, headers: Record<string, string>): Api {
@@ -45,6 +49,7 @@ const anonymous = apiOf(() => secured, {})
 const rebound = apiOf(() => loopbackOnly, { host: `${REBOUND_HOST}:80` })
 const crossSite = apiOf(() => loopbackOnly, { origin: 'http://attacker.example' })
 const full = apiOf(() => noSpace, {})
+const anonymousWithIdentityProvider = apiOf(() => withIdentityProvider, {})
 
 function sqliteErrorOfGarbageFile(dir: string): unknown {
   const file = path.join(dir, 'garbage.db')
@@ -98,10 +103,15 @@ beforeAll(async () => {
   secured = await startTestServer({ env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_MAX_QUEUED_SCHEDULES_PER_SESSION: '1' }, tools: [...builtinTools(), dumpTool, sleepTool()] })
   loopbackOnly = await startTestServer()
   noSpace = await startTestServer({ storageSpace: { freeBytes: () => 0 } })
+  const keyFile = path.join(tempDirSync('contract-idp'), 'idp.pem')
+  writeFileSync(keyFile, await exportSPKI((await generateKeyPair('ES256')).publicKey))
+  withIdentityProvider = await startTestServer({
+    env: { TOOLEXEC_TOKEN: TOKEN, TOOLEXEC_JWT_ISSUER: 'https://idp.example.com', TOOLEXEC_JWT_AUDIENCE: 'https://toolexec.example.com', TOOLEXEC_JWT_KEY_FILE: keyFile },
+  })
 })
 
 afterAll(async () => {
-  await Promise.all([secured?.close(), loopbackOnly?.close(), noSpace?.close()])
+  await Promise.all([secured?.close(), loopbackOnly?.close(), noSpace?.close(), withIdentityProvider?.close()])
 })
 
 describe('every operation of openapi.yaml against a running server', () => {
@@ -427,11 +437,23 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
   })
 
-  it('every operation but health answers 401 without the token', async () => {
+  it('every operation but the open ones answers 401 without the token', async () => {
+    // Without TOOLEXEC_JWT_ISSUER no identity provider issues tokens for the server: it has no protected resource metadata.
+    const open: Readonly<Record<string, number>> = { health: 200, getProtectedResourceMetadata: 404 }
     for (const operation of contract.operations) {
       const reply = await anonymous(operation.method, someUrlOf(operation.route))
-      expect(reply.status, `${operation.method} ${operation.route}`).toBe(operation.operationId === 'health' ? 200 : 401)
+      expect(reply.status, `${operation.method} ${operation.route}`).toBe(open[operation.operationId] ?? 401)
     }
+  })
+
+  it('GET /me answers who the token is', async () => {
+    const reply = await expectStatus(api('GET', '/me'), 200)
+    expect(reply.body).toMatchObject({ id: 'admin', kind: 'admin' })
+  })
+
+  it('the protected resource metadata answers without a token when identity-provider tokens are accepted', async () => {
+    const reply = await expectStatus(anonymousWithIdentityProvider('GET', '/.well-known/oauth-protected-resource'), 200)
+    expect(reply.body).toMatchObject({ resource: 'https://toolexec.example.com', authorization_servers: ['https://idp.example.com'] })
   })
 
   it('every operation answers 403 to a Host that is no loopback name when the server runs without a token', async () => {

@@ -125,6 +125,9 @@ describe('every reply to a listed origin carries the CORS headers', () => {
       const reply = await send(guarded, 'GET', '/sessions', { headers })
       expect(reply).toMatchObject({ status: 401, body: { error: { code: 'API_ERR_UNAUTHORIZED' } } })
       expectReadableByThePage(reply)
+      // Why it was refused, which a page (a browser-based MCP client) reads to find where to get a token.
+      expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer realm="toolexec"/)
+      expect(reply.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('www-authenticate')
     }
     // An OPTIONS request that is not a preflight is authenticated like any other.
     const options = await send(guarded, 'OPTIONS', '/sessions')

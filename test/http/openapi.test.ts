@@ -123,11 +123,11 @@ describe('openapi.yaml and the generated client types', () => {
     }
   })
 
-  it('every operation but health requires the bearer token and documents its 401', () => {
+  it('every operation but health and the protected resource metadata requires the bearer token and documents its 401', () => {
     expect(committed.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(committed.security).toEqual([{ bearer: [] }])
     for (const [method, route, op] of operations(committed)) {
-      if (route === '/healthz') {
+      if (route === '/healthz' || route === '/.well-known/oauth-protected-resource') {
         expect(op.security).toEqual([])
         expect(op.responses['401']).toBeUndefined()
       } else {

@@ -40,9 +40,9 @@ function NavLink({ href, testId, current, shown, children }: { readonly href: st
   )
 }
 
-/** The token's name and role; a key given a list of scopes shows how many it holds instead. */
+/** The token's name and role; a key or an identity provider's token given a list of scopes shows how many it holds instead. */
 function CallerBadge({ caller, onChange }: { readonly caller: Caller; readonly onChange: () => void }) {
-  const role = caller.role ?? (caller.kind === 'key' ? `${caller.scopes.length} scopes` : undefined)
+  const role = caller.role ?? (caller.kind === 'key' || caller.kind === 'token' ? `${caller.scopes.length} scopes` : undefined)
   return (
     <span class="caller" data-testid="caller" data-caller-id={caller.id} title={`Scopes: ${caller.scopes.join(', ')}`}>
       <span data-testid="caller-name">{caller.name}</span>
