@@ -1,10 +1,11 @@
 /**
- * @module The console's frame: the header with its navigation, pending badge and who the token
- * is, the token dialog, the page of the route.
+ * @module The console's frame: the header with its navigation, pending badge, the `?` help and
+ * who the token is, the token dialog, the page of the route.
  */
-import { useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useState } from 'preact/hooks'
 import { onUnauthorized, storeToken } from './api.js'
 import { CallerContext, fetchCaller, holds, type Caller } from './caller.js'
+import { KeyHelp, useHelpKey } from './key-help.js'
 import { usePendingCount } from './pending.js'
 import { useRoute, type Route } from './route.js'
 import { RulesPage } from './rules-page.js'
@@ -82,6 +83,9 @@ export function App() {
     setAuth('needed')
   }
   const pending = usePendingCount(auth === 'ok' && holds(caller, 'sessions:read'))
+  const [help, setHelp] = useState(false)
+  const openHelp = useCallback(() => setHelp(true), [])
+  useHelpKey(openHelp)
   return (
     <CallerContext.Provider value={caller}>
       <header class="top">
@@ -105,9 +109,13 @@ export function App() {
         <span class="badge" data-testid="pending-badge" hidden={pending === 0} title="Pending approvals across sessions" aria-label={`${pending} pending approvals`}>
           {pending}
         </span>
+        <button type="button" class="secondary help-button" data-testid="key-help-open" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={openHelp}>
+          ?
+        </button>
         {auth === 'ok' && caller !== undefined ? <CallerBadge caller={caller} onChange={changeToken} /> : null}
       </header>
       <main>{auth === 'ok' ? <Page route={route} /> : auth === 'checking' ? <p>Connecting…</p> : null}</main>
+      {help ? <KeyHelp onClose={() => setHelp(false)} /> : null}
       {auth === 'needed' ? <TokenDialog onAccepted={accept} /> : null}
     </CallerContext.Provider>
   )
