@@ -3,12 +3,12 @@ import { useEffect } from 'preact/hooks'
 import { APPROVAL_KEYS, isTyping } from './approval-keys.js'
 import { Modal } from './modal.js'
 
-/** Calls `onOpen` on `?` outside a field and while no modal is open. */
+/** Calls `onOpen` on `?` outside a field, on a page or over the queue, not over another modal. */
 export function useHelpKey(onOpen: () => void): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return
-      if (document.querySelector('dialog[open]') !== null) return
+      if (document.querySelector('dialog[open]:not([data-testid="queue-dialog"])') !== null) return
       event.preventDefault()
       onOpen()
     }
