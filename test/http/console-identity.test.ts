@@ -1,8 +1,8 @@
 /**
  * The web console knows who its token is (GET /me), in Chromium: an observer key minted through
- * the API sees its name and role and a pending Write with no Allow, Deny, Abort or Delete; the
- * same tab, switched to an approver key, allows the Write, the call runs, and the row says who
- * allowed it.
+ * the API sees its name and role and a pending Write with no Allow, Deny, Abort or Delete, in
+ * the session and in the header's queue; the same tab, switched to an approver key, allows the
+ * Write, the call runs, and the row says who allowed it.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -83,6 +83,13 @@ describe('the web console knows who its token is', () => {
     await leaveSessionView(() => page.getByTestId('nav-sessions').click())
     await page.locator('[data-testid="session-row"][data-session-id="reviewed"]').waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS })
     for (const control of ['session-delete', 'new-session', 'nav-rules', 'nav-servers']) expect(await page.getByTestId(control).count(), control).toBe(0)
+    // The header's queue shows the observer what waits, with no decision; its keys decide nothing.
+    await page.getByRole('button', { name: '1 pending approval', exact: true }).click()
+    await page.getByTestId('queue-dialog').getByTestId('approval-watch-only').waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS })
+    await page.keyboard.press('1')
+    expect(await page.getByTestId('queue-dialog').getByTestId('approve-once').count()).toBe(0)
+    await page.getByTestId('queue-close').click()
+    expect((await pending())?.status).toBe('pending')
 
     await page.getByTestId('change-token').click()
     await logIn(approver.secret)

@@ -325,6 +325,7 @@ describe('the web console in Chromium', () => {
   it('grants a Write for the project: the rule shows on the rules page and is deleted there', async () => {
     const { requestId } = await postAskingWrite('w3', 'project.txt', 'for the project\n')
     await dialogFor(requestId).getByTestId('approve-project').click()
+    await dialogFor(requestId).getByTestId('approve-project-confirm').click()
     await statusBecomes('w3', 'succeeded')
     const [rule] = await server.rules()
     if (rule === undefined) throw new Error('no project rule was stored')

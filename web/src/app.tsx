@@ -1,11 +1,14 @@
 /**
- * @module The console's frame: the header with its navigation, pending badge and who the token
- * is, the token dialog, the page of the route.
+ * @module The console's frame: the header with its navigation, the queue of pending approvals,
+ * the `?` help and who the token is, the token dialog, the page of the route.
  */
-import { useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { onUnauthorized, storeToken } from './api.js'
+import { QueueButton, QueueModal } from './approval-queue.js'
 import { CallerContext, fetchCaller, holds, type Caller } from './caller.js'
-import { usePendingCount } from './pending.js'
+import { KeyHelp, useHelpKey } from './key-help.js'
+import { usePendingQueue } from './pending.js'
+import { QueueContext } from './queue-context.js'
 import { useRoute, type Route } from './route.js'
 import { RulesPage } from './rules-page.js'
 import { ServersPage } from './servers-page.js'
@@ -81,34 +84,45 @@ export function App() {
     setCaller(undefined)
     setAuth('needed')
   }
-  const pending = usePendingCount(auth === 'ok' && holds(caller, 'sessions:read'))
+  const pending = usePendingQueue(auth === 'ok' && holds(caller, 'sessions:read'))
+  // undefined: closed; null: open on the oldest; a string: open on that request.
+  const [queueAt, setQueueAt] = useState<string | null | undefined>(undefined)
+  const [help, setHelp] = useState(false)
+  const openHelp = useCallback(() => setHelp(true), [])
+  useHelpKey(openHelp)
+  const queue = useMemo(() => ({ requests: pending, open: (requestId?: string) => setQueueAt(requestId ?? null) }), [pending])
   return (
     <CallerContext.Provider value={caller}>
-      <header class="top">
-        <a class="brand" href="#/">
-          toolexec
-        </a>
-        <nav aria-label="Main">
-          <NavLink href="#/" testId="nav-sessions" current={route.page === 'sessions' || route.page === 'session'} shown>
-            Sessions
-          </NavLink>
-          <NavLink href="#/rules" testId="nav-rules" current={route.page === 'rules'} shown={holds(caller, 'rules:read')}>
-            Rules
-          </NavLink>
-          <NavLink href="#/tools" testId="nav-tools" current={route.page === 'tools'} shown={holds(caller, 'tools:read')}>
-            Tools
-          </NavLink>
-          <NavLink href="#/servers" testId="nav-servers" current={route.page === 'servers'} shown={holds(caller, 'cluster:read')}>
-            Servers
-          </NavLink>
-        </nav>
-        <span class="badge" data-testid="pending-badge" hidden={pending === 0} title="Pending approvals across sessions" aria-label={`${pending} pending approvals`}>
-          {pending}
-        </span>
-        {auth === 'ok' && caller !== undefined ? <CallerBadge caller={caller} onChange={changeToken} /> : null}
-      </header>
-      <main>{auth === 'ok' ? <Page route={route} /> : auth === 'checking' ? <p>Connecting…</p> : null}</main>
-      {auth === 'needed' ? <TokenDialog onAccepted={accept} /> : null}
+      <QueueContext.Provider value={queue}>
+        <header class="top">
+          <a class="brand" href="#/">
+            toolexec
+          </a>
+          <nav aria-label="Main">
+            <NavLink href="#/" testId="nav-sessions" current={route.page === 'sessions' || route.page === 'session'} shown>
+              Sessions
+            </NavLink>
+            <NavLink href="#/rules" testId="nav-rules" current={route.page === 'rules'} shown={holds(caller, 'rules:read')}>
+              Rules
+            </NavLink>
+            <NavLink href="#/tools" testId="nav-tools" current={route.page === 'tools'} shown={holds(caller, 'tools:read')}>
+              Tools
+            </NavLink>
+            <NavLink href="#/servers" testId="nav-servers" current={route.page === 'servers'} shown={holds(caller, 'cluster:read')}>
+              Servers
+            </NavLink>
+          </nav>
+          <QueueButton count={pending.length} onOpen={() => setQueueAt(null)} />
+          <button type="button" class="secondary help-button" data-testid="key-help-open" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={openHelp}>
+            ?
+          </button>
+          {auth === 'ok' && caller !== undefined ? <CallerBadge caller={caller} onChange={changeToken} /> : null}
+        </header>
+        <main>{auth === 'ok' ? <Page route={route} /> : auth === 'checking' ? <p>Connecting…</p> : null}</main>
+        {queueAt !== undefined && auth === 'ok' ? <QueueModal key={queueAt ?? ''} requests={pending} startAt={queueAt ?? undefined} onClose={() => setQueueAt(undefined)} /> : null}
+        {help ? <KeyHelp onClose={() => setHelp(false)} /> : null}
+        {auth === 'needed' ? <TokenDialog onAccepted={accept} /> : null}
+      </QueueContext.Provider>
     </CallerContext.Provider>
   )
 }

@@ -1,6 +1,6 @@
 /** @module A modal `<dialog>`: focus moves into it, Escape closes it unless it must stay. */
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 
 export interface ModalProps {
   readonly testId: string
@@ -12,7 +12,8 @@ export interface ModalProps {
 
 export function Modal({ testId, label, onClose, children }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
+  // Before the children's effects, so that one of them may move the focus further in.
+  useLayoutEffect(() => {
     const dialog = ref.current
     if (dialog !== null && !dialog.open) dialog.showModal()
     return () => dialog?.close()

@@ -1,11 +1,12 @@
 /**
- * @module One session, live: its approvals first, then each schedule with its groups side by
- * side as the scheduler made them, each call a row; abort the running turn.
+ * @module One session, live: its approvals first (the keys act on one of them, `j`/`k` move
+ * between them), then each schedule with its groups side by side as the scheduler made them,
+ * each call a row; abort the running turn.
  */
 import { useState } from 'preact/hooks'
 import type { SessionEvent } from '../../src/contracts/session-events.js'
 import { request } from './api.js'
-import { ApprovalDialog } from './approval-dialog.js'
+import { ApprovalDialog, type ApprovalRequest } from './approval-dialog.js'
 import { useCan } from './caller.js'
 import { CallRow } from './call-row.js'
 import { useSessionEvents } from './event-stream.js'
@@ -39,7 +40,7 @@ function ScheduleView({ schedule, timeline }: { readonly schedule: ScheduleState
 }
 
 /** Pending requests, then those whose answer here lost the race (kept to say so). */
-function approvalsToShow(timeline: Timeline, lost: ReadonlyMap<string, { request: PermissionRequest; outcome: string }>): { request: PermissionRequest; outcome: string | undefined }[] {
+function approvalsToShow(timeline: Timeline, lost: ReadonlyMap<string, { request: PermissionRequest; outcome: string }>): { request: ApprovalRequest; outcome: string | undefined }[] {
   const shown = [...timeline.pending.values()].map((request) => ({ request, outcome: lost.get(request.permissionId)?.outcome }))
   for (const [id, entry] of lost) if (!timeline.pending.has(id)) shown.push(entry)
   return shown
@@ -53,6 +54,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
   const canAbort = useCan('sessions:abort')
   const [lost, setLost] = useState<ReadonlyMap<string, { request: PermissionRequest; outcome: string }>>(new Map())
   const [abortText, setAbortText] = useState<string | undefined>(undefined)
+  const [activeId, setActiveId] = useState<string | undefined>(undefined)
   const onOutcome = (permissionId: string, outcome: string | undefined): void => {
     const next = new Map(lost)
     const asked = timeline.pending.get(permissionId) ?? lost.get(permissionId)?.request
@@ -66,6 +68,12 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     else setAbortText(reply.body.aborted ? 'The turn was aborted.' : 'Nothing was running.')
   }
   const approvals = approvalsToShow(timeline, lost)
+  const found = approvals.findIndex(({ request: asked }) => asked.permissionId === activeId)
+  const activeIndex = found < 0 ? 0 : found
+  const move = (step: 1 | -1): void => {
+    const next = approvals[Math.min(Math.max(activeIndex + step, 0), approvals.length - 1)]
+    if (next !== undefined) setActiveId(next.request.permissionId)
+  }
   return (
     <section class="page session-view" data-testid="session-view" data-session-id={sessionId} aria-labelledby="session-title">
       <div class="page-head">
@@ -87,8 +95,8 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
           {closedReason}
         </p>
       )}
-      {approvals.map(({ request: asked, outcome }) => (
-        <ApprovalDialog key={asked.permissionId} request={asked} outcome={outcome} onOutcome={onOutcome} />
+      {approvals.map(({ request: asked, outcome }, index) => (
+        <ApprovalDialog key={asked.permissionId} request={asked} outcome={outcome} onOutcome={onOutcome} active={index === activeIndex} onMove={move} />
       ))}
       {timeline.schedules.length === 0 ? <p class="empty">No schedules yet.</p> : null}
       {timeline.schedules.map((schedule) => (

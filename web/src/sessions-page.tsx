@@ -1,12 +1,14 @@
 /**
  * @module The sessions, newest first, live: create one, open one, delete one (a refusal says
- * why); creating and deleting are offered only to a token holding their scope.
+ * why); which wait for a person and since when, with a way to answer there; creating and
+ * deleting are offered only to a token holding their scope.
  */
 import { useState } from 'preact/hooks'
 import type { CreateSessionBody, Session, SessionList } from '../../src/contracts/api.js'
 import { request } from './api.js'
 import { useCan } from './caller.js'
 import { usePolling } from './polling.js'
+import { useQueue } from './queue-context.js'
 import { sessionHref } from './route.js'
 
 const MODES: readonly NonNullable<CreateSessionBody['permissionMode']>[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']
@@ -102,6 +104,25 @@ function DeleteControls({ confirming, onAsk, onConfirm, onCancel }: DeleteContro
   )
 }
 
+/** "2 approvals waiting since 10:42:03" and the way to the oldest, from the header's queue. */
+function Waiting({ sessionId }: { readonly sessionId: string }) {
+  const queue = useQueue()
+  const waiting = queue.requests.filter((request) => request.sessionId === sessionId)
+  const oldest = waiting[0]
+  if (oldest === undefined) return null
+  const since = new Date(oldest.createdAt).toLocaleTimeString()
+  return (
+    <div class="waiting" data-testid="session-waiting" data-since={oldest.createdAt}>
+      <span>
+        {waiting.length} approval{waiting.length === 1 ? '' : 's'} waiting since <time dateTime={oldest.createdAt}>{since}</time>
+      </span>
+      <button type="button" data-testid="session-answer" aria-label={`Answer the oldest approval of session ${sessionId}`} onClick={() => queue.open(oldest.id)}>
+        Answer
+      </button>
+    </div>
+  )
+}
+
 function SessionRow({ session, onDeleted }: { readonly session: Session; readonly onDeleted: () => void }) {
   const [error, setError] = useState<string | undefined>(undefined)
   const [confirming, setConfirming] = useState(false)
@@ -116,7 +137,7 @@ function SessionRow({ session, onDeleted }: { readonly session: Session; readonl
   }
   const { counts } = session
   return (
-    <li class="card session-row" data-testid="session-row" data-session-id={session.id}>
+    <li class={counts.pendingPermissions > 0 ? 'card session-row waits' : 'card session-row'} data-testid="session-row" data-session-id={session.id}>
       <div class="row-head">
         <a class="session-link" href={sessionHref(session.id)}>
           {session.id}
@@ -135,6 +156,7 @@ function SessionRow({ session, onDeleted }: { readonly session: Session; readonl
         </span>
         <span>created {new Date(session.createdAt).toLocaleString()}</span>
       </div>
+      <Waiting sessionId={session.id} />
       {canDelete ? <DeleteControls confirming={confirming} onAsk={() => setConfirming(true)} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} /> : null}
       {error === undefined ? null : (
         <p class="error" role="alert" data-testid="session-delete-error">
