@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type ServerConfig } from './config.js'
+import { StartPhases } from './start-phases.js'
 
 /**
  * A signal sent to a process group (systemd's default KillMode, `kill -- -PGID`) reaches the
@@ -12,9 +13,13 @@ import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type 
 const SAME_SIGNAL_MS = 100
 
 async function main(): Promise<void> {
+  // From the process's own start: Node's and this command's modules are the first phase.
+  const phases = new StartPhases(0)
+  phases.mark('boot')
   if (process.argv[2] === 'audit') await audit(process.argv.slice(3))
   const config = readConfig(process.argv.slice(2))
   for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
+  phases.mark('config')
   // Loaded only now, so that --help and --version answer without loading (or, under tsx, compiling) the server.
   const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { probeSandbox }, { builtinTools }] = await Promise.all([
     import('./contracts/errors.js'),
@@ -25,13 +30,15 @@ async function main(): Promise<void> {
     import('./tools/bash/sandbox-probe.js'),
     import('./tools/builtin.js'),
   ])
+  phases.mark('modules')
   const isRefusal = (error: unknown): error is Error => hasConfigCode(error) || error instanceof StartupError || error instanceof PolicyError
   let server
   try {
     checkStartPaths(config)
     // Once, for the Bash tool and the server alike: `required` refuses to start without one.
     const sandbox = probeSandbox(config.sandboxMode)
-    server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox })
+    phases.mark('sandbox')
+    server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox, phases })
   } catch (error) {
     if (isRefusal(error)) refuse(error.message)
     if (isStorageFull(error)) {

@@ -22,6 +22,7 @@ import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
 import { probeSandbox, sandboxSummary, type SandboxStatus } from './tools/bash/sandbox-probe.js'
 import { serverPaths } from './tools/bash/server-paths.js'
 import { installHolding } from './sessions/session-workspace.js'
+import { StartPhases } from './start-phases.js'
 
 // A warning, not a refused start: `npm start` in the checkout is the first command a user runs,
 // and the console, the docs and sessions that name their workspace all work.
@@ -40,6 +41,8 @@ export interface ServerParts {
   readonly storageSpace?: StorageSpaceOptions | undefined
   /** Whether Bash commands are confined; probed in the config's mode when absent. Give the same to createBashTool. */
   readonly sandbox?: SandboxStatus | undefined
+  /** The start's clock, begun by the caller (the command marks its own phases first); logged at debug level once listening. */
+  readonly phases?: StartPhases | undefined
 }
 
 export interface RunningServer {
@@ -51,6 +54,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
+  const phases = parts.phases ?? new StartPhases()
   const logger = parts.logger ?? serverLogger(config)
   const configFile = config.configFile ?? 'TOOLEXEC_CONFIG'
   // Both are checked before anything starts: a malformed file is refused with the reason.
@@ -58,10 +62,13 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   const toolConfig = parseToolConfig(config.fileConfig, configFile)
   const commandEnvironment = new CommandEnvironment(process.env, toolConfig.environment, config.token)
   const sandboxSettings = parseSandboxConfig(config.fileConfig, configFile)
+  phases.mark('config')
   const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
+  phases.mark('sandbox')
   const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
+  phases.mark('mcp')
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
@@ -84,6 +91,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       cluster: { nodeId: config.nodeId, leaseMs: config.leaseMs },
     })
     opened = runtime
+    phases.mark('storage')
     const app = await buildApp({
       runtime,
       logger,
@@ -93,10 +101,14 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       streamLimits: parts.streamLimits,
       requestTimeoutMs: config.requestTimeoutMs,
     })
+    phases.mark('http')
     const report = await runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
+    phases.mark('recovery')
     const address = await app.listen({ host: config.host, port: config.port })
+    phases.mark('listen')
     await runtime.joinCluster(config.advertiseUrl ?? address)
+    phases.mark('cluster')
     // What an operator checks first; the token itself, and the database's password, never reach a log.
     const database = config.databaseUrl === undefined ? runtime.database.backend : redactedDatabaseUrl(config.databaseUrl)
     const listening = {
@@ -109,6 +121,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       database,
     }
     logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    logger.debug(phases.report(), 'start phases')
     const install = installHolding(config.workspace)
     if (install !== undefined) logger.warn({ workspace: config.workspace, install }, DEFAULT_WORKSPACE_IN_INSTALL)
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
