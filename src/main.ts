@@ -20,14 +20,18 @@ async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2))
   for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
   phases.mark('config')
+  // Once, for the Bash tool and the server alike, started now so that bwrap runs while the
+  // modules below load; awaited before any tool is made. `required` refuses to start without one.
+  const probing = import('./tools/bash/sandbox-probe.js').then(({ probeSandboxAsync }) => probeSandboxAsync(config.sandboxMode))
+  // Its refusal is reported where it is awaited, after the paths' own checks, as before.
+  probing.catch(() => undefined)
   // Loaded only now, so that --help and --version answer without loading (or, under tsx, compiling) the server.
-  const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { probeSandbox }, { builtinTools }] = await Promise.all([
+  const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { builtinTools }] = await Promise.all([
     import('./contracts/errors.js'),
     import('./permissions/policy.js'),
     import('./server.js'),
     import('./start-paths.js'),
     import('./contracts/store.js'),
-    import('./tools/bash/sandbox-probe.js'),
     import('./tools/builtin.js'),
   ])
   phases.mark('modules')
@@ -35,8 +39,7 @@ async function main(): Promise<void> {
   let server
   try {
     checkStartPaths(config)
-    // Once, for the Bash tool and the server alike: `required` refuses to start without one.
-    const sandbox = probeSandbox(config.sandboxMode)
+    const sandbox = await probing
     phases.mark('sandbox')
     server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox, phases })
   } catch (error) {
