@@ -1,7 +1,6 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import pinoPretty from 'pino-pretty'
 import { effectiveLogFormat, type ServerConfig } from './config.js'
 import { redactedDatabaseUrl } from './storage/database-url.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
@@ -15,7 +14,8 @@ import type { CloseOptions } from './sessions/shutdown.js'
 import { CommandEnvironment } from './processes/command-environment.js'
 import { closeGrepPool } from './tools/grep/grep-pool.js'
 import { createHttpTool } from './tools/http-tool/index.js'
-import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
+import type { McpManager, McpManagerOptions } from './tools/mcp/mcp-manager.js'
+import type { McpServerEntry } from './contracts/tool-config.js'
 import { parseToolConfig } from './tools/tool-config.js'
 import type { StorageSpaceOptions } from './storage/storage-space.js'
 import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
@@ -55,7 +55,7 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
   const phases = parts.phases ?? new StartPhases()
-  const logger = parts.logger ?? serverLogger(config)
+  const logger = parts.logger ?? (await serverLogger(config))
   const configFile = config.configFile ?? 'TOOLEXEC_CONFIG'
   // Both are checked before anything starts: a malformed file is refused with the reason.
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
@@ -65,7 +65,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   phases.mark('config')
   const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
   phases.mark('sandbox')
-  const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
+  const mcp = await mcpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
   phases.mark('mcp')
@@ -149,13 +149,25 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   }
 }
 
+type McpServers = Pick<McpManager, 'start' | 'tools' | 'stop'>
+
+const NO_MCP_SERVERS: McpServers = { start: () => Promise.resolve([]), tools: () => [], stop: () => Promise.resolve() }
+
+/** The configured MCP servers; the MCP SDK (and the ajv and zod it brings) is loaded only when there is one. */
+async function mcpManager(servers: readonly McpServerEntry[], options: McpManagerOptions): Promise<McpServers> {
+  if (servers.length === 0) return NO_MCP_SERVERS
+  const { McpManager } = await import('./tools/mcp/mcp-manager.js')
+  return new McpManager(servers, options)
+}
+
 /**
  * JSON lines, or one readable line per entry (`pretty`, or `auto` on a terminal). The pretty
  * stream writes synchronously in this thread, not in a transport's worker, so that the lines
  * of a stop are out before the process exits.
  */
-function serverLogger(config: ServerConfig): Logger {
+async function serverLogger(config: ServerConfig): Promise<Logger> {
   if (effectiveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'json') return pino({ level: config.logLevel })
+  const { default: pinoPretty } = await import('pino-pretty')
   const stream = pinoPretty({ sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', messageFormat: readableMessage })
   return pino({ level: config.logLevel }, stream)
 }
