@@ -4,7 +4,8 @@
  * tsx's loader took seconds; esbuild instead compiles src/ once, file by file as tsc lays out
  * dist/, into .start/ beside it (the same depth below the package root, so that every path a
  * module finds from its own URL, the install root, migrations, the console, is the same), and
- * again whenever a source is newer than that copy. Without esbuild the source runs through tsx.
+ * again whenever a source is newer than that copy. Without esbuild, or where it cannot write
+ * that copy, the source runs through tsx as before.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -67,7 +68,15 @@ function compiledMain() {
   if (esbuild === undefined) return undefined
   const { files, newest } = sources(SOURCE)
   const built = existsSync(STAMP) ? Number(readFileSync(STAMP, 'utf8')) : 0
-  if (built < newest) compile(esbuild, files, newest)
+  if (built < newest) {
+    try {
+      compile(esbuild, files, newest)
+    } catch (error) {
+      // A checkout this user cannot write in (or a source esbuild refuses) runs through tsx, as before.
+      process.stderr.write(`toolexec: npm start runs the source through tsx: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`)
+      return undefined
+    }
+  }
   return pathToFileURL(path.join(OUT, 'main.js')).href
 }
 
