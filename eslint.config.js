@@ -7,7 +7,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'web/dist/', 'test/generated/', 'test/generated-clients/', 'test-results/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', '.start/', 'web/dist/', 'test/generated/', 'test/generated-clients/', 'test-results/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

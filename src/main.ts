@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type ServerConfig } from './config.js'
+import { StartPhases } from './start-phases.js'
 
 /**
  * A signal sent to a process group (systemd's default KillMode, `kill -- -PGID`) reaches the
@@ -12,26 +13,35 @@ import { ConfigError, configWarnings, helpText, loadConfig, requestedInfo, type 
 const SAME_SIGNAL_MS = 100
 
 async function main(): Promise<void> {
+  // From the process's own start: Node's and this command's modules are the first phase.
+  const phases = new StartPhases(0)
+  phases.mark('boot')
   if (process.argv[2] === 'audit') await audit(process.argv.slice(3))
   const config = readConfig(process.argv.slice(2))
   for (const warning of configWarnings(config)) process.stderr.write(`toolexec: warning: ${warning}\n`)
+  phases.mark('config')
+  // Once, for the Bash tool and the server alike, started now so that bwrap runs while the
+  // modules below load; awaited before any tool is made. `required` refuses to start without one.
+  const probing = import('./tools/bash/sandbox-probe.js').then(({ probeSandboxAsync }) => probeSandboxAsync(config.sandboxMode))
+  // Its refusal is reported where it is awaited, after the paths' own checks, as before.
+  probing.catch(() => undefined)
   // Loaded only now, so that --help and --version answer without loading (or, under tsx, compiling) the server.
-  const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { probeSandbox }, { builtinTools }] = await Promise.all([
+  const [{ StartupError }, { PolicyError }, { startServer }, { checkStartPaths }, { isStorageFull }, { builtinTools }] = await Promise.all([
     import('./contracts/errors.js'),
     import('./permissions/policy.js'),
     import('./server.js'),
     import('./start-paths.js'),
     import('./contracts/store.js'),
-    import('./tools/bash/sandbox-probe.js'),
     import('./tools/builtin.js'),
   ])
+  phases.mark('modules')
   const isRefusal = (error: unknown): error is Error => hasConfigCode(error) || error instanceof StartupError || error instanceof PolicyError
   let server
   try {
     checkStartPaths(config)
-    // Once, for the Bash tool and the server alike: `required` refuses to start without one.
-    const sandbox = probeSandbox(config.sandboxMode)
-    server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox })
+    const sandbox = await probing
+    phases.mark('sandbox')
+    server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox, phases })
   } catch (error) {
     if (isRefusal(error)) refuse(error.message)
     if (isStorageFull(error)) {

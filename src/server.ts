@@ -1,7 +1,6 @@
 /** @module Starting and stopping one toolexec server: policy, tools, runtime, recovery, HTTP. */
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import pinoPretty from 'pino-pretty'
 import { effectiveLogFormat, type ServerConfig } from './config.js'
 import { redactedDatabaseUrl } from './storage/database-url.js'
 import type { HookRunner, PermissionService } from './contracts/ports.js'
@@ -15,7 +14,8 @@ import type { CloseOptions } from './sessions/shutdown.js'
 import { CommandEnvironment } from './processes/command-environment.js'
 import { closeGrepPool } from './tools/grep/grep-pool.js'
 import { createHttpTool } from './tools/http-tool/index.js'
-import { McpManager, type McpManagerOptions } from './tools/mcp/mcp-manager.js'
+import type { McpManager, McpManagerOptions } from './tools/mcp/mcp-manager.js'
+import type { McpServerEntry } from './contracts/tool-config.js'
 import { parseToolConfig } from './tools/tool-config.js'
 import type { StorageSpaceOptions } from './storage/storage-space.js'
 import { parseSandboxConfig } from './tools/bash/sandbox-config.js'
@@ -24,6 +24,7 @@ import { serverPaths } from './tools/bash/server-paths.js'
 import { installHolding } from './sessions/session-workspace.js'
 import { tokenKeys } from './sessions/token-keys.js'
 import { TokenVerifier } from './sessions/token-verifier.js'
+import { StartPhases } from './start-phases.js'
 
 // A warning, not a refused start: `npm start` in the checkout is the first command a user runs,
 // and the console, the docs and sessions that name their workspace all work.
@@ -42,6 +43,8 @@ export interface ServerParts {
   readonly storageSpace?: StorageSpaceOptions | undefined
   /** Whether Bash commands are confined; probed in the config's mode when absent. Give the same to createBashTool. */
   readonly sandbox?: SandboxStatus | undefined
+  /** The start's clock, begun by the caller (the command marks its own phases first); logged at debug level once listening. */
+  readonly phases?: StartPhases | undefined
 }
 
 export interface RunningServer {
@@ -53,7 +56,8 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig, parts: ServerParts): Promise<RunningServer> {
-  const logger = parts.logger ?? serverLogger(config)
+  const phases = parts.phases ?? new StartPhases()
+  const logger = parts.logger ?? (await serverLogger(config))
   const configFile = config.configFile ?? 'TOOLEXEC_CONFIG'
   // Both are checked before anything starts: a malformed file is refused with the reason.
   const policy = loadPolicy(config.fileConfig, configFile, ruleCommandSplitter)
@@ -62,10 +66,13 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   const sandboxSettings = parseSandboxConfig(config.fileConfig, configFile)
   // A key file that holds no usable public key refuses the start, before anything opens.
   const identityTokens = config.identityProvider === undefined ? undefined : new TokenVerifier(config.identityProvider, tokenKeys(config.identityProvider))
+  phases.mark('config')
   const sandbox = parts.sandbox ?? probeSandbox(config.sandboxMode)
-  const mcp = new McpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
+  phases.mark('sandbox')
+  const mcp = await mcpManager(toolConfig.mcpServers, { logger, environment: commandEnvironment, ...parts.mcp })
   const statuses = await mcp.start()
   if (statuses.length > 0) logger.info({ servers: statuses }, 'mcp servers')
+  phases.mark('mcp')
   let opened: Runtime | undefined
   try {
     const tools = [...parts.tools, ...toolConfig.httpTools.map((definition) => createHttpTool(definition)), ...mcp.tools()]
@@ -88,6 +95,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       cluster: { nodeId: config.nodeId, leaseMs: config.leaseMs },
     })
     opened = runtime
+    phases.mark('storage')
     const app = await buildApp({
       runtime,
       logger,
@@ -98,10 +106,14 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       streamLimits: parts.streamLimits,
       requestTimeoutMs: config.requestTimeoutMs,
     })
+    phases.mark('http')
     const report = await runtime.recover()
     if (report.schedules > 0) logger.info(report, 'recovered unfinished schedules')
+    phases.mark('recovery')
     const address = await app.listen({ host: config.host, port: config.port })
+    phases.mark('listen')
     await runtime.joinCluster(config.advertiseUrl ?? address)
+    phases.mark('cluster')
     // What an operator checks first; the token itself, and the database's password, never reach a log.
     const database = config.databaseUrl === undefined ? runtime.database.backend : redactedDatabaseUrl(config.databaseUrl)
     const listening = {
@@ -115,6 +127,7 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
       database,
     }
     logger.info({ ...listening, sandbox: sandboxSummary(sandbox) }, 'toolexec listening')
+    logger.debug(phases.report(), 'start phases')
     const install = installHolding(config.workspace)
     if (install !== undefined) logger.warn({ workspace: config.workspace, install }, DEFAULT_WORKSPACE_IN_INSTALL)
     if (!sandbox.confined) logger.warn({ reason: sandbox.reason }, 'Bash commands are not confined: only strictly read-only commands run without asking')
@@ -142,13 +155,25 @@ export async function startServer(config: ServerConfig, parts: ServerParts): Pro
   }
 }
 
+type McpServers = Pick<McpManager, 'start' | 'tools' | 'stop'>
+
+const NO_MCP_SERVERS: McpServers = { start: () => Promise.resolve([]), tools: () => [], stop: () => Promise.resolve() }
+
+/** The configured MCP servers; the MCP SDK (and the ajv and zod it brings) is loaded only when there is one. */
+async function mcpManager(servers: readonly McpServerEntry[], options: McpManagerOptions): Promise<McpServers> {
+  if (servers.length === 0) return NO_MCP_SERVERS
+  const { McpManager } = await import('./tools/mcp/mcp-manager.js')
+  return new McpManager(servers, options)
+}
+
 /**
  * JSON lines, or one readable line per entry (`pretty`, or `auto` on a terminal). The pretty
  * stream writes synchronously in this thread, not in a transport's worker, so that the lines
  * of a stop are out before the process exits.
  */
-function serverLogger(config: ServerConfig): Logger {
+async function serverLogger(config: ServerConfig): Promise<Logger> {
   if (effectiveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'json') return pino({ level: config.logLevel })
+  const { default: pinoPretty } = await import('pino-pretty')
   const stream = pinoPretty({ sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', messageFormat: readableMessage })
   return pino({ level: config.logLevel }, stream)
 }

@@ -39,7 +39,7 @@ describe('--help answers before the server loads', () => {
   it('src/main.ts imports only the configuration statically; the server is imported once a configuration is read', () => {
     const source = readFileSync(path.join(ROOT, 'src', 'main.ts'), 'utf8')
     const staticImports = [...source.matchAll(/^import .* from '([^']+)'$/gm)].map((match) => match[1])
-    expect(staticImports).toEqual(['node:fs', 'node:os', './config.js'])
+    expect(staticImports).toEqual(['node:fs', 'node:os', './config.js', './start-phases.js'])
     expect(source).toContain("import('./server.js')")
   })
 
@@ -129,6 +129,36 @@ describe('--log-format', () => {
       expect(lines.at(-1)).toMatchObject({ msg: 'toolexec stopped' })
     }
   }, 60_000)
+})
+
+describe('the start phases', () => {
+  it('at LOG_LEVEL=debug, one line gives each phase of the start with its duration, in the order they ran', async () => {
+    const server = await startMain(tempDirSync('cli'), 0, { LOG_LEVEL: 'debug', TOOLEXEC_LOG_FORMAT: 'json' })
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect(await server.exited).toBe(0)
+    const lines = server
+      .output()
+      .stdout.trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const phases = lines.find((line) => line.msg === 'start phases') as { level: number; phases: Record<string, number>; totalMs: number } | undefined
+    expect(phases?.level).toBe(20)
+    expect(Object.keys(phases?.phases ?? {})).toEqual(['boot', 'config', 'modules', 'sandbox', 'mcp', 'storage', 'http', 'recovery', 'listen', 'cluster'])
+    for (const ms of Object.values(phases?.phases ?? {})) expect(ms).toBeGreaterThanOrEqual(0)
+    expect(phases?.totalMs).toBeCloseTo(
+      Object.values(phases?.phases ?? {}).reduce((sum, ms) => sum + ms, 0),
+      0,
+    )
+  }, 30_000)
+
+  it('logs no phases at the default level', async () => {
+    const { output } = await startLine(tempDirSync('cli'), {})
+    expect(output).not.toContain('start phases')
+  }, 30_000)
 })
 
 /** Starts the server, answers /healthz, stops it on SIGTERM; its "toolexec listening" line and all it printed. */

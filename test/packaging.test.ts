@@ -257,7 +257,7 @@ describe('npm start', () => {
       // npm's one child is the server itself (the script's shell exec'd it), not a shell or a wrapper.
       const [server, ...others] = childrenOf(npm.child.pid ?? 0)
       expect(others).toEqual([])
-      expect(readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--import', 'tsx', 'src/main.ts']))
+      expect(readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['scripts/start.mjs']))
       expect((await fetch(`${npm.url}/healthz`)).status).toBe(200)
       npm.child.kill('SIGTERM')
       await expect.poll(() => listening(npm.url), { timeout: GRACE_MS, interval: 100 }).toBe(false)

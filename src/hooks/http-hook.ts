@@ -1,5 +1,4 @@
 /** @module An HTTP hook: the hook input POSTed as JSON; a 2xx JSON reply is the answer. */
-import { request } from 'undici'
 import type { HttpHookConfig } from '../contracts/hook-config.js'
 import type { HookEventName, HookOutput, HookPayload } from '../contracts/ports.js'
 import { DEFAULT_HOOK_TIMEOUT_MS, HookError } from './command-hook.js'
@@ -9,6 +8,8 @@ import { normalizeHookOutput } from './hook-output.js'
 const MAX_REPLY_BYTES = 1024 * 1024
 
 export async function runHttpHook(config: HttpHookConfig, event: HookEventName, payload: HookPayload, signal: AbortSignal): Promise<HookOutput | undefined> {
+  // Loaded at the first HTTP hook, not by every start; before the clock starts.
+  const { request } = await import('undici')
   const timeoutMs = config.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS
   const timeout = AbortSignal.timeout(timeoutMs)
   let response

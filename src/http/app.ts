@@ -19,6 +19,7 @@ import { handleClientError, handleError } from './error-status.js'
 import { buildStorageAwareErrorHandler } from './storage-guard.js'
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js'
 import { registerRequestValidation } from './request-validation.js'
+import { compileOnFirstUse } from './lazy-validators.js'
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-timeout.js'
 import { swaggerOptions } from './openapi.js'
 import { registerDocs } from './docs.js'
@@ -55,6 +56,8 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number | undefined
 }
 
+const serializeAsJson = (data: unknown): string => JSON.stringify(data)
+
 /** Node checks the timeouts every this often; a request is cut between the timeout and the timeout plus this. */
 function checkingIntervalOf(requestTimeoutMs: number): number {
   return Math.min(1_000, Math.max(25, Math.floor(requestTimeoutMs / 10)))
@@ -83,10 +86,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       handleError(error, request, reply)
     },
     clientErrorHandler: handleClientError,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false }, onCreate: compileOnFirstUse },
+    // Replies are built from the contracts; JSON.stringify keeps every field as stored. Given
+    // here rather than by setSerializerCompiler, fastify never loads fast-json-stringify.
+    schemaController: { compilersFactory: { buildSerializer: () => () => serializeAsJson } },
   }).withTypeProvider<TypeBoxTypeProvider>()
-  // Replies are built from the contracts; JSON.stringify keeps every field as stored.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   const handleStorageAwareError = buildStorageAwareErrorHandler(options.runtime.storage)
   app.setErrorHandler((error: FastifyError, request, reply) => {
     options.runtime.database.noteFailure(error)

@@ -6,7 +6,6 @@
  * here from the database. Which session a request changes is told by one table, by route.
  */
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify'
-import { request as send } from 'undici'
 import { ToolexecError } from '../contracts/errors.js'
 import type { Runtime } from '../sessions/runtime.js'
 
@@ -71,6 +70,8 @@ async function passOn(request: FastifyRequest, reply: FastifyReply, ownerUrl: st
   const headers: Record<string, string> = { [FORWARDED_BY]: nodeId }
   if (request.headers.authorization !== undefined) headers.authorization = request.headers.authorization
   if (request.body !== undefined) headers['content-type'] = 'application/json'
+  // Loaded when a request is first passed on (a cluster's), not by every start.
+  const { request: send } = await import('undici')
   let answer
   try {
     answer = await send(new URL(request.url, ownerUrl), {

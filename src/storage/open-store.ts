@@ -6,7 +6,6 @@
 import path from 'node:path'
 import type { Logger } from 'pino'
 import type { OpenedStore } from '../contracts/store.js'
-import { openPostgresStore } from './postgres/open-postgres.js'
 import { openSqliteStore } from './sqlite/open-sqlite.js'
 
 export const SQLITE_FILE = 'toolexec.db'
@@ -24,6 +23,10 @@ export function isPostgresUrl(url: string): boolean {
 /** Rejects, never throws: a file that cannot be opened and a database that does not answer fail alike. */
 export async function openStore(location: StoreLocation): Promise<OpenedStore> {
   const { databaseUrl, logger } = location
-  if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) return await openPostgresStore(databaseUrl, { logger })
+  if (databaseUrl !== undefined && isPostgresUrl(databaseUrl)) {
+    // pg is loaded only by a server that stores in PostgreSQL.
+    const { openPostgresStore } = await import('./postgres/open-postgres.js')
+    return await openPostgresStore(databaseUrl, { logger })
+  }
   return openSqliteStore(path.join(location.dataDir, SQLITE_FILE))
 }

@@ -3,7 +3,7 @@
  * most a bounded reply, and map `{content, isError?}` to the tool's output. Every way the
  * endpoint can fail is a business failure naming the tool; an abort is rethrown as it is.
  */
-import { request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import { ToolexecError, type ErrorCode } from '../../contracts/errors.js'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import type { ToolBusinessFailure } from '../../contracts/tool-entry.js'
@@ -22,6 +22,8 @@ export interface EndpointCall {
 }
 
 export async function callEndpoint(call: EndpointCall, ctx: ToolCallContext): Promise<ToolReplyOutput | ToolBusinessFailure> {
+  // Loaded at the first call of an HTTP tool, not by every start.
+  const { request } = await import('undici')
   const body = JSON.stringify({ callId: ctx.callId, sessionId: ctx.sessionId, input: call.input })
   let response: Dispatcher.ResponseData
   try {

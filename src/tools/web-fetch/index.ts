@@ -8,7 +8,7 @@ import type { ToolCallContext } from '../../contracts/ports.js'
 import { defineTool, type ToolBusinessFailure, type ToolEntry } from '../../contracts/tool-entry.js'
 import { DEFAULT_WEB_FETCH } from '../services.js'
 import { answerFromPage } from './ask-model.js'
-import { fetchPage, type FetchedPage } from './fetch-page.js'
+import type { FetchedPage } from './fetch-page.js'
 import { essenceOf, pageText, type PageText } from './page-content.js'
 import { asBusinessFailure } from './web-fetch-failure.js'
 
@@ -63,6 +63,8 @@ function unsupportedContent(page: FetchedPage): ToolBusinessFailure {
 
 async function fetchOrFail(input: WebFetchInput, ctx: ToolCallContext, trustedOrigins: ReadonlySet<string>): Promise<FetchedPage | ToolBusinessFailure> {
   try {
+    // undici is loaded at the first fetch, not by every start.
+    const { fetchPage } = await import('./fetch-page.js')
     return await fetchPage(input.url, { signal: ctx.signal, settings: ctx.services.webFetch ?? DEFAULT_WEB_FETCH, trustedOrigins })
   } catch (error) {
     const failure = asBusinessFailure(error)
