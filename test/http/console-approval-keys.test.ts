@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { PermissionRequestRecord, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
-import { until } from '../support/until.js'
+import { askingWrite as askingWriteIn, denyEveryPending, type AskingWrite } from '../support/pending-writes.js'
 
 const SHOWN_WITHIN_MS = 15_000
 const workspace = tempDirSync('console-approval-keys')
@@ -27,11 +27,7 @@ beforeAll(async () => {
   await browser.page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: SHOWN_WITHIN_MS })
 }, 60_000)
 
-// Each test starts with nothing pending, whatever the one before left.
-afterEach(async () => {
-  const { requests } = (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions')).body
-  for (const request of requests) await server.json('POST', `/permissions/${request.id}`, { decision: 'deny' })
-})
+afterEach(() => denyEveryPending(server))
 
 afterAll(async () => {
   await browser?.close()
@@ -39,15 +35,10 @@ afterAll(async () => {
 })
 
 /** A Write that asks, its request (with the schedule's id) once its card is on the page. */
-async function askingWrite(callId: string, file: string): Promise<PermissionRequestRecord & { scheduleId: string }> {
-  const calls = [{ id: callId, name: 'Write', input: { file_path: file, content: `${callId}\n` } }]
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId: 'keyed', calls })
-  expect(accepted.status).toBe(202)
-  const pending = async (): Promise<PermissionRequestRecord | undefined> =>
-    (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions?sessionId=keyed')).body.requests.find((request) => request.callId === callId)
-  const asked = await until(pending, `${callId} to ask`)
+async function askingWrite(callId: string, file: string): Promise<AskingWrite> {
+  const asked = await askingWriteIn(server, 'keyed', callId, file)
   await browser.page.locator(`[data-testid="approval-dialog"][data-request-id="${asked.id}"]`).waitFor({ timeout: SHOWN_WITHIN_MS })
-  return { ...asked, scheduleId: accepted.body.scheduleId }
+  return asked
 }
 
 const ended = async (scheduleId: string): Promise<ScheduleReply['calls'][number] | undefined> => (await server.json<ScheduleReply>('GET', `/schedules/${scheduleId}?wait=10`)).body.calls[0]
@@ -76,7 +67,7 @@ describe('the approval keys', () => {
     await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('approval-dialog')
     await browser.page.keyboard.press('3')
     expect(await browser.page.getByTestId('project-confirm-rule').textContent()).toBe(asked.suggestedRule)
-    expect(await focusedTestId()).toBe('approve-project-confirm')
+    await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('approve-project-confirm')
     expect(await isPending(asked.id)).toBe(true)
     await browser.page.keyboard.press('Enter')
     expect(await ended(asked.scheduleId)).toMatchObject({ status: 'succeeded' })
@@ -96,7 +87,7 @@ describe('the approval keys', () => {
     const asked = await askingWrite('w-deny', 'denied.txt')
     await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('approval-dialog')
     await browser.page.keyboard.press('Escape')
-    expect(await focusedTestId()).toBe('deny-message')
+    await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('deny-message')
     await browser.page.keyboard.type('not 1 file but 3 in tmp/, just')
     expect(await isPending(asked.id)).toBe(true)
     await browser.page.keyboard.press('Enter')

@@ -9,12 +9,12 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { PermissionRequestRecord, ScheduleAcceptedReply, ScheduleReply } from '../../src/contracts/api.js'
+import type { PermissionRequestRecord, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
-import { until } from '../support/until.js'
+import { askingWrite as askingWriteIn, denyEveryPending, type AskingWrite } from '../support/pending-writes.js'
 
 const SHOWN_WITHIN_MS = 15_000
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/console')
@@ -29,26 +29,14 @@ beforeAll(async () => {
   await browser.page.locator('[data-testid="connection-state"][data-state="live"]').waitFor({ timeout: SHOWN_WITHIN_MS })
 }, 60_000)
 
-// Each test starts with nothing pending, whatever the one before left.
-afterEach(async () => {
-  const { requests } = (await server.json<{ requests: PermissionRequestRecord[] }>('GET', '/permissions')).body
-  for (const request of requests) await server.json('POST', `/permissions/${request.id}`, { decision: 'deny' })
-})
+afterEach(() => denyEveryPending(server))
 
 afterAll(async () => {
   await browser?.close()
   await server?.close()
 })
 
-/** A Write in `sessionId` that asks, and its pending request (with the schedule's id). */
-async function askingWrite(sessionId: string, callId: string, file: string): Promise<PermissionRequestRecord & { scheduleId: string }> {
-  const calls = [{ id: callId, name: 'Write', input: { file_path: file, content: `${callId}\n` } }]
-  const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, calls })
-  expect(accepted.status).toBe(202)
-  const pending = async (): Promise<PermissionRequestRecord | undefined> =>
-    (await server.json<{ requests: PermissionRequestRecord[] }>('GET', `/permissions?sessionId=${sessionId}`)).body.requests.find((request) => request.callId === callId)
-  return { ...(await until(pending, `${callId} to ask`)), scheduleId: accepted.body.scheduleId }
-}
+const askingWrite = (sessionId: string, callId: string, file: string): Promise<AskingWrite> => askingWriteIn(server, sessionId, callId, file)
 
 /** Leaving the session view closes its event stream: that aborted request is the step's doing. */
 async function leaveSessionView(step: () => Promise<unknown>): Promise<void> {
@@ -118,7 +106,7 @@ describe('the queue of pending approvals', () => {
     await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('approval-dialog')
     expect(await browser.page.getByTestId('queue-dialog').getByTestId('approval-dialog').getAttribute('data-request-id')).toBe(asked.id)
     await browser.page.keyboard.press('d')
-    expect(await focusedTestId()).toBe('deny-message')
+    await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('deny-message')
     await browser.page.keyboard.type('not now')
     await browser.page.keyboard.press('Enter')
     const done = await server.json<ScheduleReply>('GET', `/schedules/${asked.scheduleId}?wait=10`)
