@@ -27,6 +27,9 @@ const MAX_MINTING_DEPTH = 32
 
 export const secretHashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex')
 
+/** A new key's or link's secret: the prefix and 32 random bytes. */
+export const newSecret = (): string => `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`
+
 export class KeyService {
   readonly #store: Pick<Store, 'keys' | 'commit'>
   readonly #now: () => Date
@@ -52,7 +55,7 @@ export class KeyService {
     if (missing.length > 0) throw tooWide(`the scope ${missing.join(', ')}`)
     const limits = narrowed(by.limits, body)
     const expiresAt = this.#expiryOf(by, body.expiresAt)
-    const secret = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`
+    const secret = newSecret()
     const record: Omit<KeyRecord, 'revokedAt'> = {
       id: `${KEY_ID_PREFIX}${randomUUID()}`,
       name: body.name,

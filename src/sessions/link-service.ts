@@ -5,15 +5,13 @@
  * its own (`link_...`): it is checked, expired and revoked on every server exactly as a key
  * is, and it is never wider than the key minting it.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { Principal, Scope } from '../contracts/access.js'
 import { actorOf } from '../contracts/audit.js'
 import { ToolexecError } from '../contracts/errors.js'
 import { DEFAULT_LINK_SECONDS, LINK_SCOPES, type CreatedLink, type CreateLinkBody, type LinkPurpose, type SessionLink } from '../contracts/links.js'
 import type { KeyRecord, Store } from '../contracts/store.js'
-import { isLinkId, KEY_PREFIX, LINK_ID_PREFIX, secretHashOf } from './key-service.js'
-
-const SECRET_BYTES = 32
+import { isLinkId, LINK_ID_PREFIX, newSecret, secretHashOf } from './key-service.js'
 
 export class LinkService {
   readonly #store: Pick<Store, 'keys' | 'commit'>
@@ -32,7 +30,7 @@ export class LinkService {
     const now = this.#now()
     const asked = now.getTime() + (body.expiresInSeconds ?? DEFAULT_LINK_SECONDS) * 1000
     const expiresAt = new Date(by.expiresAt === null ? asked : Math.min(asked, Date.parse(by.expiresAt))).toISOString()
-    const secret = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`
+    const secret = newSecret()
     const record: Omit<KeyRecord, 'revokedAt'> = {
       id: `${LINK_ID_PREFIX}${randomUUID()}`,
       name: `${body.purpose} link to session ${sessionId}`,
