@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     phases.mark('sandbox')
     server = await startServer(config, { tools: builtinTools({ sandbox }), sandbox, phases })
   } catch (error) {
+    // A refusal exits at once: the probe first removes the workspace it made in TMPDIR.
+    await probing.catch(() => undefined)
     if (isRefusal(error)) refuse(error.message)
     if (isStorageFull(error)) {
       refuse(`no space left in the data directory ${config.dataDir} (${(error as { code: string }).code}): free space there and start again`)

@@ -135,6 +135,7 @@ async function stream(server: CrashChild, sessionId: string, after: number, done
   const frames: SseFrame[] = []
   try {
     const response = await fetch(`${server.url}/sessions/${sessionId}/events`, { headers: { 'last-event-id': String(after) }, signal: controller.signal })
+    if (response.status !== 200) throw new Error(`events of ${sessionId} answered ${response.status}: ${await response.text()}`)
     const decoder = new TextDecoder()
     let buffered = ''
     for await (const chunk of response.body ?? []) {
@@ -341,7 +342,14 @@ describe('a cluster of three servers on one PostgreSQL database (issue 26)', { t
       await createSession(owner, 'restarts')
       await ended(other, await post(other, 'restarts', [read('before')]))
       // Open on b across the restart: b's wake-ups connection is lost and made again.
-      const live = stream(other, 'restarts', 0, (frames) => frames.filter((frame) => frame.event === 'ScheduleCompleted').length === 2)
+      const before = await lastEventId(other, 'restarts')
+      let replayed = false
+      const live = stream(other, 'restarts', 0, (frames) => {
+        replayed ||= frames.length >= before
+        return frames.filter((frame) => frame.event === 'ScheduleCompleted').length === 2
+      })
+      // Restarted only once the stream is open and has replayed, so that the stream, not its opening, crosses the restart.
+      await until(() => replayed || undefined, 'the stream to replay what came before')
       await postgres.restart('fast')
       await ended(other, await postOnceAccepted(other, 'restarts', [read('after')]))
       const frames = await live
