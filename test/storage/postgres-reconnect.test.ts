@@ -9,6 +9,9 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { OpenedStore } from '../../src/contracts/store.js'
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
+import { connectPipelined } from '../../src/storage/postgres/pg-client.js'
+import { PgConnection } from '../../src/storage/postgres/pg-connection.js'
+import { statement } from '../../src/storage/postgres/statements.js'
 import { sessionRecord, STORE_TEST_AT } from '../support/store-records.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 
@@ -84,17 +87,24 @@ describe('the PostgreSQL connection', () => {
     const url = await newDatabase()
     const { store } = await open(url)
     await store.commit((u) => u.sessions.insert(sessionRecord('s')))
-    await terminateServers(url)
-    await pause(100)
-    const seen = await Promise.all(
-      Array.from({ length: 10 }, async (_, i) => {
-        const unit = store.commit((u) => u.events.insert({ sessionId: 's', seq: i + 1, type: 'Note', data: '{}' }, STORE_TEST_AT))
-        const last = store.events.lastSeq('s')
-        await unit
-        return last
-      }),
-    )
-    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
+    // One connection's order (the store groups its units' commits: group-commit.ts).
+    const connection = new PgConnection(url, connectPipelined)
+    try {
+      await connection.rows({ text: 'SELECT 1' })
+      await terminateServers(url)
+      await pause(100)
+      const seen = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const unit = connection.commit([statement('insertEvent', 's', i + 1, 'Note', STORE_TEST_AT, '{}')])
+          const last = connection.rows(statement('lastSeq', 's'))
+          await unit
+          return (await last)[0]?.seq
+        }),
+      )
+      expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
+    } finally {
+      await connection.close()
+    }
   })
 
   it('trouble() is undefined while the database answers, and the store answers nothing once closed; close() lets what was called before it finish', async () => {

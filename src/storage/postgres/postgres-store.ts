@@ -2,7 +2,8 @@
  * @module Every row toolexec keeps, in PostgreSQL: reads are one round trip each, and a unit of
  * work is recorded whole, then sent as one query text that PostgreSQL commits as one
  * transaction (pg-connection.ts), on whichever connection of the pool has the least to do
- * (pg-pool.ts). Nothing here waits for the database on the event loop.
+ * (pg-pool.ts); units committed while others are in flight share a transaction
+ * (group-commit.ts). Nothing here waits for the database on the event loop.
  */
 import { LeaseLostError, type SessionFence } from '../../contracts/cluster.js'
 import type {
@@ -24,7 +25,8 @@ import type { PgSender, Traffic } from './pg-connection.js'
 import { approvalReads, artifactReads, auditReads, backgroundTaskReads, eventReads, keyReads, ruleReads, scheduleReads, sessionReads, type ReadCaches } from './postgres-reads.js'
 import { CACHES_CHANNEL, DELETED_CHANNEL, EVENTS_CHANNEL, TOOLS_CHANGED } from './pg-cluster.js'
 import type { Statement } from './statements.js'
-import { recordUnit, type RecordedUnit } from './unit-recorder.js'
+import { GroupCommit } from './group-commit.js'
+import { mergeUnits, recordUnit, type RecordedUnit } from './unit-recorder.js'
 
 export class PostgresStore implements Store {
   readonly sessions: SessionReads
@@ -37,6 +39,7 @@ export class PostgresStore implements Store {
   readonly keys: KeyReads
   readonly audit: AuditReads
   readonly #connection: PgSender
+  readonly #groups: GroupCommit<RecordedUnit<unknown>>
   #building = false
   /** Set once the node's leases are kept: then every unit is fenced, and wakes the other nodes' readers and caches. */
   #fence: SessionFence | undefined
@@ -45,6 +48,10 @@ export class PostgresStore implements Store {
 
   constructor(connection: PgSender) {
     this.#connection = connection
+    this.#groups = new GroupCommit({
+      together: (units) => connection.commit(this.#fenced(mergeUnits(units))),
+      alone: async (unit) => connection.commit(this.#fenced(unit)),
+    })
     this.sessions = sessionReads(connection, this.#caches)
     this.schedules = scheduleReads(connection)
     this.events = eventReads(connection)
@@ -98,7 +105,8 @@ export class PostgresStore implements Store {
     this.#evict(unit)
     if (unit.statements.length === 0) return unit.value
     try {
-      await this.#connection.commit(this.#fenced(unit))
+      if (unit.mergeable) await this.#groups.commit(unit)
+      else await this.#connection.commit(this.#fenced(unit))
     } finally {
       this.#evict(unit)
     }
@@ -132,11 +140,8 @@ function* wakeUpsOf(unit: RecordedUnit<unknown>): Generator<Statement> {
   else if (unit.writesSessions || unit.writesProjectRules) yield notify(CACHES_CHANNEL, [''])
 }
 
-const placeholders = (from: number, count: number): string => Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ')
-
 function fenceStatement(nodeId: string, sessions: readonly string[], epochs: readonly number[]): Statement {
-  const n = sessions.length
-  return { text: `SELECT toolexec_fence($1, ARRAY[${placeholders(2, n)}]::text[], ARRAY[${placeholders(2 + n, n)}]::bigint[])`, values: [nodeId, ...sessions, ...epochs] }
+  return { name: 'fence', text: 'SELECT toolexec_fence($1, $2::text[], $3::bigint[])', values: [nodeId, sessions, epochs] }
 }
 
 /**
@@ -163,5 +168,5 @@ const MAX_PAYLOAD_CHARS = 2_000
 
 /** NOTIFY is sent on commit, and not at all when the unit fails. */
 function notify(channel: string, payloads: readonly string[]): Statement {
-  return { text: `SELECT pg_notify('${channel}', p) FROM unnest(ARRAY[${placeholders(1, payloads.length)}]::text[]) AS p`, values: payloads }
+  return { name: 'notify', text: 'SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', values: [channel, payloads] }
 }

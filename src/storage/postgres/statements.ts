@@ -1,6 +1,6 @@
 /**
- * @module Every SQL statement of the PostgreSQL store. A read is prepared once per connection,
- * under its key; a write goes with its unit of work, its values written into its text.
+ * @module Every SQL statement of the PostgreSQL store, each prepared once per connection under
+ * its key: a read alone, a write in its unit of work's transaction (pg-connection.ts).
  */
 
 /** One statement: `$n` in `text` stands for `values[n - 1]`. */
@@ -149,39 +149,67 @@ export function statement(key: StatementKey, ...values: unknown[]): Statement {
 }
 
 /**
- * The writes a unit may make many of, each as one statement for all its rows: PostgreSQL parses
- * and plans one statement instead of one per row. Each row holds the values of the statement
- * of the same key, in the same order; an UPDATE's rows name distinct rows of its table.
+ * The writes a unit may make many of, each as one statement for all its rows: each column's
+ * values as one array, so that the statement is prepared once per connection whatever the
+ * number of rows. Each row holds the values of the statement of the same key, in the same
+ * order (the types below); an UPDATE's rows name distinct rows of its table.
  */
 const MANY = {
-  // A session's schedules of one unit arrive after its last one, in the unit's order (each row ends with its place in the unit).
-  insertSchedule: (tuples: string) => `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
+  // A session's schedules of one unit arrive after its last one, in the unit's order (`place`).
+  insertSchedule: {
+    types: ['text', 'text', 'text', 'text', 'text', 'text'],
+    sql: (rows: string) => `INSERT INTO schedules (id, session_id, turn_id, arrival, status, groups_json, created_at)
       SELECT v.id, v.session_id, v.turn_id,
         (SELECT COALESCE(MAX(s.arrival), 0) FROM schedules s WHERE s.session_id = v.session_id) + row_number() OVER (PARTITION BY v.session_id ORDER BY v.place),
         v.status, v.groups_json, v.created_at
-      FROM (VALUES ${tuples}) AS v (id, session_id, turn_id, status, groups_json, created_at, place)`,
-  insertCallScheduler: (tuples: string) => `INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES ${tuples}`,
-  insertCall: (tuples: string) => `INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) SELECT *, 'pending' FROM (VALUES ${tuples}) v`,
-  markCallRunning: (tuples: string) => `UPDATE tool_calls t SET resolved_input_json = NULLIF(v.resolved, t.input_json), flags_json = v.flags, started_at = v.at, status = 'running'
-      FROM (VALUES ${tuples}) AS v (resolved, flags, at, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
-  completeCall: (tuples: string) => `UPDATE tool_calls t SET status = v.status, completed_at = v.at, result_json = v.result
-      FROM (VALUES ${tuples}) AS v (status, at, result, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
-  setScheduleStatus: (tuples: string) => `UPDATE schedules s SET status = v.status, completed_at = v.completed_at
-      FROM (VALUES ${tuples}) AS v (status, completed_at, id) WHERE s.id = v.id`,
-  insertEvent: (tuples: string) => `INSERT INTO events (session_id, seq, type, at, data) VALUES ${tuples}`,
+      FROM ${rows} WITH ORDINALITY AS v (id, session_id, turn_id, status, groups_json, created_at, place)`,
+  },
+  insertCallScheduler: { types: ['text', 'text', 'text'], sql: (rows: string) => `INSERT INTO call_schedulers (session_id, call_id, scheduled_by) SELECT * FROM ${rows}` },
+  insertCall: {
+    types: ['text', 'text', 'text', 'bigint', 'text', 'text', 'text'],
+    sql: (rows: string) => `INSERT INTO tool_calls (session_id, id, schedule_id, position, name, input_json, depends_on_json, status) SELECT *, 'pending' FROM ${rows}`,
+  },
+  markCallRunning: {
+    types: ['text', 'text', 'text', 'text', 'text'],
+    sql: (rows: string) => `UPDATE tool_calls t SET resolved_input_json = NULLIF(v.resolved, t.input_json), flags_json = v.flags, started_at = v.at, status = 'running'
+      FROM ${rows} AS v (resolved, flags, at, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
+  },
+  completeCall: {
+    types: ['text', 'text', 'text', 'text', 'text'],
+    sql: (rows: string) => `UPDATE tool_calls t SET status = v.status, completed_at = v.at, result_json = v.result
+      FROM ${rows} AS v (status, at, result, session_id, id) WHERE t.session_id = v.session_id AND t.id = v.id`,
+  },
+  setScheduleStatus: {
+    types: ['text', 'text', 'text'],
+    sql: (rows: string) => `UPDATE schedules s SET status = v.status, completed_at = v.completed_at FROM ${rows} AS v (status, completed_at, id) WHERE s.id = v.id`,
+  },
+  insertEvent: { types: ['text', 'bigint', 'text', 'text', 'text'], sql: (rows: string) => `INSERT INTO events (session_id, seq, type, at, data) SELECT * FROM ${rows}` },
 } as const
 
 export type ManyKey = keyof typeof MANY
 
 export const MANY_KEYS: ReadonlySet<string> = new Set(Object.keys(MANY))
 
-/** The repeated writes whose rows are told their place among the unit's rows of that kind (a last value, from 1). */
-const PLACED: ReadonlySet<ManyKey> = new Set(['insertSchedule'])
+/** `unnest($1::text[], $2::bigint[], …)`: the rows of a repeated write, a column per array. */
+function unnestOf(types: readonly string[]): string {
+  return `unnest(${types.map((type, index) => `$${index + 1}::${type}[]`).join(', ')})`
+}
+
+const MANY_SQL = Object.fromEntries(Object.entries(MANY).map(([key, { types, sql }]) => [key, sql(unnestOf(types))])) as Record<ManyKey, string>
 
 /** The statement `key` of every row at once. */
 export function statementOfMany(key: ManyKey, rows: readonly (readonly unknown[])[]): Statement {
-  const placed = PLACED.has(key) ? rows.map((row, index) => [...row, index + 1]) : rows
-  let next = 1
-  const tuples = placed.map((row) => `(${row.map(() => `$${next++}`).join(', ')})`).join(', ')
-  return { text: MANY[key](tuples), values: placed.flat() }
+  const columns = MANY[key].types.map((_, column) => rows.map((row) => row[column]))
+  return { name: `many_${key}`, text: MANY_SQL[key], values: columns }
+}
+
+const MANY_TABLES = /\b(schedules|call_schedulers|tool_calls|events)\b/
+
+/**
+ * Whether a write of this key may share a transaction with other units' writes (group-commit.ts):
+ * the repeated writes, which go last, each kind in one statement for every unit; and a write that
+ * neither reads nor writes their tables, so that moving those before it changes nothing.
+ */
+export function mayJoinOtherUnits(key: StatementKey): boolean {
+  return MANY_KEYS.has(key) || !MANY_TABLES.test(SQL[key])
 }

@@ -12,7 +12,7 @@
 import type { UnitOfWork } from '../../contracts/store.js'
 import { SESSION_DELETIONS } from '../rows.js'
 import { unitWrites, type CachedRows, type Write, type WriteKey } from '../unit-writes.js'
-import { MANY_KEYS, statement, statementOfMany, type ManyKey, type Statement } from './statements.js'
+import { MANY_KEYS, mayJoinOtherUnits, statement, statementOfMany, type ManyKey, type Statement } from './statements.js'
 
 export interface RecordedUnit<T> {
   readonly value: T
@@ -28,6 +28,10 @@ export interface RecordedUnit<T> {
   readonly deletedSessions: ReadonlySet<string>
   /** Whether it adds or removes an HTTP tool, which every server registers. */
   readonly writesClientTools: boolean
+  /** Its writes in the order they were made. */
+  readonly writes: readonly Recorded[]
+  /** Whether it may share a transaction with other such units (mergeUnits). */
+  readonly mergeable: boolean
 }
 
 /**
@@ -95,6 +99,36 @@ export function recordUnit<T>(build: (unit: UnitOfWork) => T): RecordedUnit<T> {
     eventSessions,
     deletedSessions,
     writesClientTools,
+    writes: recorded,
+    mergeable: recorded.every((write) => mayJoinOtherUnits(write.key)),
+  }
+}
+
+/**
+ * Mergeable units as one: their writes in order, the repeated ones of all of them last, each
+ * kind as one statement, as if one unit had made them all. Each unit's own writes keep their
+ * order, and none of them touches the repeated writes' tables (mayJoinOtherUnits), so each
+ * unit's outcome is its own; the value is the first unit's.
+ */
+export function mergeUnits<T>(units: readonly RecordedUnit<T>[]): RecordedUnit<T> {
+  const [first] = units
+  if (first === undefined) throw new RangeError('no unit to merge')
+  const writes = units.flatMap((unit) => unit.writes)
+  const eventSessions = new Map<string, number>()
+  for (const unit of units) for (const [sessionId, seq] of unit.eventSessions) eventSessions.set(sessionId, Math.max(eventSessions.get(sessionId) ?? 0, seq))
+  const union = (of: (unit: RecordedUnit<T>) => ReadonlySet<string>): Set<string> => new Set(units.flatMap((unit) => [...of(unit)]))
+  return {
+    value: first.value,
+    statements: statementsOf(writes),
+    writesSessions: units.some((unit) => unit.writesSessions),
+    writesProjectRules: units.some((unit) => unit.writesProjectRules),
+    sessions: union((unit) => unit.sessions),
+    createdSessions: union((unit) => unit.createdSessions),
+    eventSessions,
+    deletedSessions: union((unit) => unit.deletedSessions),
+    writesClientTools: units.some((unit) => unit.writesClientTools),
+    writes,
+    mergeable: units.every((unit) => unit.mergeable),
   }
 }
 
