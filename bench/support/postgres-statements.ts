@@ -25,16 +25,17 @@ const COUNTERS_SQL = `SELECT
  * that differ only in how many rows they carry counted as one: grouped by their first words.
  */
 const TOP_SQL = `WITH sent AS (
-    SELECT calls, total_exec_time, total_plan_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), ${QUERY_CHARS}) AS query FROM pg_stat_statements
+    SELECT calls, total_exec_time, total_plan_time, rows, wal_records, wal_bytes, left(regexp_replace(query, '\\s+', ' ', 'g'), ${QUERY_CHARS}) AS query FROM pg_stat_statements
     WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat%'
   ), grouped AS (
     SELECT sum(calls)::bigint::text AS calls, sum(total_exec_time) AS total_exec_time, sum(total_plan_time) AS total_plan_time, sum(rows)::bigint::text AS rows,
+      sum(wal_records)::bigint::text AS wal_records, sum(wal_bytes)::bigint::text AS wal_bytes,
       regexp_replace(query, '(VALUES|ARRAY\\[|FROM \\(VALUES).*$', '\\1 ...') AS query
-    FROM sent GROUP BY 5
+    FROM sent GROUP BY 7
   )
   SELECT * FROM (
     SELECT * FROM grouped UNION ALL
-    SELECT sum(calls::bigint)::text, sum(total_exec_time), sum(total_plan_time), sum(rows::bigint)::text, '(all statements sent)' FROM grouped
+    SELECT sum(calls::bigint)::text, sum(total_exec_time), sum(total_plan_time), sum(rows::bigint)::text, sum(wal_records::bigint)::text, sum(wal_bytes::bigint)::text, '(all statements sent)' FROM grouped
   ) t ORDER BY total_exec_time + total_plan_time DESC LIMIT ${TOP + 1}`
 
 export interface StatementsProbe {
@@ -64,14 +65,16 @@ export async function statementsProbe(url: string): Promise<StatementsProbe> {
     async report(calls) {
       await new Promise((resolve) => setTimeout(resolve, 1_100))
       const after = await counters()
-      const top = (await client.query<{ calls: string; total_exec_time: number; total_plan_time: number; rows: string; query: string }>(TOP_SQL)).rows
+      const top = (await client.query<{ calls: string; total_exec_time: number; total_plan_time: number; rows: string; wal_records: string; wal_bytes: string; query: string }>(TOP_SQL)).rows
       console.log(`         top statements by time (exec + plan) over ${calls} calls:`)
-      console.log(`         ${'calls'.padStart(8)} ${'ms'.padStart(8)} ${'µs/call'.padStart(8)} ${'plan µs'.padStart(8)} ${'rows'.padStart(8)}  query`)
+      console.log(
+        `         ${'calls'.padStart(8)} ${'ms'.padStart(8)} ${'µs/call'.padStart(8)} ${'plan µs'.padStart(8)} ${'rows'.padStart(8)} ${'WAL rec'.padStart(8)} ${'WAL B'.padStart(8)}  query (µs, WAL per bench call)`,
+      )
       for (const row of top) {
         const ms = row.total_exec_time + row.total_plan_time
         const text = row.query.replace(/\s+/g, ' ').slice(0, QUERY_CHARS)
         console.log(
-          `         ${row.calls.padStart(8)} ${ms.toFixed(0).padStart(8)} ${((ms / calls) * 1000).toFixed(1).padStart(8)} ${((row.total_plan_time / calls) * 1000).toFixed(1).padStart(8)} ${row.rows.padStart(8)}  ${text}`,
+          `         ${row.calls.padStart(8)} ${ms.toFixed(0).padStart(8)} ${((ms / calls) * 1000).toFixed(1).padStart(8)} ${((row.total_plan_time / calls) * 1000).toFixed(1).padStart(8)} ${row.rows.padStart(8)} ${(Number(row.wal_records) / calls).toFixed(1).padStart(8)} ${(Number(row.wal_bytes) / calls).toFixed(0).padStart(8)}  ${text}`,
         )
       }
       const per = (key: string): string => (((after[key] ?? 0) - (before[key] ?? 0)) / calls).toFixed(2)
