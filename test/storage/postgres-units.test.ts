@@ -1,6 +1,6 @@
 /**
  * What only the PostgreSQL store promises of a unit of work: it is one round trip, whatever its
- * size, its values sent apart from its statements whatever they hold, and the event loop goes
+ * size, with its values written into its text safely whatever they hold, and the event loop goes
  * on while the database keeps it waiting.
  */
 import pg from 'pg'
@@ -10,6 +10,7 @@ import { ToolexecError } from '../../src/contracts/errors.js'
 import type { OpenedStore, StoredEvent } from '../../src/contracts/store.js'
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
 import { PostgresStore } from '../../src/storage/postgres/postgres-store.js'
+import { literal } from '../../src/storage/postgres/sql-literals.js'
 import { sessionRecord, STORE_TEST_AT } from '../support/store-records.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 
@@ -80,6 +81,13 @@ describe('a unit of work on PostgreSQL', () => {
     for (const [i, text] of texts.entries()) expect(await store.sessions.get(`s${i}`)).toMatchObject({ workspace: text, permissionTimeoutMs: Number.MAX_SAFE_INTEGER })
     expect(await store.events.after('s0', -10, 5)).toEqual([{ sessionId: 's0', seq: -3, type: texts[1], data: texts[2] }])
     expect((await store.sessions.ids()).length).toBe(texts.length)
+  })
+
+  it('quotes a text as pg.escapeLiteral does, and 4 MB of it without holding the event loop', () => {
+    for (const text of ['', 'plain', "it's", "''", '\\', "\\'", "a\\'b'\\\\c", 'ünï\u{1F600}']) expect(literal(text)).toBe(pg.escapeLiteral(text))
+    const started = performance.now()
+    literal(`'\\${'x'.repeat(4_000_000)}`)
+    expect(performance.now() - started).toBeLessThan(100)
   })
 
   it('refuses a NUL character with API_ERR_VALIDATION and a number that is not finite, sending nothing', async () => {

@@ -2,7 +2,7 @@
  * @module One PostgreSQL connection of the store's pool (pg-pool.ts), on the event loop's
  * thread, which never waits for it. Operations are sent in the order they were called,
  * pipelined (none waits for the answers before it), each in one round trip: a read one
- * prepared statement, a unit of work one transaction of prepared statements. A lost connection is
+ * prepared statement, a unit of work one query text (sql-literals.ts). A lost connection is
  * replaced before the next operation is sent; since no transaction spans operations, none is
  * lost with it.
  */
@@ -10,8 +10,8 @@ import type pg from 'pg'
 import type { RawRow } from '../rows.js'
 import { CommitUnknownError } from '../../contracts/store.js'
 import { connectError, isUnavailable, storeError, unavailable } from './pg-errors.js'
+import { unitText } from './sql-literals.js'
 import type { Statement } from './statements.js'
-import { checkUnitValues } from './unit-values.js'
 
 /** What the connection has sent so far. */
 export interface Traffic {
@@ -73,10 +73,10 @@ export class PgConnection implements PgSender {
     return result.rows
   }
 
-  /** A unit of work's writes, in one transaction: PostgreSQL commits them together or not at all. */
+  /** A unit of work's writes, sent as one query text: PostgreSQL commits them together or not at all. */
   async commit(statements: readonly Statement[]): Promise<void> {
-    checkUnitValues(statements)
-    await this.#send(statements.length, (client) => transaction(client, statements))
+    const text = unitText(statements)
+    await this.#send(statements.length, (client) => client.query(text))
   }
 
   /** Undefined while the database answers; else why it does not, after one attempt to connect again. */
@@ -162,34 +162,6 @@ export class PgConnection implements PgSender {
   #lose(client: pg.Client, reason: string): void {
     if (client === this.#client) this.#lost ??= reason
   }
-}
-
-const IN_FAILED_TRANSACTION = '25P02'
-
-/**
- * BEGIN, the statements (each prepared once per connection) and COMMIT, all sent at once in one
- * write without waiting for an answer. A statement that fails aborts the transaction: those
- * after it are refused and COMMIT rolls back, so its error is the unit's.
- */
-async function transaction(client: pg.Client, statements: readonly Statement[]): Promise<void> {
-  const stream = (client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream
-  stream?.cork?.()
-  let sent: Promise<pg.QueryResult>[]
-  try {
-    sent = [
-      client.query('BEGIN'),
-      ...statements.map((statement) => client.query({ name: statement.name, text: statement.text, values: statement.values as unknown[] | undefined })),
-      client.query('COMMIT'),
-    ]
-  } finally {
-    stream?.uncork?.()
-  }
-  const answers = await Promise.allSettled(sent)
-  const failures = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as Error] : []))
-  const cause = failures.find((failure) => (failure as { code?: unknown }).code !== IN_FAILED_TRANSACTION) ?? failures[0]
-  if (cause !== undefined) throw cause
-  const committed = answers.at(-1) as PromiseFulfilledResult<pg.QueryResult>
-  if (committed.value.command !== 'COMMIT') throw new Error(`the unit of work was not committed (${committed.value.command})`)
 }
 
 /** A query whose connection was lost after it was sent: the database may have committed it. */

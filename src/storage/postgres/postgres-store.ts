@@ -141,7 +141,7 @@ function* wakeUpsOf(unit: RecordedUnit<unknown>): Generator<Statement> {
 }
 
 function fenceStatement(nodeId: string, sessions: readonly string[], epochs: readonly number[]): Statement {
-  return { name: 'fence', text: 'SELECT toolexec_fence($1, $2::text[], $3::bigint[])', values: [nodeId, sessions, epochs] }
+  return { text: 'SELECT toolexec_fence($1, $2::text[], $3::bigint[])', values: [nodeId, sessions, epochs] }
 }
 
 /**
@@ -168,5 +168,5 @@ const MAX_PAYLOAD_CHARS = 2_000
 
 /** NOTIFY is sent on commit, and not at all when the unit fails. */
 function notify(channel: string, payloads: readonly string[]): Statement {
-  return { name: 'notify', text: 'SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', values: [channel, payloads] }
+  return { text: 'SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', values: [channel, payloads] }
 }

@@ -1,6 +1,6 @@
 /**
- * @module Every SQL statement of the PostgreSQL store, each prepared once per connection under
- * its key: a read alone, a write in its unit of work's transaction (pg-connection.ts).
+ * @module Every SQL statement of the PostgreSQL store. A read is prepared once per connection,
+ * under its key; a write goes with its unit of work, its values written into its text.
  */
 
 /** One statement: `$n` in `text` stands for `values[n - 1]`. */
@@ -149,10 +149,10 @@ export function statement(key: StatementKey, ...values: unknown[]): Statement {
 }
 
 /**
- * The writes a unit may make many of, each as one statement for all its rows: each column's
- * values as one array, so that the statement is prepared once per connection whatever the
- * number of rows. Each row holds the values of the statement of the same key, in the same
- * order (the types below); an UPDATE's rows name distinct rows of its table.
+ * The writes a unit may make many of, each as one statement for all its rows, each column's
+ * values as one array: PostgreSQL parses and plans one statement instead of one per row (a
+ * unit's text is never prepared). Each row holds the values of the statement of the same key,
+ * in the same order (the types below); an UPDATE's rows name distinct rows of its table.
  */
 const MANY = {
   // A session's schedules of one unit arrive after its last one, in the unit's order (`place`).
@@ -200,7 +200,7 @@ const MANY_SQL = Object.fromEntries(Object.entries(MANY).map(([key, { types, sql
 /** The statement `key` of every row at once. */
 export function statementOfMany(key: ManyKey, rows: readonly (readonly unknown[])[]): Statement {
   const columns = MANY[key].types.map((_, column) => rows.map((row) => row[column]))
-  return { name: `many_${key}`, text: MANY_SQL[key], values: columns }
+  return { text: MANY_SQL[key], values: columns }
 }
 
 const MANY_TABLES = /\b(schedules|call_schedulers|tool_calls|events)\b/

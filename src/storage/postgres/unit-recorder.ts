@@ -154,7 +154,7 @@ function statementsOf(recorded: readonly Recorded[]): Statement[] {
     const rows = many.get(key)
     if (rows === undefined) continue
     const distinct = lastOfEachRow(rows, ROW_KEY_LENGTH[key])
-    statements.push(distinct.length === 1 ? statement(key, ...(distinct[0] as unknown[])) : statementOfMany(key, distinct))
+    statements.push(statementOfMany(key, distinct))
   }
   return statements
 }
