@@ -65,7 +65,17 @@ const SessionFields = {
   ),
 }
 
-export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
+/** A name a person reads in the console's lists: one line of printable text. */
+export const SESSION_LABEL_MAX = 120
+export const SessionLabelSchema = Type.String({
+  minLength: 1,
+  maxLength: SESSION_LABEL_MAX,
+  // Some text that is not blank, and no control character (no line break, tab, escape or NUL).
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f]+$',
+  description: `A name for people to tell the session by, 1 to ${SESSION_LABEL_MAX} characters, not blank, no control characters`,
+})
+
+export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), label: Type.Optional(SessionLabelSchema), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
 export type CreateSessionBody = Static<typeof CreateSessionBodySchema>
 
 export const CreateSessionFieldsSchema = Type.Object(SessionFields, {
@@ -76,6 +86,12 @@ export const CreateSessionFieldsSchema = Type.Object(SessionFields, {
     'a field that differs is a 409 `API_ERR_SESSION_DIFFERS`, and nothing is stored.',
 })
 export type CreateSessionFields = Static<typeof CreateSessionFieldsSchema>
+
+export const UpdateSessionBodySchema = Type.Object(
+  { label: Type.Union([SessionLabelSchema, Type.Null()], { description: 'The new label; null takes the label away' }) },
+  { $id: 'UpdateSessionBody', additionalProperties: false },
+)
+export type UpdateSessionBody = Static<typeof UpdateSessionBodySchema>
 
 export const SessionStatusSchema = Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('awaiting_permission')])
 
@@ -88,6 +104,7 @@ export const SessionSchema = Type.Object(
     permissionTimeoutMs: Type.Union([Type.Integer(), Type.Null()]),
     sandbox: Type.Optional(SandboxSettingsSchema),
     fourEyes: Type.Optional(Type.Boolean({ description: 'Present (true) when the session is under four eyes' })),
+    label: Type.Optional(Type.String({ description: 'The name a person gave the session, when one did (POST /sessions, PATCH /sessions/{id})' })),
     createdAt: Type.String(),
     status: SessionStatusSchema,
     counts: Type.Object({
