@@ -1376,6 +1376,12 @@ export interface components {
             turnId: string;
             /** @description The batches the calls run in, in order: the calls of one batch run in parallel */
             groups: string[][];
+            /** @description Each call's id and tool name, in schedule order (absent from events stored before it was added): a viewer names the calls without reading the schedule */
+            calls?: {
+                id: string;
+                /** @description The name of the called tool */
+                name: string;
+            }[];
             /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
