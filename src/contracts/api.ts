@@ -20,6 +20,9 @@ import {
 import { DecidedBySchema, RiskLevelSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
+import { SESSION_LABEL_MAX } from './session-label.js'
+
+export { SESSION_LABEL_MAX }
 
 const Id = IdSchema
 /** A name the stores keep as text: PostgreSQL's text holds no NUL character. */
@@ -66,7 +69,6 @@ const SessionFields = {
 }
 
 /** A name a person reads in the console's lists: one line of printable text. */
-export const SESSION_LABEL_MAX = 120
 export const SessionLabelSchema = Type.String({
   minLength: 1,
   maxLength: SESSION_LABEL_MAX,
