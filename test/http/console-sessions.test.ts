@@ -2,15 +2,16 @@
  * Readable sessions in the web console, in Chromium (issue 28): a labelled session is shown by
  * its label and one without by its workspace's folder, its turns are numbered 1, 2, a failed
  * call is open with its reason, a filter by status keeps the failed one, "Abort turn" shows
- * only while a turn runs, and the calls are named without one request per schedule. No
- * console error or failed request the test does not provoke.
+ * only while a turn runs, and the calls are named without one request per schedule. The
+ * sessions list pages past 200 sessions with "More". No console error or failed request the
+ * test does not provoke.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Locator } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { ScheduleAcceptedReply } from '../../src/contracts/api.js'
+import type { ScheduleAcceptedReply, SessionList } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
 import { denyEveryPending } from '../support/pending-writes.js'
@@ -60,6 +61,16 @@ async function schedule(sessionId: string, turnId: string, calls: unknown[]): Pr
   return accepted.body.scheduleId
 }
 
+/** Leaving a session view closes its event stream: that aborted request is the step's doing. */
+async function leaveSessionView(sessionId: string, step: () => Promise<unknown>): Promise<void> {
+  const events = (url: string): boolean => url.startsWith(`${server.url}/sessions/${sessionId}/events`)
+  await browser.provoking({ url: events }, async () => {
+    const closed = page().waitForEvent('requestfailed', { predicate: (request) => events(request.url()), timeout: SHOWN_WITHIN_MS })
+    await step()
+    await closed
+  })
+}
+
 describe('readable sessions', () => {
   it('shows a session by its label, numbers its turns, opens a failed call with its reason, filters by status, and offers Abort only while a turn runs', async () => {
     expect((await server.json('POST', '/sessions', { id: 'labelled', label: 'Fix the login timeout', permissionMode: 'bypassPermissions' })).status).toBe(201)
@@ -107,12 +118,41 @@ describe('readable sessions', () => {
     await expect.poll(statusOf('sleeps'), { timeout: SHOWN_WITHIN_MS }).toBe('cancelled')
     await page().getByTestId('abort-turn').waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS })
 
-    // Renamed in place.
+    // Renamed in place; the list shows the new name, and a session without a label its folder.
     await page().getByTestId('rename-session').click()
     await page().getByTestId('rename-input').fill('Fix the login timeout, take 2')
     await page().getByTestId('rename-save').click()
     await expect.poll(() => page().getByTestId('session-name').textContent(), { timeout: SHOWN_WITHIN_MS }).toBe('Fix the login timeout, take 2')
     expect((await server.json<{ label?: string }>('GET', '/sessions/labelled')).body.label).toBe('Fix the login timeout, take 2')
+    expect((await server.json('POST', '/sessions', { id: 'unlabelled' })).status).toBe(201)
+    await leaveSessionView('labelled', () => page().getByTestId('nav-sessions').click())
+    const names = page().locator('[data-testid="session-row"] [data-testid="session-name"]')
+    await expect.poll(() => names.allTextContents(), { timeout: SHOWN_WITHIN_MS }).toHaveLength(2)
+    const [unlabelled, labelled] = await names.allTextContents()
+    expect(labelled).toBe('Fix the login timeout, take 2')
+    expect(unlabelled).toMatch(new RegExp(`^${path.basename(workspace)} · `))
     expect(browser.problems).toEqual([])
   }, 60_000)
+})
+
+describe('the sessions list', () => {
+  it('pages past 200 sessions with More, 100 at a time, down to the oldest', async () => {
+    for (let i = 0; i < 205; i++) expect((await server.json('POST', '/sessions', { id: `paged-${String(i).padStart(3, '0')}` })).status).toBe(201)
+    const total = (await server.json<SessionList>('GET', '/sessions?limit=500')).body.sessions.length
+    expect(total).toBeGreaterThan(205)
+    await page().goto(`${server.url}/#/`)
+    // A fresh page: visible, whatever the test before left.
+    await page().reload()
+    const rows = page().getByTestId('session-row')
+    await expect.poll(() => rows.count(), { timeout: SHOWN_WITHIN_MS }).toBe(100)
+    await page().getByTestId('sessions-more').click()
+    await expect.poll(() => rows.count(), { timeout: SHOWN_WITHIN_MS }).toBe(200)
+    await page().getByTestId('sessions-more').click()
+    await expect.poll(() => rows.count(), { timeout: SHOWN_WITHIN_MS }).toBe(total)
+    await page().getByTestId('sessions-more').waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS })
+    // The oldest session is last, once.
+    expect(await rows.last().getAttribute('data-session-id')).toBe('labelled')
+    expect(await page().locator('[data-testid="session-row"][data-session-id="paged-000"]').count()).toBe(1)
+    expect(browser.problems).toEqual([])
+  }, 120_000)
 })
