@@ -2,9 +2,12 @@
  * Readable sessions in the web console, in Chromium (issue 28): a labelled session is shown by
  * its label and one without by its workspace's folder, its turns are numbered 1, 2, a failed
  * call is open with its reason, a filter by status keeps the failed one, "Abort turn" shows
- * only while a turn runs, and the calls are named without one request per schedule. The
- * sessions list pages past 200 sessions with "More". No console error or failed request the
- * test does not provoke.
+ * only while a turn runs, and the calls are named without one request per schedule. A
+ * notification permission granted to the page turns the header's bell on (remembered across
+ * a reload), and an approval arriving while the tab is hidden shows a notification and plays
+ * the tone; one arriving while it is visible does not. The sessions list says which session
+ * waits and for how long, and pages past 200 sessions with "More". No console error or failed
+ * request the test does not provoke.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -14,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ScheduleAcceptedReply, SessionList } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
 import { launchChromium, type Browser } from '../support/chromium.js'
-import { denyEveryPending } from '../support/pending-writes.js'
+import { askingWrite, denyEveryPending } from '../support/pending-writes.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { tempDirSync } from '../support/temp-dirs.js'
 
@@ -27,8 +30,41 @@ let browser: Browser
 /** Every request of the page to the API, as `METHOD /path`. */
 const requested: string[] = []
 
+/**
+ * Runs before the console's code on every load: `window.Notification` records what it is asked
+ * to show (then shows it), the oscillators made are counted, and the page's visibility is the
+ * test's to set (headless Chromium has no other tab to hide it behind).
+ */
+const PAGE_PROBES = `
+  window.__shown = []
+  window.__tones = 0
+  const Real = window.Notification
+  class Recorded extends Real {
+    constructor(title, options) {
+      window.__shown.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' })
+      super(title, options)
+    }
+  }
+  Object.defineProperty(Recorded, 'permission', { get: () => Real.permission })
+  Recorded.requestPermission = (...args) => Real.requestPermission(...args)
+  window.Notification = Recorded
+  const createOscillator = AudioContext.prototype.createOscillator
+  AudioContext.prototype.createOscillator = function (...args) {
+    window.__tones += 1
+    return createOscillator.apply(this, args)
+  }
+  let hidden = false
+  Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') })
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden })
+  window.__setHidden = (value) => {
+    hidden = value
+    document.dispatchEvent(new Event('visibilitychange'))
+  }
+`
+
 beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startTestServer({ tools: builtinTools(), workspace }), launchChromium()])
+  ;[server, browser] = await Promise.all([startTestServer({ tools: builtinTools(), workspace }), launchChromium(['--disable-audio-output'])])
+  await browser.page.addInitScript(PAGE_PROBES)
   browser.page.on('request', (request) => {
     const url = new URL(request.url())
     if (url.origin === server.url && url.pathname !== '/' && !url.pathname.startsWith('/console/')) requested.push(`${request.method()} ${url.pathname}`)
@@ -54,6 +90,7 @@ const statusOf = (callId: string) => () =>
   row(callId)
     .getAttribute('data-status', { timeout: 1_000 })
     .catch(() => null)
+const shownNotifications = () => page().evaluate<{ title: string; body: string; tag: string }[]>('window.__shown')
 
 async function schedule(sessionId: string, turnId: string, calls: unknown[]): Promise<string> {
   const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, turnId, calls })
@@ -131,6 +168,46 @@ describe('readable sessions', () => {
     const [unlabelled, labelled] = await names.allTextContents()
     expect(labelled).toBe('Fix the login timeout, take 2')
     expect(unlabelled).toMatch(new RegExp(`^${path.basename(workspace)} · `))
+    expect(browser.problems).toEqual([])
+  }, 60_000)
+})
+
+describe('approval alerts', () => {
+  it('notifies of an approval that arrives while the tab is hidden, with the permission granted and the setting remembered', async () => {
+    await page().context().grantPermissions(['notifications'], { origin: server.url })
+    await page().goto(`${server.url}/#/`)
+    const bell = page().getByTestId('notify-toggle')
+    await bell.waitFor({ timeout: SHOWN_WITHIN_MS })
+    expect(await bell.getAttribute('aria-pressed')).toBe('false')
+    expect(await page().evaluate('Notification.permission')).toBe('granted')
+    await bell.click()
+    await expect.poll(() => bell.getAttribute('aria-pressed')).toBe('true')
+    await page().getByTestId('sound-toggle').click()
+    expect(JSON.parse(await page().evaluate<string>('localStorage.getItem("toolexec.alerts")'))).toEqual({ notify: true, sound: true })
+    await page().reload()
+    await expect.poll(() => page().getByTestId('notify-toggle').getAttribute('aria-pressed'), { timeout: SHOWN_WITHIN_MS }).toBe('true')
+    expect(await page().getByTestId('sound-toggle').getAttribute('aria-pressed')).toBe('true')
+
+    expect((await server.json('POST', '/sessions', { id: 'waits', label: 'Review the README', permissionMode: 'default' })).status).toBe(201)
+    await page().evaluate('window.__setHidden(true)')
+    const asked = await askingWrite(server, 'waits', 'w-hidden', 'hidden.txt')
+    await expect.poll(shownNotifications, { timeout: SHOWN_WITHIN_MS }).toEqual([{ title: 'Approval waiting: Write', body: `${path.join(workspace, 'hidden.txt')}\nSession waits`, tag: asked.id }])
+    expect(await page().evaluate('window.__tones')).toBe(1)
+
+    // Seen on the page: another approval while it is visible tells nobody.
+    await page().evaluate('window.__setHidden(false)')
+    // Another session: the first's next schedule would wait behind its approval.
+    expect((await server.json('POST', '/sessions', { id: 'waits-too', permissionMode: 'default' })).status).toBe(201)
+    await askingWrite(server, 'waits-too', 'w-visible', 'visible.txt')
+    await expect.poll(() => page().getByTestId('pending-badge').textContent(), { timeout: SHOWN_WITHIN_MS }).toBe('2')
+    expect(await shownNotifications()).toHaveLength(1)
+    expect(await page().evaluate('window.__tones')).toBe(1)
+
+    // The list names who waits, and for how long.
+    const waiting = page().locator('[data-testid="session-row"][data-session-id="waits"]')
+    expect(await waiting.getByTestId('session-name').textContent()).toBe('Review the README')
+    await expect.poll(() => waiting.getByTestId('session-waiting').textContent(), { timeout: SHOWN_WITHIN_MS }).toMatch(/^1 approval waiting for \d+ s \(since /)
+    await page().screenshot({ path: path.join(SCREENSHOTS, 'sessions-1280.png') })
     expect(browser.problems).toEqual([])
   }, 60_000)
 })
