@@ -72,9 +72,10 @@ const SessionFields = {
 export const SessionLabelSchema = Type.String({
   minLength: 1,
   maxLength: SESSION_LABEL_MAX,
-  // Some text that is not blank, and no control character (no line break, tab, escape or NUL).
-  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f]+$',
-  description: `A name for people to tell the session by, 1 to ${SESSION_LABEL_MAX} characters, not blank, no control characters`,
+  // Some text that is not blank, and no control character (no line break, tab, escape or NUL),
+  // nor a line separator or a bidirectional override, which would make a list read other than it is.
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]+$',
+  description: `A name for people to tell the session by, 1 to ${SESSION_LABEL_MAX} characters, not blank, no control characters, line separators or bidirectional overrides`,
 })
 
 export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), label: Type.Optional(SessionLabelSchema), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })

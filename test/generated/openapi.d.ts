@@ -780,7 +780,7 @@ export interface components {
         };
         CreateSessionBody: {
             id?: string;
-            /** @description A name for people to tell the session by, 1 to 120 characters, not blank, no control characters */
+            /** @description A name for people to tell the session by, 1 to 120 characters, not blank, no control characters, line separators or bidirectional overrides */
             label?: string;
             /** @description Where the session's tools work (relative: to the server's default, TOOLEXEC_WORKSPACE); never inside the server's own install directory */
             workspace?: string;

@@ -54,6 +54,8 @@ describe('session labels', () => {
     ['an escape sequence', 'red \u001b[31m'],
     ['a NUL', 'a\u0000b'],
     ['a C1 control', 'a\u0085b'],
+    ['a line separator', 'a\u2028b'],
+    ['a right-to-left override', 'invoice\u202Etxt.exe'],
     ['not text', 42],
   ])('refuses a label that is %s with a 400 error reply, on create and on PATCH', async (_case, label) => {
     const created = await server.json<ErrorReply>('POST', '/sessions', { id: 's1', label })
