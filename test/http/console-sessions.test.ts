@@ -32,7 +32,7 @@ const requested: string[] = []
 
 /**
  * Runs before the console's code on every load: `window.Notification` records what it is asked
- * to show (then shows it), the oscillators made are counted, and the page's visibility is the
+ * to show (then shows it), the oscillators made are counted with their context's state, and the page's visibility is the
  * test's to set (headless Chromium has no other tab to hide it behind).
  */
 const PAGE_PROBES = `
@@ -49,8 +49,10 @@ const PAGE_PROBES = `
   Recorded.requestPermission = (...args) => Real.requestPermission(...args)
   window.Notification = Recorded
   const createOscillator = AudioContext.prototype.createOscillator
+  window.__toneStates = []
   AudioContext.prototype.createOscillator = function (...args) {
     window.__tones += 1
+    window.__toneStates.push(this.state)
     return createOscillator.apply(this, args)
   }
   let hidden = false
@@ -91,6 +93,18 @@ const statusOf = (callId: string) => () =>
     .getAttribute('data-status', { timeout: 1_000 })
     .catch(() => null)
 const shownNotifications = () => page().evaluate<{ title: string; body: string; tag: string }[]>('window.__shown')
+
+/** `<name>-1280.png` and `<name>-390.png` of the page as it stands. */
+async function shoot(name: string): Promise<void> {
+  for (const [suffix, size] of [
+    ['1280', { width: 1280, height: 800 }],
+    ['390', { width: 390, height: 844 }],
+  ] as const) {
+    await page().setViewportSize(size)
+    await page().screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`) })
+  }
+  await page().setViewportSize({ width: 1280, height: 800 })
+}
 
 async function schedule(sessionId: string, turnId: string, calls: unknown[]): Promise<string> {
   const accepted = await server.json<ScheduleAcceptedReply>('POST', '/schedules', { sessionId, turnId, calls })
@@ -145,7 +159,7 @@ describe('readable sessions', () => {
     expect(await page().getByTestId('turn-number').allTextContents()).toEqual(['turn 1'])
     await page().getByTestId('status-filter').selectOption('all')
     expect(await page().getByTestId('call-row').count()).toBe(3)
-    await page().screenshot({ path: path.join(SCREENSHOTS, 'session-turns-1280.png') })
+    await shoot('session-turns')
 
     expect(await page().getByTestId('abort-turn').count()).toBe(0)
     await schedule('labelled', 'turn-c', [{ id: 'sleeps', name: 'Bash', input: { command: 'sleep 30' } }])
@@ -193,6 +207,7 @@ describe('approval alerts', () => {
     const asked = await askingWrite(server, 'waits', 'w-hidden', 'hidden.txt')
     await expect.poll(shownNotifications, { timeout: SHOWN_WITHIN_MS }).toEqual([{ title: 'Approval waiting: Write', body: `${path.join(workspace, 'hidden.txt')}\nSession waits`, tag: asked.id }])
     expect(await page().evaluate('window.__tones')).toBe(1)
+    expect(await page().evaluate('window.__toneStates')).toEqual(['running'])
 
     // Seen on the page: another approval while it is visible tells nobody.
     await page().evaluate('window.__setHidden(false)')
@@ -207,7 +222,7 @@ describe('approval alerts', () => {
     const waiting = page().locator('[data-testid="session-row"][data-session-id="waits"]')
     expect(await waiting.getByTestId('session-name').textContent()).toBe('Review the README')
     await expect.poll(() => waiting.getByTestId('session-waiting').textContent(), { timeout: SHOWN_WITHIN_MS }).toMatch(/^1 approval waiting for \d+ s \(since /)
-    await page().screenshot({ path: path.join(SCREENSHOTS, 'sessions-1280.png') })
+    await shoot('sessions')
     expect(browser.problems).toEqual([])
   }, 60_000)
 })
