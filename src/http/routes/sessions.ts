@@ -69,7 +69,7 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
         tags: ['sessions'],
         params: SessionIdParams,
         body: inline(UpdateSessionBodySchema),
-        response: { 200: inline(SessionSchema), ...errors(400, 404) },
+        response: { 200: inline(SessionSchema), ...errors(400, 404, 507) },
       },
       preHandler: refuseNewWorkWhenFull(runtime.storage),
     },
