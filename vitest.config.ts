@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   'test/http/crash-background-tasks.test.ts',
   'test/http/sessions.test.ts',
   'test/http/nul-text.test.ts',
+  'test/http/session-labels.test.ts',
 ]
 /** What only PostgreSQL has, tested in the postgres project alone. */
 const POSTGRES_ONLY = ['test/**/postgres-*.test.ts']

@@ -20,6 +20,9 @@ import {
 import { DecidedBySchema, RiskLevelSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
+import { SESSION_LABEL_MAX } from './session-label.js'
+
+export { SESSION_LABEL_MAX }
 
 const Id = IdSchema
 /** A name the stores keep as text: PostgreSQL's text holds no NUL character. */
@@ -65,7 +68,17 @@ const SessionFields = {
   ),
 }
 
-export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
+/** A name a person reads in the console's lists: one line of printable text. */
+export const SessionLabelSchema = Type.String({
+  minLength: 1,
+  maxLength: SESSION_LABEL_MAX,
+  // Some text that is not blank, and no control character (no line break, tab, escape or NUL),
+  // nor a line separator or a bidirectional override, which would make a list read other than it is.
+  pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]+$',
+  description: `A name for people to tell the session by, 1 to ${SESSION_LABEL_MAX} characters, not blank, no control characters, line separators or bidirectional overrides`,
+})
+
+export const CreateSessionBodySchema = Type.Object({ id: Type.Optional(Id), label: Type.Optional(SessionLabelSchema), ...SessionFields }, { $id: 'CreateSessionBody', additionalProperties: false })
 export type CreateSessionBody = Static<typeof CreateSessionBodySchema>
 
 export const CreateSessionFieldsSchema = Type.Object(SessionFields, {
@@ -76,6 +89,12 @@ export const CreateSessionFieldsSchema = Type.Object(SessionFields, {
     'a field that differs is a 409 `API_ERR_SESSION_DIFFERS`, and nothing is stored.',
 })
 export type CreateSessionFields = Static<typeof CreateSessionFieldsSchema>
+
+export const UpdateSessionBodySchema = Type.Object(
+  { label: Type.Union([SessionLabelSchema, Type.Null()], { description: 'The new label; null takes the label away' }) },
+  { $id: 'UpdateSessionBody', additionalProperties: false },
+)
+export type UpdateSessionBody = Static<typeof UpdateSessionBodySchema>
 
 export const SessionStatusSchema = Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('awaiting_permission')])
 
@@ -88,6 +107,7 @@ export const SessionSchema = Type.Object(
     permissionTimeoutMs: Type.Union([Type.Integer(), Type.Null()]),
     sandbox: Type.Optional(SandboxSettingsSchema),
     fourEyes: Type.Optional(Type.Boolean({ description: 'Present (true) when the session is under four eyes' })),
+    label: Type.Optional(Type.String({ description: 'The name a person gave the session, when one did (POST /sessions, PATCH /sessions/{id})' })),
     createdAt: Type.String(),
     status: SessionStatusSchema,
     counts: Type.Object({

@@ -41,6 +41,11 @@ export const ScheduleAcceptedEventSchema = Type.Object(
     scheduleId,
     turnId: text('The turn (model reply) the schedule belongs to'),
     groups: Type.Array(Type.Array(Str), { description: 'The batches the calls run in, in order: the calls of one batch run in parallel' }),
+    calls: Type.Optional(
+      Type.Array(Type.Object({ id: Str, name: toolName }), {
+        description: "Each call's id and tool name, in schedule order (absent from events stored before it was added): a viewer names the calls without reading the schedule",
+      }),
+    ),
   },
   { description: 'A schedule was stored; its calls will run in these batches' },
 )

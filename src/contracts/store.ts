@@ -20,6 +20,8 @@ export interface SessionRecord {
   readonly sandbox?: SandboxSettingsBody | undefined
   /** Four eyes: the principal that scheduled a call may not decide its approval. */
   readonly fourEyes?: boolean | undefined
+  /** The name a person gave it, when one did. */
+  readonly label?: string | undefined
   readonly createdAt: string
 }
 
@@ -136,6 +138,8 @@ export interface SessionReads {
 export interface SessionWrites {
   insert(session: SessionRecord): void
   setPermissionMode(id: string, mode: SessionRecord['permissionMode']): void
+  /** null takes the label away. */
+  setLabel(id: string, label: string | null): void
   setTodos(id: string, todos: unknown, at: string): void
   /** Deletes the session and every row of it (read its artifacts' paths first: the caller removes their files once this committed). */
   delete(id: string): void

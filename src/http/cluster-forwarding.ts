@@ -32,6 +32,7 @@ const SESSION_CHANGES: Readonly<Record<string, SessionOf>> = {
   'POST /permissions/:id': ofPermission,
   'POST /sessions/:id/abort': (request) => Promise.resolve(param(request)),
   'DELETE /sessions/:id': (request) => Promise.resolve(param(request)),
+  'PATCH /sessions/:id': (request) => Promise.resolve(param(request)),
 }
 
 export function registerClusterForwarding(app: FastifyInstance, runtime: Runtime): void {

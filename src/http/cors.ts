@@ -7,7 +7,7 @@ import cors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Every method a route of the API answers. */
-export const CORS_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'DELETE']
+export const CORS_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']
 
 export const CORS_ALLOWED_HEADERS: readonly string[] = ['authorization', 'content-type', 'last-event-id', 'range']
 

@@ -20,6 +20,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   createSession: { summary: 'A session whose tools work in a scratch directory', body: { workspace: '/tmp/tmp.Xq3bV9kL2a' } },
   listSessions: { summary: 'The next page of ten sessions', parameters: { limit: 10, before: SESSION } },
   getSession: { summary: 'The session of the walkthrough', parameters: { id: SESSION } },
+  updateSession: { summary: 'Name the session for the people who follow it in the console', parameters: { id: SESSION }, body: { label: 'Fix the login timeout' } },
   deleteSession: { summary: 'Delete the session once its work is done', parameters: { id: SESSION } },
   abortSession: { summary: 'Abort the running turn of the session', parameters: { id: SESSION } },
   getHistory: { summary: 'Every tool record of the session, with what the model received', parameters: { id: SESSION } },

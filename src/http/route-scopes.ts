@@ -32,6 +32,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /sessions': { scope: 'sessions:read' },
   'GET /sessions/:id': { scope: 'sessions:read', session: 'param' },
   'DELETE /sessions/:id': { scope: 'sessions:delete', session: 'param' },
+  // Who may create a session may name it.
+  'PATCH /sessions/:id': { scope: 'sessions:create', session: 'param' },
   'POST /sessions/:id/abort': { scope: 'sessions:abort', session: 'param' },
   'GET /sessions/:id/history': { scope: 'sessions:read', session: 'param' },
   'GET /sessions/:id/events': { scope: 'events:read', session: 'param', queryToken: true },

@@ -100,7 +100,8 @@ export class ScheduleService {
   async #record(schedule: NewScheduleOf, proposed: { readonly session: SessionRecord; readonly isNew: boolean }, body: CreateScheduleBody): Promise<SessionRecord> {
     for (let attempt = 1; ; attempt++) {
       const { session, isNew } = proposed
-      const event = { type: 'ScheduleAccepted' as const, sessionId: session.id, scheduleId: schedule.id, turnId: schedule.turnId, groups: schedule.groups }
+      const calls = schedule.calls.map((call) => ({ id: call.id, name: call.name }))
+      const event = { type: 'ScheduleAccepted' as const, sessionId: session.id, scheduleId: schedule.id, turnId: schedule.turnId, groups: schedule.groups, calls }
       try {
         await this.#parts.journal.appendGuarded(event, (unit, at) => {
           if (isNew) unit.sessions.insert(session)

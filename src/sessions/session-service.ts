@@ -1,7 +1,17 @@
 /** @module Sessions: create, look up, list, abort the turn, delete, answer approvals, read history. */
 import { isDeepStrictEqual } from 'node:util'
 import { actorOf, type AuditActor } from '../contracts/audit.js'
-import type { CreateSessionBody, CreateSessionFields, HistoryEntry, PermissionAnswerBody, PermissionRequestRecord, Session, SessionList, SessionListQuery } from '../contracts/api.js'
+import type {
+  CreateSessionBody,
+  CreateSessionFields,
+  HistoryEntry,
+  PermissionAnswerBody,
+  PermissionRequestRecord,
+  Session,
+  SessionList,
+  SessionListQuery,
+  UpdateSessionBody,
+} from '../contracts/api.js'
 import { ToolexecError } from '../contracts/errors.js'
 import type { PermissionMode } from '../contracts/ports.js'
 import { StoreConflictError, type ArtifactRecord, type PermissionRow, type SessionRecord, type Store } from '../contracts/store.js'
@@ -103,8 +113,18 @@ export class SessionService {
       permissionTimeoutMs: body.permissionTimeoutMs ?? null,
       sandbox: body.sandbox,
       ...(body.fourEyes === true ? { fourEyes: true } : {}),
+      ...(body.label === undefined ? {} : { label: body.label }),
       createdAt: new Date().toISOString(),
     }
+  }
+
+  /** Names the session, or takes its name away (null). */
+  async update(id: string, body: UpdateSessionBody): Promise<Session> {
+    await this.get(id)
+    await this.#parts.store.commit((unit) => unit.sessions.setLabel(id, body.label))
+    const view = await this.view(id)
+    if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [id, ''])
+    return view
   }
 
   async get(id: string): Promise<SessionRecord> {

@@ -25,6 +25,7 @@ export function toSessionRecord(row: RawRow): SessionRecord {
     permissionTimeoutMs: typeof row.permission_timeout_ms === 'number' ? row.permission_timeout_ms : null,
     sandbox: parsed<SandboxSettingsBody>(row.sandbox_json),
     ...(Number(row.four_eyes) === 1 ? { fourEyes: true } : {}),
+    ...(typeof row.label === 'string' ? { label: row.label } : {}),
     createdAt: String(row.created_at),
   }
 }
@@ -110,6 +111,7 @@ export const STORE_TABLES = [
   'session_four_eyes',
   'call_schedulers',
   'permission_deciders',
+  'session_labels',
 ] as const
 
 export function toKeyRecord(row: RawRow): KeyRecord {
@@ -180,6 +182,7 @@ export const json = (value: unknown): string | null => (value === undefined ? nu
 export const SESSION_DELETIONS = [
   'closeSessionPermissions',
   'deleteSessionFourEyes',
+  'deleteSessionLabel',
   'deleteSessionCallSchedulers',
   'deleteSessionDeciders',
   'deleteSessionCalls',

@@ -12,6 +12,7 @@ export type WriteKey =
   | 'insertSession'
   | 'insertSessionSandbox'
   | 'insertSessionFourEyes'
+  | 'setSessionLabel'
   | 'insertCallScheduler'
   | 'decidePermissionBy'
   | 'setPermissionMode'
@@ -74,6 +75,12 @@ function sessionWrites(write: Write, cached: CachedRows): SessionWrites {
       write('insertSession', session.id, session.workspace, session.permissionMode, session.interactive ? 1 : 0, session.permissionTimeoutMs, session.createdAt)
       if (session.fourEyes === true) write('insertSessionFourEyes', session.id)
       if (session.sandbox !== undefined) write('insertSessionSandbox', session.id, JSON.stringify(session.sandbox))
+      if (session.label !== undefined) write('setSessionLabel', session.id, session.label)
+    },
+    setLabel(id, label) {
+      cached.session(id)
+      if (label === null) write('deleteSessionLabel', id)
+      else write('setSessionLabel', id, label)
     },
     setPermissionMode(id, mode) {
       cached.session(id)

@@ -34,7 +34,8 @@ export interface paths {
         delete: operations["deleteSession"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a session's label: the name the console shows for it (without one, its workspace's folder and start time) */
+        patch: operations["updateSession"];
         trace?: never;
     };
     "/sessions/{id}/abort": {
@@ -779,6 +780,8 @@ export interface components {
         };
         CreateSessionBody: {
             id?: string;
+            /** @description A name for people to tell the session by, 1 to 120 characters, not blank, no control characters, line separators or bidirectional overrides */
+            label?: string;
             /** @description Where the session's tools work (relative: to the server's default, TOOLEXEC_WORKSPACE); never inside the server's own install directory */
             workspace?: string;
             permissionMode?: components["schemas"]["PermissionMode"];
@@ -1373,6 +1376,12 @@ export interface components {
             turnId: string;
             /** @description The batches the calls run in, in order: the calls of one batch run in parallel */
             groups: string[][];
+            /** @description Each call's id and tool name, in schedule order (absent from events stored before it was added): a viewer names the calls without reading the schedule */
+            calls?: {
+                id: string;
+                /** @description The name of the called tool */
+                name: string;
+            }[];
             /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
@@ -1411,6 +1420,8 @@ export interface components {
             sandbox?: components["schemas"]["SandboxSettings"];
             /** @description Present (true) when the session is under four eyes */
             fourEyes?: boolean;
+            /** @description The name a person gave the session, when one did (POST /sessions, PATCH /sessions/{id}) */
+            label?: string;
             createdAt: string;
             status: "idle" | "running" | "awaiting_permission";
             counts: {
@@ -1545,6 +1556,10 @@ export interface components {
             flags: components["schemas"]["ToolFlags"];
             timeout?: components["schemas"]["TimeoutPolicy"];
             resultBudget: components["schemas"]["ResultBudget"];
+        };
+        UpdateSessionBody: {
+            /** @description The new label; null takes the label away */
+            label: string | null;
         };
     };
     responses: never;
@@ -1843,6 +1858,96 @@ export interface operations {
             };
             /** @description Unsupported Media Type: a body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    updateSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f4bd3a8-2c7e-4f0e-9a51-6d1f3c2b7e90 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSessionBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Missing or wrong bearer token (only when the server runs with TOOLEXEC_TOKEN); the WWW-Authenticate header says why (RFC 6750) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description With a token: the key lacks the scope `sessions:create` (`API_ERR_FORBIDDEN`), or would reach outside the sessions or workspaces it is limited to. Only when the server runs without TOOLEXEC_TOKEN: the Host is not a loopback name (localhost, 127.x.x.x or [::1]; `API_ERR_HOST_NOT_LOOPBACK`), or a web page on another site sent the request (an Origin neither loopback nor in TOOLEXEC_CORS_ORIGINS, or Sec-Fetch-Site: cross-site; `API_ERR_ORIGIN_NOT_ALLOWED`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Payload Too Large: a body over 10 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Unsupported Media Type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Every error reply: 4xx and 5xx alike */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

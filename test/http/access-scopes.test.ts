@@ -50,6 +50,7 @@ const CALLS: Readonly<Record<string, (f: Fixture) => Call>> = {
   createSession: (f) => ({ url: '/sessions', body: { id: fresh('new'), workspace: f.workspace } }),
   listSessions: () => ({ url: '/sessions' }),
   getSession: (f) => ({ url: `/sessions/${f.session}` }),
+  updateSession: (f) => ({ url: `/sessions/${f.session}`, body: { label: 'probe' } }),
   getHistory: (f) => ({ url: `/sessions/${f.session}/history` }),
   streamEvents: (f) => ({ url: `/sessions/${f.session}/events` }),
   createSchedule: (f) => ({ url: '/schedules', body: { sessionId: f.session, calls: [{ id: fresh('read'), name: 'Read', input: { file_path: 'notes.txt' } }] } }),

@@ -99,7 +99,7 @@ describe('the queue of pending approvals', () => {
     const asked = await askingWrite('elsewhere', 'w-deny', 'denied.txt')
     const waiting = browser.page.locator('[data-testid="session-row"][data-session-id="elsewhere"] [data-testid="session-waiting"]')
     await expect.poll(() => waiting.getAttribute('data-since', { timeout: 1_000 }).catch(() => null), { timeout: SHOWN_WITHIN_MS }).toBe(asked.createdAt)
-    expect(await waiting.textContent()).toMatch(/^1 approval waiting since /)
+    expect(await waiting.textContent()).toMatch(/^1 approval waiting for \d+ (s|min) \(since /)
     expect(await browser.page.locator('[data-testid="session-row"][data-session-id="on-screen"] [data-testid="session-waiting"]').count()).toBe(0)
 
     await waiting.getByRole('button', { name: 'Answer the oldest approval of session elsewhere', exact: true }).click()

@@ -87,6 +87,23 @@ describe('GET /sessions/:id/events', () => {
     expect(started).toMatchObject({ callId: 'a0', toolName: 'Read', input: { file_path: 'f.txt' }, flags: { readOnly: true, sideEffectScope: 'none' } })
   })
 
+  it('names every call of a schedule in its ScheduleAccepted, in schedule order: a viewer needs no read of the schedule to name them', async () => {
+    const sessionId = fresh('names')
+    await s.json('POST', '/sessions', { id: sessionId })
+    const stream = await watch(sessionId)
+    const accepted = await accept(sessionId, [...reads('r', 2), { id: 'gone', name: 'Missing', input: {} }])
+    const frame = await stream.waitFor((received) => received.event === 'ScheduleAccepted')
+    expect(dataOf(frame)).toMatchObject({
+      scheduleId: accepted.scheduleId,
+      calls: [
+        { id: 'r0', name: 'Read' },
+        { id: 'r1', name: 'Read' },
+        { id: 'gone', name: 'Missing' },
+      ],
+    })
+    await stream.waitFor(completes(accepted.scheduleId))
+  })
+
   it('sends Cache-Control no-cache and X-Accel-Buffering no, and a heartbeat comment', async () => {
     const sessionId = fresh('headers')
     await s.json('POST', '/sessions', { id: sessionId })

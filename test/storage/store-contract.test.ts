@@ -586,6 +586,7 @@ describe(`Store contract on ${testBackend()}`, () => {
           'closed_permissions',
           'permission_deciders',
           'session_four_eyes',
+          'session_labels',
           'events',
           'permission_requests',
           'project_rules',

@@ -1,9 +1,11 @@
 /**
  * @module The console's frame: the header with its navigation, the queue of pending approvals,
- * the `?` help and who the token is, the token dialog, the page of the route.
+ * the switches of its alerts, the `?` help and who the token is, the token dialog, the page of the route.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
+import { AlertToggles } from './alert-toggles.js'
 import { onUnauthorized, storeToken } from './api.js'
+import { useAlertSettings, useApprovalAlerts } from './approval-alerts.js'
 import { QueueButton, QueueModal } from './approval-queue.js'
 import { CallerContext, fetchCaller, holds, type Caller } from './caller.js'
 import { KeyHelp, useHelpKey } from './key-help.js'
@@ -85,6 +87,8 @@ export function App() {
     setAuth('needed')
   }
   const pending = usePendingQueue(auth === 'ok' && holds(caller, 'sessions:read'))
+  const [alerts, setAlerts] = useAlertSettings()
+  useApprovalAlerts(pending, alerts)
   // undefined: closed; null: open on the oldest; a string: open on that request.
   const [queueAt, setQueueAt] = useState<string | null | undefined>(undefined)
   const [help, setHelp] = useState(false)
@@ -113,6 +117,7 @@ export function App() {
             </NavLink>
           </nav>
           <QueueButton count={pending.length} onOpen={() => setQueueAt(null)} />
+          {auth === 'ok' && holds(caller, 'sessions:read') ? <AlertToggles settings={alerts} onChange={setAlerts} /> : null}
           <button type="button" class="secondary help-button" data-testid="key-help-open" aria-label="Keyboard shortcuts" aria-keyshortcuts="?" onClick={openHelp}>
             ?
           </button>

@@ -1,5 +1,9 @@
-/** @module One call: tool, input summary, status, timing, who allowed or denied it, live progress; its result opens below. */
+/**
+ * @module One call: tool, input summary, status, timing, who allowed or denied it, live
+ * progress; its result opens below, at once for a call that failed or was denied (the reason first).
+ */
 import { useState } from 'preact/hooks'
+import { PROBLEM_STATUSES } from './call-filter.js'
 import { formatBytes, formatMs, summarizeInput } from './format.js'
 import { ArtifactButton, artifactsOf, DisplayView, ModelContentView } from './result-view.js'
 import type { CallState } from './timeline.js'
@@ -54,7 +58,7 @@ function Details({ call }: { readonly call: CallState }) {
       ) : (
         <>
           {result.error === undefined ? null : (
-            <p class="error">
+            <p class="error" data-testid="call-reason">
               {result.error.stage} · {result.error.errorClass}
               {result.error.code === undefined ? '' : ` · ${result.error.code}`}: {result.error.message}
             </p>
@@ -82,7 +86,9 @@ function Details({ call }: { readonly call: CallState }) {
 }
 
 export function CallRow({ call }: { readonly call: CallState }) {
-  const [open, setOpen] = useState(false)
+  // Unset until the person toggles it: a call that fails later still opens by itself.
+  const [toggled, setOpen] = useState<boolean | undefined>(undefined)
+  const open = toggled ?? PROBLEM_STATUSES.has(call.status)
   const detailsId = `call-details-${call.id}`
   return (
     <article class={`call-row status-${call.status}`} data-testid="call-row" data-call-id={call.id} data-status={call.status}>

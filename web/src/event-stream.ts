@@ -4,10 +4,9 @@
  * the stream is opened again from the last applied id. Events are applied in batches.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { ScheduleReply } from '../../src/contracts/api.js'
 import type { SessionEvent } from '../../src/contracts/session-events.js'
 import { request, storedToken } from './api.js'
-import { applyEvents, EMPTY_TIMELINE, SESSION_EVENT_TYPES, withCallNames, type Timeline } from './timeline.js'
+import { applyEvents, EMPTY_TIMELINE, SESSION_EVENT_TYPES, type Timeline } from './timeline.js'
 
 export type ConnectionState = 'live' | 'reconnecting' | 'closed'
 
@@ -42,14 +41,7 @@ export function useSessionEvents(sessionId: string, onEvent: (event: SessionEven
     let reopenTimer: ReturnType<typeof setTimeout> | undefined
     let source: EventSource | undefined
     let stopped = false
-    const named = new Set<string>()
 
-    const fillNames = async (scheduleId: string): Promise<void> => {
-      const reply = await request<ScheduleReply>('GET', `/schedules/${encodeURIComponent(scheduleId)}`)
-      if (stopped || reply.body === undefined) return
-      current = withCallNames(current, reply.body.calls)
-      setTimeline(current)
-    }
     const flush = (): void => {
       flushTimer = undefined
       const events = queue
@@ -57,14 +49,7 @@ export function useSessionEvents(sessionId: string, onEvent: (event: SessionEven
       const before = current.lastSeq
       current = applyEvents(current, events)
       setTimeline(current)
-      for (const event of events) {
-        if (event.seq <= before) continue
-        onEventRef.current(event)
-        if (event.type === 'ScheduleAccepted' && !named.has(event.scheduleId)) {
-          named.add(event.scheduleId)
-          void fillNames(event.scheduleId)
-        }
-      }
+      for (const event of events) if (event.seq > before) onEventRef.current(event)
     }
     const receive = (message: MessageEvent<string>): void => {
       queue.push(JSON.parse(message.data) as SessionEvent)

@@ -22,3 +22,14 @@ export function summarizeInput(input: unknown): string {
   const json = JSON.stringify(input)
   return json.length > 200 ? `${json.slice(0, 200)}…` : json
 }
+
+/** How long ago, coarsely: "40 s", "3 min", "2 h 5 min", "3 d". */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000))
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
+  return `${Math.floor(hours / 24)} d`
+}

@@ -1,21 +1,33 @@
 /**
- * @module One session, live: its approvals first (the keys act on one of them, `j`/`k` move
- * between them), then each schedule with its groups side by side as the scheduler made them,
- * each call a row; abort the running turn.
+ * @module One session, live, under its name: its approvals first (the keys act on one of them,
+ * `j`/`k` move between them), then each schedule with its turn's number and its groups side by
+ * side as the scheduler made them, each call a row, filtered by status when asked; abort the
+ * turn while one runs.
  */
 import { useState } from 'preact/hooks'
 import type { SessionEvent } from '../../src/contracts/session-events.js'
 import { request } from './api.js'
 import { ApprovalDialog, type ApprovalRequest } from './approval-dialog.js'
 import { useCan } from './caller.js'
+import { CALL_FILTER_NAMES, CALL_FILTERS, type CallFilter } from './call-filter.js'
 import { CallRow } from './call-row.js'
 import { useSessionEvents } from './event-stream.js'
 import { refreshPending } from './pending.js'
+import { SessionTitle, useSessionRecord } from './session-title.js'
 import type { PermissionRequest, ScheduleState, Timeline } from './timeline.js'
 
 const CONNECTION_TEXT = { live: 'live', reconnecting: 'reconnecting…', closed: 'closed' } as const
 
-function ScheduleView({ schedule, timeline }: { readonly schedule: ScheduleState; readonly timeline: Timeline }) {
+interface ScheduleViewProps {
+  readonly schedule: ScheduleState
+  readonly timeline: Timeline
+  readonly filter: CallFilter
+}
+
+function ScheduleView({ schedule, timeline, filter }: ScheduleViewProps) {
+  const keeps = CALL_FILTERS[filter].keeps
+  const groups = schedule.groups.map((group) => group.filter((id) => keeps(timeline.calls.get(id)?.status ?? 'pending')))
+  if (filter !== 'all' && groups.every((group) => group.length === 0)) return null
   return (
     <section class="schedule" data-testid="schedule" data-schedule-id={schedule.id} aria-label={`Schedule ${schedule.id}`}>
       <header>
@@ -24,10 +36,13 @@ function ScheduleView({ schedule, timeline }: { readonly schedule: ScheduleState
         </h3>
         <span class={`status status-${schedule.status}`}>{schedule.status}</span>
         <span class="meta">
-          turn {schedule.turnId} · {new Date(schedule.at).toLocaleTimeString()}
+          <span class="turn" data-testid="turn-number" title={`turn ${schedule.turnId}`}>
+            turn {schedule.turn}
+          </span>{' '}
+          · {new Date(schedule.at).toLocaleTimeString()}
         </span>
       </header>
-      {schedule.groups.map((group, index) => (
+      {groups.map((group, index) => (
         <div key={index} class={group.length > 1 ? 'group parallel' : 'group'} data-testid="group" data-group-index={index} aria-label={`Group ${index + 1}${group.length > 1 ? ', in parallel' : ''}`}>
           {group.map((id) => {
             const call = timeline.calls.get(id)
@@ -46,6 +61,25 @@ function approvalsToShow(timeline: Timeline, lost: ReadonlyMap<string, { request
   return shown
 }
 
+function FilterControl({ filter, onChange, timeline }: { readonly filter: CallFilter; readonly onChange: (filter: CallFilter) => void; readonly timeline: Timeline }) {
+  const statuses = [...timeline.calls.values()].map((call) => call.status)
+  return (
+    <label class="call-filter">
+      Show
+      <select data-testid="status-filter" value={filter} onChange={(event) => onChange(event.currentTarget.value as CallFilter)}>
+        {CALL_FILTER_NAMES.map((name) => (
+          <option key={name} value={name}>
+            {CALL_FILTERS[name].label} ({statuses.filter(CALL_FILTERS[name].keeps).length})
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/** A turn runs while a schedule of it has not ended: the only time an abort does something. */
+const turnRuns = (timeline: Timeline): boolean => timeline.pending.size > 0 || timeline.schedules.some((schedule) => schedule.status === 'running')
+
 export function SessionView({ sessionId }: { readonly sessionId: string }) {
   const onEvent = (event: SessionEvent): void => {
     if (event.type === 'PermissionRequested' || event.type === 'PermissionResolved') refreshPending()
@@ -55,6 +89,8 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
   const [lost, setLost] = useState<ReadonlyMap<string, { request: PermissionRequest; outcome: string }>>(new Map())
   const [abortText, setAbortText] = useState<string | undefined>(undefined)
   const [activeId, setActiveId] = useState<string | undefined>(undefined)
+  const [filter, setFilter] = useState<CallFilter>('all')
+  const [session, setSession] = useSessionRecord(sessionId)
   const onOutcome = (permissionId: string, outcome: string | undefined): void => {
     const next = new Map(lost)
     const asked = timeline.pending.get(permissionId) ?? lost.get(permissionId)?.request
@@ -77,13 +113,11 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
   return (
     <section class="page session-view" data-testid="session-view" data-session-id={sessionId} aria-labelledby="session-title">
       <div class="page-head">
-        <h1 id="session-title">
-          Session <code>{sessionId}</code>
-        </h1>
+        <SessionTitle sessionId={sessionId} session={session} onRenamed={setSession} />
         <span class={`connection connection-${connection}`} data-testid="connection-state" data-state={connection} role="status">
           {CONNECTION_TEXT[connection]}
         </span>
-        {canAbort ? (
+        {canAbort && turnRuns(timeline) ? (
           <button type="button" class="danger" data-testid="abort-turn" onClick={() => void abort()}>
             Abort turn
           </button>
@@ -98,9 +132,9 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
       {approvals.map(({ request: asked, outcome }, index) => (
         <ApprovalDialog key={asked.permissionId} request={asked} outcome={outcome} onOutcome={onOutcome} active={index === activeIndex} onMove={move} />
       ))}
-      {timeline.schedules.length === 0 ? <p class="empty">No schedules yet.</p> : null}
+      {timeline.schedules.length === 0 ? <p class="empty">No schedules yet.</p> : <FilterControl filter={filter} onChange={setFilter} timeline={timeline} />}
       {timeline.schedules.map((schedule) => (
-        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} />
+        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} filter={filter} />
       ))}
     </section>
   )

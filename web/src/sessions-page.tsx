@@ -1,15 +1,22 @@
 /**
- * @module The sessions, newest first, live: create one, open one, delete one (a refusal says
- * why); which wait for a person and since when, with a way to answer there; creating and
- * deleting are offered only to a token holding their scope.
+ * @module The sessions, newest first, live, a page at a time ("More" shows the next): each by
+ * its label, else its workspace's folder and start time; create one, open one, delete one (a
+ * refusal says why); which wait for a person and for how long, with a way to answer there;
+ * creating and deleting are offered only to a token holding their scope.
  */
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { CreateSessionBody, Session, SessionList } from '../../src/contracts/api.js'
 import { request } from './api.js'
 import { useCan } from './caller.js'
+import { formatAge } from './format.js'
 import { usePolling } from './polling.js'
 import { useQueue } from './queue-context.js'
 import { sessionHref } from './route.js'
+import { sessionName } from './session-name.js'
+
+/** Sessions a "More" adds; the API gives at most 500 in one reply. */
+export const SESSIONS_PAGE = 100
+const MAX_REPLY = 500
 
 const MODES: readonly NonNullable<CreateSessionBody['permissionMode']>[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']
 
@@ -104,7 +111,7 @@ function DeleteControls({ confirming, onAsk, onConfirm, onCancel }: DeleteContro
   )
 }
 
-/** "2 approvals waiting since 10:42:03" and the way to the oldest, from the header's queue. */
+/** "2 approvals waiting for 3 min (since 10:42:03)" and the way to the oldest, from the header's queue. */
 function Waiting({ sessionId }: { readonly sessionId: string }) {
   const queue = useQueue()
   const waiting = queue.requests.filter((request) => request.sessionId === sessionId)
@@ -114,7 +121,8 @@ function Waiting({ sessionId }: { readonly sessionId: string }) {
   return (
     <div class="waiting" data-testid="session-waiting" data-since={oldest.createdAt}>
       <span>
-        {waiting.length} approval{waiting.length === 1 ? '' : 's'} waiting since <time dateTime={oldest.createdAt}>{since}</time>
+        {waiting.length} approval{waiting.length === 1 ? '' : 's'} waiting for <span data-testid="session-waiting-age">{formatAge(Date.now() - Date.parse(oldest.createdAt))}</span> (since{' '}
+        <time dateTime={oldest.createdAt}>{since}</time>)
       </span>
       <button type="button" data-testid="session-answer" aria-label={`Answer the oldest approval of session ${sessionId}`} onClick={() => queue.open(oldest.id)}>
         Answer
@@ -139,9 +147,12 @@ function SessionRow({ session, onDeleted }: { readonly session: Session; readonl
   return (
     <li class={counts.pendingPermissions > 0 ? 'card session-row waits' : 'card session-row'} data-testid="session-row" data-session-id={session.id}>
       <div class="row-head">
-        <a class="session-link" href={sessionHref(session.id)}>
-          {session.id}
-        </a>
+        <span class="session-names">
+          <a class="session-link" href={sessionHref(session.id)} data-testid="session-name">
+            {sessionName(session)}
+          </a>
+          <code class="session-id">{session.id}</code>
+        </span>
         <span class={`status status-${session.status}`} data-testid="session-status">
           {session.status}
         </span>
@@ -171,15 +182,32 @@ export function SessionsPage() {
   const [sessions, setSessions] = useState<readonly Session[] | undefined>(undefined)
   const [error, setError] = useState<string | undefined>(undefined)
   const [creating, setCreating] = useState(false)
+  const [wanted, setWanted] = useState(SESSIONS_PAGE)
+  const [more, setMore] = useState(false)
   const canCreate = useCan('sessions:create')
+  // Every page shown is read again on each poll, so a session created meanwhile shifts none out of view.
   const reload = usePolling(async () => {
-    const reply = await request<SessionList>('GET', '/sessions?limit=200')
-    if (reply.body === undefined) setError(reply.error)
-    else {
-      setError(undefined)
-      setSessions(reply.body.sessions)
-    }
+    const read: Session[] = []
+    let before: string | undefined
+    do {
+      const query = new URLSearchParams({ limit: String(Math.min(wanted - read.length, MAX_REPLY)) })
+      if (before !== undefined) query.set('before', before)
+      const reply = await request<SessionList>('GET', `/sessions?${query.toString()}`)
+      if (reply.body === undefined) {
+        setError(reply.error)
+        return
+      }
+      read.push(...reply.body.sessions)
+      before = reply.body.next
+    } while (before !== undefined && read.length < wanted)
+    setError(undefined)
+    setSessions(read)
+    setMore(before !== undefined)
   }, true)
+  // Runs after the render that gave the load its new `wanted`.
+  useEffect(() => {
+    if (wanted > SESSIONS_PAGE) reload()
+  }, [wanted, reload])
   return (
     <section class="page" aria-labelledby="sessions-title">
       <div class="page-head">
@@ -210,6 +238,11 @@ export function SessionsPage() {
           <SessionRow key={session.id} session={session} onDeleted={reload} />
         ))}
       </ul>
+      {more ? (
+        <button type="button" class="secondary sessions-more" data-testid="sessions-more" onClick={() => setWanted(wanted + SESSIONS_PAGE)}>
+          More sessions
+        </button>
+      ) : null}
     </section>
   )
 }

@@ -1,6 +1,7 @@
 /**
  * @module A session's timeline, rebuilt from its events alone: schedules with their groups as
- * the scheduler made them, one record per call, the pending approvals. Events are applied by
+ * the scheduler made them and their turn's number (1, 2, 3 … in the order turns arrived),
+ * one record per call, named from the start, the pending approvals. Events are applied by
  * sequence number, so a replay after a reconnection neither loses nor doubles one.
  */
 import type { CallRecordStatus } from '../../src/contracts/api.js'
@@ -35,6 +36,8 @@ export interface CallState {
 export interface ScheduleState {
   readonly id: string
   readonly turnId: string
+  /** 1 for the session's first turn, then 2, 3 …: a schedule of a turn seen before takes its number. */
+  readonly turn: number
   readonly groups: readonly (readonly string[])[]
   readonly status: 'running' | 'completed' | 'stopped' | 'cancelled'
   readonly at: string
@@ -118,6 +121,11 @@ function updateSchedule(draft: Draft, id: string | undefined, change: (schedule:
   if (schedule !== undefined) draft.schedules[index] = change(schedule)
 }
 
+function turnNumber(schedules: readonly ScheduleState[], turnId: string): number {
+  const seen = schedules.find((schedule) => schedule.turnId === turnId)
+  return seen?.turn ?? (schedules.at(-1)?.turn ?? 0) + 1
+}
+
 function hookText(event: EventOf<'HookRunStarted' | 'HookRunCompleted' | 'HookRunBlocked' | 'HookRunFailed'>): string {
   const what = `${event.hookEvent} ${event.hook}`
   if (event.type === 'HookRunStarted') return `${what}: started`
@@ -144,8 +152,9 @@ export function decisionText(event: EventOf<'PermissionResolved'>): string {
 function apply(draft: Draft, event: SessionEvent): void {
   switch (event.type) {
     case 'ScheduleAccepted':
-      draft.schedules.push({ id: event.scheduleId, turnId: event.turnId, groups: event.groups, status: 'running', at: event.at })
+      draft.schedules.push({ id: event.scheduleId, turnId: event.turnId, turn: turnNumber(draft.schedules, event.turnId), groups: event.groups, status: 'running', at: event.at })
       for (const id of event.groups.flat()) if (!draft.calls.has(id)) draft.calls.set(id, newCall(id, event.scheduleId))
+      for (const call of event.calls ?? []) updateCall(draft, call.id, { toolName: draft.calls.get(call.id)?.toolName ?? call.name }, event.scheduleId)
       return
     case 'BatchStarted':
       // An open schedule grows while it runs: its later batches are known from here.
@@ -193,17 +202,4 @@ function apply(draft: Draft, event: SessionEvent): void {
     case 'BackgroundTaskLost':
       return
   }
-}
-
-/** Names and inputs of calls no event has described yet (queued behind others), from the schedule record. */
-export function withCallNames(timeline: Timeline, calls: readonly { id: string; name: string; input: unknown }[]): Timeline {
-  const next = new Map(timeline.calls)
-  let changed = false
-  for (const record of calls) {
-    const call = next.get(record.id)
-    if (call === undefined || (call.toolName !== undefined && call.input !== undefined)) continue
-    next.set(record.id, { ...call, toolName: call.toolName ?? record.name, input: call.input ?? record.input })
-    changed = true
-  }
-  return changed ? { ...timeline, calls: next } : timeline
 }

@@ -1,7 +1,7 @@
-/** @module Session routes: create, list, read, delete, abort, history. */
+/** @module Session routes: create, list, read, label, delete, abort, history. */
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox'
-import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from '../../contracts/api.js'
+import { CreateSessionBodySchema, HistoryEntrySchema, SessionListQuerySchema, SessionListSchema, SessionSchema, UpdateSessionBodySchema } from '../../contracts/api.js'
 import { actorOf } from '../../contracts/audit.js'
 import { ToolexecError } from '../../contracts/errors.js'
 import type { Runtime } from '../../sessions/runtime.js'
@@ -58,6 +58,22 @@ export const sessionRoutes: FastifyPluginCallbackTypebox<{ runtime: Runtime }> =
       if (view === undefined) throw new ToolexecError('API_ERR_SESSION_NOT_FOUND', [request.params.id, ''])
       return view
     },
+  )
+
+  app.patch(
+    '/sessions/:id',
+    {
+      schema: {
+        operationId: 'updateSession',
+        summary: "Change a session's label: the name the console shows for it (without one, its workspace's folder and start time)",
+        tags: ['sessions'],
+        params: SessionIdParams,
+        body: inline(UpdateSessionBodySchema),
+        response: { 200: inline(SessionSchema), ...errors(400, 404, 507) },
+      },
+      preHandler: refuseNewWorkWhenFull(runtime.storage),
+    },
+    (request) => runtime.sessions.update(request.params.id, request.body),
   )
 
   app.delete(

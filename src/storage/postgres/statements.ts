@@ -14,9 +14,9 @@ const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES ($1, $2)',
   getSession:
-    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
+    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes, (SELECT label FROM session_labels l WHERE l.session_id = s.id) AS label FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = $1',
   sessionIds: 'SELECT id FROM sessions',
-  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes, (SELECT label FROM session_labels l WHERE l.session_id = s.id) AS label FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
       WHERE (s.created_at, s.id) < ($1, $2) ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = $1) AS schedules,
@@ -118,6 +118,7 @@ const SQL = {
   auditPage: `SELECT * FROM audit_log WHERE seq > $1 AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR actor_id = $3) AND ($4::text IS NULL OR session_id = $4)
       AND ($5::text IS NULL OR at >= $5) AND ($6::text IS NULL OR at < $6) ORDER BY seq LIMIT $7`,
   insertSessionFourEyes: 'INSERT INTO session_four_eyes (session_id) VALUES ($1)',
+  setSessionLabel: 'INSERT INTO session_labels (session_id, label) VALUES ($1, $2) ON CONFLICT (session_id) DO UPDATE SET label = excluded.label',
   insertCallScheduler: 'INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES ($1, $2, $3)',
   callScheduler: 'SELECT scheduled_by FROM call_schedulers WHERE session_id = $1 AND call_id = $2',
   // Before the decision itself: only a request still pending gets its decider.
@@ -126,6 +127,7 @@ const SQL = {
   closedPermissionSession: 'SELECT session_id FROM closed_permissions WHERE id = $1',
   closeSessionPermissions: 'INSERT INTO closed_permissions (id, session_id) SELECT id, session_id FROM permission_requests WHERE session_id = $1 ON CONFLICT (id) DO NOTHING',
   deleteSessionFourEyes: 'DELETE FROM session_four_eyes WHERE session_id = $1',
+  deleteSessionLabel: 'DELETE FROM session_labels WHERE session_id = $1',
   deleteSessionCallSchedulers: 'DELETE FROM call_schedulers WHERE session_id = $1',
   deleteSessionDeciders: 'DELETE FROM permission_deciders WHERE session_id = $1',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = $1',

@@ -42,6 +42,7 @@ const SESSION_AT: Partial<Record<WriteKey, number>> = {
   insertSession: 0,
   insertSessionSandbox: 0,
   insertSessionFourEyes: 0,
+  setSessionLabel: 0,
   insertCallScheduler: 0,
   setPermissionMode: 1,
   setTodos: 0,

@@ -7,9 +7,9 @@ const SQL = {
   insertSession: 'INSERT INTO sessions (id, workspace, permission_mode, interactive, permission_timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   insertSessionSandbox: 'INSERT INTO session_sandbox (session_id, settings_json) VALUES (?, ?)',
   getSession:
-    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
+    'SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes, (SELECT label FROM session_labels l WHERE l.session_id = s.id) AS label FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id WHERE s.id = ?',
   sessionIds: 'SELECT id FROM sessions',
-  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
+  sessionsBefore: `SELECT s.*, b.settings_json AS sandbox_json, (SELECT 1 FROM session_four_eyes f WHERE f.session_id = s.id) AS four_eyes, (SELECT label FROM session_labels l WHERE l.session_id = s.id) AS label FROM sessions s LEFT JOIN session_sandbox b ON b.session_id = s.id
       WHERE (s.created_at, s.id) < (?, ?) ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
   sessionCounts: `SELECT
       (SELECT count(*) FROM schedules WHERE session_id = ?) AS schedules,
@@ -102,6 +102,7 @@ const SQL = {
   auditPage: `SELECT * FROM audit_log WHERE seq > ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR actor_id = ?) AND (? IS NULL OR session_id = ?)
       AND (? IS NULL OR at >= ?) AND (? IS NULL OR at < ?) ORDER BY seq LIMIT ?`,
   insertSessionFourEyes: 'INSERT INTO session_four_eyes (session_id) VALUES (?)',
+  setSessionLabel: 'INSERT INTO session_labels (session_id, label) VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET label = excluded.label',
   insertCallScheduler: 'INSERT INTO call_schedulers (session_id, call_id, scheduled_by) VALUES (?, ?, ?)',
   callScheduler: 'SELECT scheduled_by FROM call_schedulers WHERE session_id = ? AND call_id = ?',
   // Before the decision itself: only a request still pending gets its decider.
@@ -110,6 +111,7 @@ const SQL = {
   closedPermissionSession: 'SELECT session_id FROM closed_permissions WHERE id = ?',
   closeSessionPermissions: 'INSERT INTO closed_permissions (id, session_id) SELECT id, session_id FROM permission_requests WHERE session_id = ? ON CONFLICT (id) DO NOTHING',
   deleteSessionFourEyes: 'DELETE FROM session_four_eyes WHERE session_id = ?',
+  deleteSessionLabel: 'DELETE FROM session_labels WHERE session_id = ?',
   deleteSessionCallSchedulers: 'DELETE FROM call_schedulers WHERE session_id = ?',
   deleteSessionDeciders: 'DELETE FROM permission_deciders WHERE session_id = ?',
   deleteSessionCalls: 'DELETE FROM tool_calls WHERE session_id = ?',
