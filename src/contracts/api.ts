@@ -17,7 +17,7 @@ import {
   OpenAIFunctionCallOutputSchema,
   OpenAIResponsesOutputSchema,
 } from './model-formats.js'
-import { DecidedBySchema, RiskLevelSchema } from './events.js'
+import { DecidedBySchema, RiskLevelSchema, RuleChoiceSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
 
@@ -284,6 +284,13 @@ export const PermissionAnswerBodySchema = Type.Object(
     decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
     scope: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('session'), Type.Literal('project')])),
     message: Type.Optional(Type.String({ maxLength: 10_000 })),
+    rules: Type.Optional(
+      Type.Array(Type.String({ maxLength: 10_000 }), {
+        minItems: 1,
+        maxItems: 64,
+        description: "With scope `project`: the `rules` of one of the request's `suggestedRules`, the choice the person took (else 400 `API_ERR_RULE_NOT_OFFERED`); absent: the `suggestedRule`",
+      }),
+    ),
     /** When given, the request must belong to this session. */
     sessionId: Type.Optional(Id),
     inputHash: Type.Optional(
@@ -309,6 +316,7 @@ export const PermissionRequestRecordSchema = Type.Object(
     riskLevel: RiskLevelSchema,
     reason: Type.String(),
     suggestedRule: Type.Optional(Type.String()),
+    suggestedRules: Type.Optional(Type.Array(RuleChoiceSchema, { description: 'The project rules a decision with scope `project` may add, `suggestedRule` first' })),
     status: Type.Union([Type.Literal('pending'), Type.Literal('allow'), Type.Literal('deny')]),
     decidedBy: Type.Optional(DecidedBySchema),
     deciderId: Type.Optional(Type.String({ description: 'Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token)' })),
