@@ -35,7 +35,7 @@ export type ApprovalOutcome = { readonly kind: 'narrowed' } | { readonly kind: '
 async function prepare(args: ApprovalInput): Promise<ApprovalPreparation | undefined> {
   if (args.entry.prepareApproval === undefined) return undefined
   try {
-    return await args.entry.prepareApproval(args.input, { sessionId: args.turn.sessionId, callId: args.callId, workspace: args.turn.workspace })
+    return await args.entry.prepareApproval(args.input, { sessionId: args.turn.sessionId, callId: args.callId, workspace: args.turn.workspace, services: args.deps.services })
   } catch (error) {
     args.deps.logger.warn({ callId: args.callId, toolName: args.toolName, err: error }, LOG_EVENTS.approvalPreviewFailed)
     return undefined
