@@ -69,6 +69,8 @@ export interface ApprovalPreview {
   readonly title?: string
   readonly text?: string
   readonly display?: Display
+  /** The whole diff, when `display` is a file_diff that had to be cut: a person may open it. */
+  readonly wholeDiff?: Display
   /** Where and how a command would run once allowed (Bash). */
   readonly command?: CommandPreview
 }
