@@ -2,10 +2,11 @@
  * The change first, and grants no wider than meant, in Chromium: a 400-line Write shows its
  * diff (the file named in the workspace), the raw input collapsed and Allow in view without
  * scrolling at 1280x800; its whole diff opens windowed (a 10,000-line one too, only the rows
- * in view in the DOM). A Bash command shows its directory and sandbox and an honest risk; its
- * prefix grant adds one rule per part, which the Rules page lists and deletes. At 390x844
- * the header's queue opens the approval, with no sideways scroll, 44 px targets, and Allow in
- * view. Screenshots go to test-results/console/. No console error or failed request.
+ * in view in the DOM); an HTTP tool's input reads as a tree. A Bash command shows its
+ * directory, sandbox and an honest risk; its prefix grant adds one rule per part, which the
+ * Rules page lists and deletes. At 390x844 the header's queue opens the approval, with no
+ * sideways scroll, 44 px targets, and Allow in view. Screenshots go to test-results/console/.
+ * No console error or failed request.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -123,6 +124,18 @@ describe('the change first', () => {
     }
     await expect.poll(() => whole.getByTestId('whole-diff-line').last().textContent(), { timeout: SHOWN_WITHIN_MS }).toContain('line 10000 of the file')
     expect(Date.now() - started).toBeLessThan(5_000)
+    expect(browser.problems).toEqual([])
+  }, 60_000)
+  it("shows an HTTP tool's input as a tree, strings as they read, the raw JSON collapsed", async () => {
+    const tool = { name: 'CreateTicket', description: 'Opens a ticket', inputSchema: { type: 'object' }, url: 'http://127.0.0.1:9/tickets', sideEffectScope: 'network' }
+    expect((await server.json('POST', '/tools', tool)).status).toBe(201)
+    const asked = await asking('writes', 'ticket', 'CreateTicket', { title: 'Disk full', labels: ['ops', 'urgent'], body: 'first line\nsecond line' })
+    const tree = cardOf(asked.id).getByTestId('approval-input-tree')
+    await tree.waitFor({ timeout: SHOWN_WITHIN_MS })
+    expect(await tree.locator(':scope > dl > div > dt').allTextContents()).toEqual(['title', 'labels', 'body'])
+    expect(await tree.getByText('first line').textContent()).toBe('first line\nsecond line')
+    expect(await tree.locator('dl dl dd').allTextContents()).toEqual(['ops', 'urgent'])
+    expect(await cardOf(asked.id).getByTestId('approval-input').isVisible()).toBe(false)
     expect(browser.problems).toEqual([])
   }, 60_000)
 })
