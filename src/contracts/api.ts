@@ -312,7 +312,7 @@ export const PermissionRequestRecordSchema = Type.Object(
     toolName: Type.String(),
     input: Type.Unknown(),
     inputHash: Type.String({ description: 'SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input' }),
-    preview: Type.Optional(Type.Unknown()),
+    preview: Type.Optional(Type.Unknown({ description: 'As in the PermissionRequested event: a diff, or where and how a command would run' })),
     riskLevel: RiskLevelSchema,
     reason: Type.String(),
     suggestedRule: Type.Optional(Type.String()),

@@ -97,7 +97,13 @@ export const PermissionRequestedEventSchema = Type.Object(
     toolName,
     input: Type.Unknown({ description: 'The input the call would run with if allowed' }),
     inputHash: text('SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input'),
-    preview: Type.Optional(Type.Unknown({ description: 'What the call would change (a diff for a file edit), when the tool can tell' })),
+    preview: Type.Optional(
+      Type.Unknown({
+        description:
+          'What the call would change, when the tool can tell: for a Write or an Edit `display`, a file_diff (the file relative to the workspace) and, when that diff is cut, `wholeDiff`, all of it; ' +
+          'for Bash `command`: `cwd`, `confined` (with `reason` when not), where an allowed command may write (`writable`, but `protected`) and `network`',
+      }),
+    ),
     riskLevel: RiskLevelSchema,
     reason: text('Why a person is asked'),
     suggestedRule: Type.Optional(text('A permission rule that would allow calls like this one, to offer as "always allow"')),

@@ -1234,6 +1234,7 @@ export interface components {
             input: unknown;
             /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input */
             inputHash: string;
+            /** @description As in the PermissionRequested event: a diff, or where and how a command would run */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
@@ -1273,7 +1274,7 @@ export interface components {
             input: unknown;
             /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input */
             inputHash: string;
-            /** @description What the call would change (a diff for a file edit), when the tool can tell */
+            /** @description What the call would change, when the tool can tell: for a Write or an Edit `display`, a file_diff (the file relative to the workspace) and, when that diff is cut, `wholeDiff`, all of it; for Bash `command`: `cwd`, `confined` (with `reason` when not), where an allowed command may write (`writable`, but `protected`) and `network` */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
