@@ -28,6 +28,7 @@ export const API_ERROR_CODES = {
   API_ERR_ARTIFACT_FILE_MISSING:
     'The artifact is recorded, but its file cannot be read on this server: removed by hand, or saved by another server of a cluster whose artifact directory this one does not share (TOOLEXEC_ARTIFACT_DIR)',
   API_ERR_RULE_NOT_FOUND: 'No project rule has this id',
+  API_ERR_RULE_NOT_OFFERED: "A decision's `rules` are not the rules of one of the request's `suggestedRules`, or came without scope project: a person adds only a rule that was offered",
   API_ERR_TOOL_NOT_FOUND: 'No tool has this name',
   API_ERR_KEY_NOT_FOUND: 'No key has this id (among those the caller may manage)',
   API_ERR_LINK_NOT_FOUND: 'The session has no link with this id (among those the caller may manage)',

@@ -17,7 +17,7 @@ import {
   OpenAIFunctionCallOutputSchema,
   OpenAIResponsesOutputSchema,
 } from './model-formats.js'
-import { DecidedBySchema, RiskLevelSchema } from './events.js'
+import { DecidedBySchema, RiskLevelSchema, RuleChoiceSchema } from './events.js'
 import { ResultBudgetSchema, TimeoutPolicySchema } from './tool-entry.js'
 import { SandboxSettingsSchema } from './sandbox.js'
 import { SESSION_LABEL_MAX } from './session-label.js'
@@ -304,6 +304,13 @@ export const PermissionAnswerBodySchema = Type.Object(
     decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
     scope: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('session'), Type.Literal('project')])),
     message: Type.Optional(Type.String({ maxLength: 10_000 })),
+    rules: Type.Optional(
+      Type.Array(Type.String({ maxLength: 10_000 }), {
+        minItems: 1,
+        maxItems: 64,
+        description: "With scope `project`: the `rules` of one of the request's `suggestedRules`, the choice the person took (else 400 `API_ERR_RULE_NOT_OFFERED`); absent: the `suggestedRule`",
+      }),
+    ),
     /** When given, the request must belong to this session. */
     sessionId: Type.Optional(Id),
     inputHash: Type.Optional(
@@ -325,10 +332,11 @@ export const PermissionRequestRecordSchema = Type.Object(
     toolName: Type.String(),
     input: Type.Unknown(),
     inputHash: Type.String({ description: 'SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input' }),
-    preview: Type.Optional(Type.Unknown()),
+    preview: Type.Optional(Type.Unknown({ description: 'As in the PermissionRequested event: a diff, or where and how a command would run' })),
     riskLevel: RiskLevelSchema,
     reason: Type.String(),
     suggestedRule: Type.Optional(Type.String()),
+    suggestedRules: Type.Optional(Type.Array(RuleChoiceSchema, { description: 'The project rules a decision with scope `project` may add, `suggestedRule` first' })),
     status: Type.Union([Type.Literal('pending'), Type.Literal('allow'), Type.Literal('deny')]),
     decidedBy: Type.Optional(DecidedBySchema),
     deciderId: Type.Optional(Type.String({ description: 'Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token)' })),

@@ -64,6 +64,7 @@ export const ERROR_CATALOGUE = {
   API_ERR_STORAGE_FULL: 'No space left in the data directory %s: new work is refused until space is freed there',
   API_ERR_INTERNAL: 'Internal error',
   API_ERR_RULE_NOT_FOUND: 'Permission rule %s not found',
+  API_ERR_RULE_NOT_OFFERED: 'Permission request %s offers no choice of rules %s: send the `rules` of one of its `suggestedRules`, with scope project',
   API_ERR_TOOL_NOT_FOUND: 'Tool %s not found',
   API_ERR_TOOL_NOT_DELETABLE: 'Tool %s is not a client-defined HTTP tool and cannot be deleted',
   API_ERR_STORAGE_UNAVAILABLE: 'The database does not answer (%s); retry once it is back',

@@ -30,6 +30,18 @@ export const RiskLevelSchema = Type.Union([Type.Literal('low'), Type.Literal('me
 })
 export type RiskLevel = Static<typeof RiskLevelSchema>
 
+export const RuleChoiceSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('segments')], {
+      description:
+        '`exact`: this command (or file, domain, tool) only; `prefix`: each part of the command by its first words (`Bash(npm test:*)`); `segments`: each part of a compound command exactly',
+    }),
+    rules: Type.Array(Type.String(), { minItems: 1, description: 'The allow rules the choice adds, all of them: together they allow this call again, and every part of it' }),
+  },
+  { description: 'Project rules an approval may add ("allow for the project")' },
+)
+export type RuleChoice = Static<typeof RuleChoiceSchema>
+
 const scheduleId = text('The schedule the event belongs to')
 const batchIndex = Type.Integer({ minimum: 0, description: "The batch's position in the schedule's `groups`, from 0" })
 const batchCallIds = Type.Array(Str, { description: 'The ids of the calls of the batch, in schedule order' })
@@ -90,10 +102,19 @@ export const PermissionRequestedEventSchema = Type.Object(
     toolName,
     input: Type.Unknown({ description: 'The input the call would run with if allowed' }),
     inputHash: text('SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input'),
-    preview: Type.Optional(Type.Unknown({ description: 'What the call would change (a diff for a file edit), when the tool can tell' })),
+    preview: Type.Optional(
+      Type.Unknown({
+        description:
+          'What the call would change, when the tool can tell: for a Write or an Edit `display`, a file_diff (the file relative to the workspace) and, when that diff is cut, `wholeDiff`, all of it; ' +
+          'for Bash `command`: `cwd`, `confined` (with `reason` when not), where an allowed command may write (`writable`, but `protected`) and `network`',
+      }),
+    ),
     riskLevel: RiskLevelSchema,
     reason: text('Why a person is asked'),
     suggestedRule: Type.Optional(text('A permission rule that would allow calls like this one, to offer as "always allow"')),
+    suggestedRules: Type.Optional(
+      Type.Array(RuleChoiceSchema, { description: 'The project rules a decision with scope `project` may add (its `rules`), the narrowest first; absent: `suggestedRule` alone' }),
+    ),
   },
   { description: 'A call waits for approval: answer it with POST /permissions/{id}' },
 )
@@ -109,6 +130,7 @@ export const PermissionResolvedEventSchema = Type.Object(
     reason: Type.Optional(text("The deny message or the rule's reason")),
     ruleId: Type.Optional(text('The rule, or the PermissionRequest hook, that decided')),
     scope: Type.Optional(text('How far an allow given by a person reaches: once, session or project')),
+    rules: Type.Optional(Type.Array(Type.String(), { description: 'With scope `project`, the rules the person chose to add; absent: `suggestedRule`' })),
     deciderId: Type.Optional(text('The person who decided (decidedBy `client`): the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token)')),
     deciderName: Type.Optional(text("That key's name")),
   },

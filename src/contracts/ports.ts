@@ -2,7 +2,7 @@
  * @module The ports the executor reaches the world through (R2). The executor is built once
  * with these; tests pass real implementations on temporary paths.
  */
-import type { DecidedBy, EventSink, RiskLevel } from './events.js'
+import type { DecidedBy, EventSink, RiskLevel, RuleChoice } from './events.js'
 import type { ToolFlags } from './flags.js'
 import type { ToolEntry, ApprovalPreview } from './tool-entry.js'
 import type { PermissionMode } from './tool-context.js'
@@ -61,6 +61,8 @@ export interface PermissionVerdict {
   readonly riskLevel?: RiskLevel | undefined
   /** The narrowest rule that would allow this request again ("always allow"). */
   readonly suggestedRule?: string | undefined
+  /** The project rules an approval may add, `suggestedRule`'s first (rule-choices.ts). */
+  readonly suggestedRules?: readonly RuleChoice[] | undefined
   /** The real location, when asked or allowed, of a path outside the workspace (by name or through a symlink). */
   readonly leadsTo?: string | undefined
 }
@@ -79,6 +81,7 @@ export interface PermissionRequest {
   readonly riskLevel: RiskLevel
   readonly reason: string
   readonly suggestedRule?: string | undefined
+  readonly suggestedRules?: readonly RuleChoice[] | undefined
 }
 
 export interface PermissionAnswer {
@@ -87,6 +90,8 @@ export interface PermissionAnswer {
   /** A deny message or allow reason; a deny's message reaches the model. */
   readonly message?: string | undefined
   readonly scope?: 'once' | 'session' | 'project' | undefined
+  /** With scope `project`: the rules of the choice the person took (one of the request's `suggestedRules`); absent: `suggestedRule`. */
+  readonly rules?: readonly string[] | undefined
   /** Who decided, when a person did through the HTTP API: the principal's id (a key's, `admin`, `local`) and name. */
   readonly decider?: { readonly id: string; readonly name: string } | undefined
 }

@@ -223,9 +223,11 @@ export interface RuleReads {
 
 export interface RuleWrites {
   insertProjectRule(workspace: string, rule: string, at: string): void
-  /** The request's rule (its suggested rule, else its tool) as an allow rule of its session's workspace. */
-  /** Returns the new rule's id (no rule is added when the workspace has that rule already). */
-  projectRuleFor(permissionId: string, at: string): string
+  /**
+   * `rule` (else the request's suggested rule, else its tool) as an allow rule of the request's
+   * session's workspace. Returns the new rule's id (no rule is added when the workspace has that rule already).
+   */
+  projectRuleFor(permissionId: string, at: string, rule?: string): string
   deleteProjectRule(id: string): void
   /** Keeps the definition of an HTTP tool a client added, in place of one stored under its name before. */
   putClientTool(name: string, definition: unknown, at: string): void

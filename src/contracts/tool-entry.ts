@@ -8,7 +8,7 @@ import type { ToolFlags } from './flags.js'
 import { SideEffectScopeSchema } from './flags.js'
 import type { ModelContent } from './model-content.js'
 import type { Serialization, TurnControl } from './result.js'
-import { RetentionSchema, type ArtifactRef, type ToolCallContext } from './tool-context.js'
+import { RetentionSchema, type ArtifactRef, type ToolCallContext, type ToolServices } from './tool-context.js'
 
 export { RetentionSchema, type Retention } from './tool-context.js'
 
@@ -69,6 +69,25 @@ export interface ApprovalPreview {
   readonly title?: string
   readonly text?: string
   readonly display?: Display
+  /** The whole diff, when `display` is a file_diff that had to be cut: a person may open it. */
+  readonly wholeDiff?: Display
+  /** Where and how a command would run once allowed (Bash). */
+  readonly command?: CommandPreview
+}
+
+/** What an allowed command may do: its directory, its sandbox, what it may write and reach. */
+export interface CommandPreview {
+  readonly cwd: string
+  /** Runs in the sandbox; when false, with the server's own rights. */
+  readonly confined: boolean
+  /** Why it is not confined. */
+  readonly reason?: string
+  /** Where it may write, when confined. */
+  readonly writable: readonly string[]
+  /** Paths in the workspace it may not write, when confined. */
+  readonly protected: readonly string[]
+  /** Network access. */
+  readonly network: boolean
 }
 
 export interface ApprovalPreparation {
@@ -111,6 +130,8 @@ export interface InputContext {
   readonly sessionId: string
   readonly callId: string
   readonly workspace?: string | undefined
+  /** The server's services, where the executor has them (approval previews read the sandbox settings). */
+  readonly services?: Partial<ToolServices> | undefined
 }
 
 /**

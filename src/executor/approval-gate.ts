@@ -35,7 +35,7 @@ export type ApprovalOutcome = { readonly kind: 'narrowed' } | { readonly kind: '
 async function prepare(args: ApprovalInput): Promise<ApprovalPreparation | undefined> {
   if (args.entry.prepareApproval === undefined) return undefined
   try {
-    return await args.entry.prepareApproval(args.input, { sessionId: args.turn.sessionId, callId: args.callId, workspace: args.turn.workspace })
+    return await args.entry.prepareApproval(args.input, { sessionId: args.turn.sessionId, callId: args.callId, workspace: args.turn.workspace, services: args.deps.services })
   } catch (error) {
     args.deps.logger.warn({ callId: args.callId, toolName: args.toolName, err: error }, LOG_EVENTS.approvalPreviewFailed)
     return undefined
@@ -54,6 +54,7 @@ function buildRequest(args: ApprovalInput, preparation: ApprovalPreparation | un
     riskLevel,
     reason: args.verdict.reason ?? `Tool ${args.toolName} requires approval`,
     suggestedRule: args.verdict.suggestedRule,
+    suggestedRules: args.verdict.suggestedRules,
   }
 }
 
@@ -77,6 +78,7 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     riskLevel: request.riskLevel,
     reason: request.reason,
     suggestedRule: request.suggestedRule,
+    suggestedRules: request.suggestedRules?.map((choice) => ({ kind: choice.kind, rules: [...choice.rules] })),
   })
   const racers = startRacers(args, ticket, broker.interactive)
   const answer = await ticket.answer
@@ -92,6 +94,7 @@ export async function requestApproval(args: ApprovalInput): Promise<ApprovalOutc
     reason: answer.message,
     ruleId: answer.decidedBy === 'hook' ? racers.decidingHook() : undefined,
     scope: answer.scope,
+    rules: answer.rules === undefined ? undefined : [...answer.rules],
     deciderId: answer.decider?.id,
     deciderName: answer.decider?.name,
   })

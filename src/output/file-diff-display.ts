@@ -6,6 +6,16 @@
 import { structuredPatch, type StructuredPatchHunk } from 'diff'
 import { FILE_DIFF_MAX_HUNKS, FILE_DIFF_MAX_LINE_CHARS, FILE_DIFF_MAX_LINES, type DiffHunk, type FileDiffDisplay } from '../contracts/display.js'
 
+/** How much a display keeps: the reply's limits, or (an approval's diff opened in full) far more. */
+export interface DiffLimits {
+  readonly hunks: number
+  readonly lines: number
+}
+
+const REPLY_LIMITS: DiffLimits = { hunks: FILE_DIFF_MAX_HUNKS, lines: FILE_DIFF_MAX_LINES }
+/** The whole diff of an approval: every hunk, up to a bound no reviewer reads past. */
+export const WHOLE_DIFF_LIMITS: DiffLimits = { hunks: Number.POSITIVE_INFINITY, lines: 20_000 }
+
 export interface FileDiffArgs {
   readonly filePath: string
   /** null when the file did not exist before the call. */
@@ -37,9 +47,9 @@ const NO_NEWLINE_MARKER = '\\'
  * Builds the file_diff display of one file change.
  * @example buildFileDiffDisplay({ filePath: 'a.ts', oldContent: null, newContent: 'x\n' })
  */
-export function buildFileDiffDisplay(args: FileDiffArgs): FileDiffDisplay {
-  const { hunks: all, additions, deletions } = diffOf(args.oldContent ?? '', args.newContent)
-  const limited = limitHunks(all)
+export function buildFileDiffDisplay(args: FileDiffArgs, limits: DiffLimits = REPLY_LIMITS): FileDiffDisplay {
+  const { hunks: all, additions, deletions } = diffOf(args.oldContent ?? '', args.newContent, limits.lines)
+  const limited = limitHunks(all, limits)
   const { hunks, truncated: linesCut } = cutLongLines(limited.hunks)
   const truncated = limited.truncated || linesCut
   return {
@@ -60,17 +70,17 @@ interface Diff {
 }
 
 /** Hunks with the no-newline markers dropped and CRLF shown as plain lines. */
-function diffOf(oldContent: string, newContent: string): Diff {
+function diffOf(oldContent: string, newContent: string, maxLines: number): Diff {
   // jsdiff splits both texts into lines before its time limit applies: that alone holds the
   // event loop, and every session with it, for about a second on a 9 MB Write.
   if (oldContent === newContent) return { hunks: [], additions: 0, deletions: 0 }
-  if (oldContent.length + newContent.length > MAX_DIFF_CHARS) return replaceWholeFile(oldContent, newContent)
+  if (oldContent.length + newContent.length > MAX_DIFF_CHARS) return replaceWholeFile(oldContent, newContent, maxLines)
   const patch = structuredPatch('a', 'b', oldContent, newContent, undefined, undefined, {
     context: CONTEXT_LINES,
     maxEditLength: MAX_EDIT_LENGTH,
     timeout: DIFF_TIMEOUT_MS,
   })
-  if (patch === undefined) return replaceWholeFile(oldContent, newContent)
+  if (patch === undefined) return replaceWholeFile(oldContent, newContent, maxLines)
   const hunks = patch.hunks.map(cleanHunk)
   return { hunks, ...countChanges(hunks) }
 }
@@ -97,13 +107,13 @@ function pickRange(hunk: StructuredPatchHunk): Omit<DiffHunk, 'lines'> {
  * The fallback when the diff gave up: every old line removed, every new line added. Only the
  * lines the display can keep are split out, so its cost stays that of counting newlines.
  */
-function replaceWholeFile(oldContent: string, newContent: string): Diff {
+function replaceWholeFile(oldContent: string, newContent: string, maxLines: number): Diff {
   const deletions = countLines(oldContent)
   const additions = countLines(newContent)
   if (deletions === 0 && additions === 0) return { hunks: [], additions, deletions }
   // One line past the limit, so that limitHunks sees the hunk is cut.
-  const removed = firstLines(oldContent, FILE_DIFF_MAX_LINES + 1)
-  const added = firstLines(newContent, FILE_DIFF_MAX_LINES + 1 - removed.length)
+  const removed = firstLines(oldContent, maxLines + 1)
+  const added = firstLines(newContent, maxLines + 1 - removed.length)
   const lines = [...removed.map((l) => '-' + l), ...added.map((l) => '+' + l)]
   return { hunks: [{ oldStart: 1, oldLines: deletions, newStart: 1, newLines: additions, lines }], additions, deletions }
 }
@@ -142,11 +152,11 @@ function countChanges(hunks: readonly DiffHunk[]): { additions: number; deletion
   return { additions, deletions }
 }
 
-function limitHunks(all: readonly DiffHunk[]): { hunks: DiffHunk[]; truncated: boolean } {
+function limitHunks(all: readonly DiffHunk[], limits: DiffLimits): { hunks: DiffHunk[]; truncated: boolean } {
   const hunks: DiffHunk[] = []
-  let remaining = FILE_DIFF_MAX_LINES
+  let remaining = limits.lines
   for (const hunk of all) {
-    if (hunks.length === FILE_DIFF_MAX_HUNKS || remaining === 0) return { hunks, truncated: true }
+    if (hunks.length === limits.hunks || remaining === 0) return { hunks, truncated: true }
     if (hunk.lines.length > remaining) {
       hunks.push(cutHunk(hunk, remaining))
       return { hunks, truncated: true }

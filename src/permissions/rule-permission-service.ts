@@ -15,10 +15,14 @@ import { gitConfigProgramsProblem } from './git-config-programs.js'
 import { isProtectedRelative, protectedBashWrite } from './protected-paths.js'
 import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
-import { escapeWildcards } from './rule.js'
 import { accessTargetOf, commandOf, fileTargetOf, writesFile } from '../contracts/access-target.js'
 import { STEERING_RULE_ID } from '../contracts/permission-outcomes.js'
 import type { CommandSplitter, CompiledRule, RuleRequest } from './rule-matcher.js'
+import { narrowestRule } from './narrowest-rule.js'
+import { commandRisk } from './bash-risk.js'
+import { ruleChoicesOf } from './rule-choices.js'
+
+export { narrowestRule } from './narrowest-rule.js'
 
 export interface RuleSet {
   readonly deny: readonly CompiledRule[]
@@ -34,59 +38,66 @@ export type RuleSource = (workspace: string) => readonly RuleSet[] | Promise<rea
 export function createRulePermissionService(rules: RuleSource, split: CommandSplitter = ruleCommandSplitter): PermissionService {
   return {
     evaluate: async function evaluateWithRules(query: PermissionQuery): Promise<PermissionVerdict> {
-      const workspace = query.workspace ?? process.cwd()
-      const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace, target: accessTargetOf(query.entry, query.input) }
-      const sets = await rules(workspace)
-      const suggestedRule = narrowestRule(request)
-      const first = (kind: keyof RuleSet): CompiledRule | undefined => {
-        for (const set of sets) {
-          const hit = set[kind].find((rule) => rule.matches(request))
-          if (hit !== undefined) return hit
-        }
-        return undefined
-      }
-      const denied = first('deny')
-      if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
-      const located = await pathTarget(request)
-      const steering = steeringTarget(request, located) ?? (await steeringByBash(request))
-      if (steering !== undefined) {
-        return { behavior: 'ask', ruleId: STEERING_RULE_ID, explicitAsk: true, riskLevel: 'high', reason: steeringReason(steering), suggestedRule }
-      }
-      const asked = first('ask')
-      const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined
-      // Plan mode's denial beats ask and allow rules; an ask rule still counts for memory files (A9).
-      if (planDenied?.behavior === 'deny') return asked === undefined ? planDenied : { ...planDenied, explicitAsk: true }
-      if (asked !== undefined) {
-        const reason = `The rule ${asked.source} asks before ${query.toolName} runs`
-        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
-        return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
-      }
-      const outside = query.mode === 'bypassPermissions' ? undefined : (outsidePath(request, located) ?? (await outsideBashPath(request)))
-      const single = first('allow')
-      const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
-      const allowed = single ?? combined
-      if (outside !== undefined && allowed === undefined) {
-        const reason = `${outside.shown} is outside the workspace ${workspace}`
-        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
-        // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
-        return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule, leadsTo: outside.leadsTo }
-      }
-      if (allowed !== undefined) {
-        const reason = `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}`
-        // A rule that allows a path outside lets the call reach where it leads now, and nowhere else.
-        return { behavior: 'allow', ruleId: allowed.source, reason, leadsTo: outside?.leadsTo }
-      }
-      const verdict = evaluateMode(query)
-      if (verdict.behavior === 'allow' && verdict.ruleId === 'mode.readOnly') {
-        const programs = await gitProgramsOfReadOnly(request)
-        if (programs !== undefined) {
-          const reason = `${programs}: a read-only git command needs approval here`
-          if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'git.config', reason }
-          return { behavior: 'ask', ruleId: 'git.config', riskLevel: 'high', reason, suggestedRule }
-        }
-      }
-      return verdict.behavior === 'ask' ? { ...verdict, suggestedRule } : verdict
+      const verdict = await decide(query)
+      if (verdict.behavior !== 'ask' || verdict.suggestedRule === undefined) return verdict
+      return { ...verdict, suggestedRules: ruleChoicesOf(query.toolName, query.input, verdict.suggestedRule, query.workspace ?? process.cwd(), split) }
     },
+  }
+
+  async function decide(query: PermissionQuery): Promise<PermissionVerdict> {
+    const workspace = query.workspace ?? process.cwd()
+    const request: RuleRequest = { toolName: query.toolName, input: query.input, workspace, target: accessTargetOf(query.entry, query.input) }
+    const sets = await rules(workspace)
+    const suggestedRule = narrowestRule(request)
+    const first = (kind: keyof RuleSet): CompiledRule | undefined => {
+      for (const set of sets) {
+        const hit = set[kind].find((rule) => rule.matches(request))
+        if (hit !== undefined) return hit
+      }
+      return undefined
+    }
+    const denied = first('deny')
+    if (denied !== undefined) return { behavior: 'deny', ruleId: denied.source, reason: `Permission to use ${query.toolName} has been denied by the rule ${denied.source}` }
+    const located = await pathTarget(request)
+    const steering = steeringTarget(request, located) ?? (await steeringByBash(request))
+    if (steering !== undefined) {
+      return { behavior: 'ask', ruleId: STEERING_RULE_ID, explicitAsk: true, riskLevel: 'high', reason: steeringReason(steering), suggestedRule }
+    }
+    const asked = first('ask')
+    const planDenied = query.mode === 'plan' ? evaluateMode(query) : undefined
+    // Plan mode's denial beats ask and allow rules; an ask rule still counts for memory files (A9).
+    if (planDenied?.behavior === 'deny') return asked === undefined ? planDenied : { ...planDenied, explicitAsk: true }
+    if (asked !== undefined) {
+      const reason = `The rule ${asked.source} asks before ${query.toolName} runs`
+      if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: asked.source, reason: `${reason}, and dontAsk mode denies what would ask` }
+      return { behavior: 'ask', ruleId: asked.source, explicitAsk: true, reason, suggestedRule }
+    }
+    const outside = query.mode === 'bypassPermissions' ? undefined : (outsidePath(request, located) ?? (await outsideBashPath(request)))
+    const single = first('allow')
+    const combined = single === undefined ? allowedPartByPart(request, sets, split) : undefined
+    const allowed = single ?? combined
+    if (outside !== undefined && allowed === undefined) {
+      const reason = `${outside.shown} is outside the workspace ${workspace}`
+      if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'workspace.outside', reason }
+      // Not an explicit ask: a memory file outside the workspace is still allowed (A9).
+      return { behavior: 'ask', ruleId: 'workspace.outside', riskLevel: 'high', reason, suggestedRule, leadsTo: outside.leadsTo }
+    }
+    if (allowed !== undefined) {
+      const reason = `Allowed by the ${combined === undefined ? 'rule' : 'rules'} ${allowed.source}`
+      // A rule that allows a path outside lets the call reach where it leads now, and nowhere else.
+      return { behavior: 'allow', ruleId: allowed.source, reason, leadsTo: outside?.leadsTo }
+    }
+    const verdict = evaluateMode(query)
+    if (verdict.behavior === 'allow' && verdict.ruleId === 'mode.readOnly') {
+      const programs = await gitProgramsOfReadOnly(request)
+      if (programs !== undefined) {
+        const reason = `${programs}: a read-only git command needs approval here`
+        if (query.mode === 'dontAsk') return { behavior: 'deny', ruleId: 'git.config', reason }
+        return { behavior: 'ask', ruleId: 'git.config', riskLevel: 'high', reason, suggestedRule }
+      }
+    }
+    // The mode's risk comes from the tool's flags; a command's from what the classifier found in it.
+    return verdict.behavior === 'ask' ? { ...verdict, suggestedRule, ...commandRisk(query.toolName, commandOf(request)) } : verdict
   }
 }
 
@@ -198,23 +209,4 @@ async function outsideBashPath(request: RuleRequest): Promise<OutsideTarget | un
     if (!isWithin(realWorkspace, real)) return { shown: `${candidate.absolute} (it leads to ${real})` }
   }
   return undefined
-}
-
-/** The narrowest rule that allows this request again: the grant an approval records. */
-export function narrowestRule(request: RuleRequest): string {
-  const { target: access, toolName } = request
-  if (access?.kind === 'command') return `${toolName}(${escapeWildcards(access.command.trim().replace(/\s+/g, ' '))})`
-  if (access?.kind === 'url' && URL.canParse(access.url)) return `${toolName}(domain:${new URL(access.url).hostname})`
-  const full = target(request)
-  if (full !== undefined) {
-    const relative = relativeInside(request.workspace, full)
-    const shown = relative === undefined ? full : relative.split(path.sep).join('/')
-    return `${writesFile(request) ? 'Edit' : 'Read'}(${escapeGlob(shown)})`
-  }
-  return toolName
-}
-
-/** A path as a glob that matches only itself: `[draft].md` is not a character class. */
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&')
 }

@@ -9,6 +9,7 @@ import { ToolexecError } from '../contracts/errors.js'
 import { inputHashOf } from '../contracts/input-hash.js'
 import type { PermissionAnswer } from '../contracts/ports.js'
 import type { PermissionRow, Store } from '../contracts/store.js'
+import { offeredChoice, ruleChoicesOf } from '../permissions/rule-choices.js'
 
 /** How a request closed without a person: by its decidedBy. */
 const CLOSED_BY: Readonly<Record<string, string>> = {
@@ -31,6 +32,17 @@ export function alreadyDecided(id: string, answer: PermissionAnswer): ToolexecEr
 
 export function sessionDeleted(id: string): ToolexecError {
   return new ToolexecError('API_ERR_PERMISSION_CLOSED', [id, 'its session was deleted'])
+}
+
+/**
+ * 400 unless a decision's `rules` are those of a choice the request offers (rule-choices.ts,
+ * from its input, as the request was shown), given with scope project; the rules to add.
+ */
+export function chosenRules(row: PermissionRow, body: { readonly scope?: string | undefined; readonly rules?: readonly string[] | undefined }): readonly string[] | undefined {
+  if (body.rules === undefined) return undefined
+  const offered = body.scope === 'project' && row.suggestedRule !== null ? offeredChoice(ruleChoicesOf(row.toolName, row.input, row.suggestedRule), body.rules) : undefined
+  if (offered === undefined) throw new ToolexecError('API_ERR_RULE_NOT_OFFERED', [row.id, JSON.stringify(body.rules)])
+  return offered.rules
 }
 
 /** 409 when the decider saw another input than the request holds. */

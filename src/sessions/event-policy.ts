@@ -81,6 +81,7 @@ export const EVENT_POLICY = {
           decidedBy: event.decidedBy,
           message: event.reason ?? null,
           scope: event.scope ?? null,
+          rules: event.rules,
           deciderId: event.deciderId ?? null,
           deciderName: event.deciderName ?? null,
         }

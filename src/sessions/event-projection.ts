@@ -11,6 +11,8 @@ export interface RecordedDecision {
   readonly decidedBy: string
   readonly message: string | null
   readonly scope: string | null
+  /** With scope `project`: the rules the person chose (rule-choices.ts); absent: the suggested rule. */
+  readonly rules?: readonly string[] | undefined
   readonly deciderId?: string | null
   readonly deciderName?: string | null
 }
@@ -37,8 +39,9 @@ export type AddedGrant = { readonly scope: 'session'; readonly rule: string } | 
 export function recordDecision(unit: UnitOfWork, permissionId: string, decision: RecordedDecision, at: string): { ruleId: string } | undefined {
   unit.approvals.decide(permissionId, { ...decision, decidedAt: at })
   if (decision.status === 'allow' && decision.scope === 'session') unit.approvals.grantFor(permissionId, at)
-  if (decision.status === 'allow' && decision.scope === 'project') return { ruleId: unit.rules.projectRuleFor(permissionId, at) }
-  return undefined
+  if (decision.status !== 'allow' || decision.scope !== 'project') return undefined
+  const chosen = decision.rules ?? [undefined]
+  return { ruleId: chosen.map((rule) => unit.rules.projectRuleFor(permissionId, at, rule)).join(', ') }
 }
 
 /**
@@ -48,7 +51,7 @@ export function recordDecision(unit: UnitOfWork, permissionId: string, decision:
  */
 export function recordAuditedDecision(unit: UnitOfWork, request: DecidedRequest, decision: RecordedDecision, at: string, actor: AuditActor | undefined): void {
   const project = recordDecision(unit, request.permissionId, decision, at)
-  const rule = request.suggestedRule ?? request.toolName
+  const rule = decision.scope === 'project' && decision.rules !== undefined ? decision.rules.join(', ') : (request.suggestedRule ?? request.toolName)
   const grant: AddedGrant =
     decision.status !== 'allow' ? undefined : decision.scope === 'session' ? { scope: 'session', rule } : project !== undefined ? { scope: 'project', rule, ruleId: project.ruleId } : undefined
   const { permissionId, callId, toolName } = request

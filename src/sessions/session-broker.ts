@@ -104,7 +104,7 @@ export class SessionPermissionBroker implements PermissionBroker {
   /** The answer with its audit entry, committed before the client hears it was taken. */
   #record(request: DecidedRequest, answer: PermissionAnswer, actor: AuditActor): Promise<void> {
     const decider = { deciderId: answer.decider?.id ?? null, deciderName: answer.decider?.name ?? null }
-    const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null, ...decider }
+    const decision = { status: answer.decision, decidedBy: answer.decidedBy, message: answer.message ?? null, scope: answer.scope ?? null, rules: answer.rules, ...decider }
     return this.#store.commit((unit) => recordAuditedDecision(unit, request, decision, new Date().toISOString(), actor))
   }
 

@@ -21,7 +21,7 @@ import type { BackgroundTaskRegistry } from '../executor/background-tasks.js'
 import type { EventJournal } from './event-journal.js'
 import type { LiveSessions } from './live-sessions.js'
 import { recordedAnswer, type SessionPermissionBroker } from './session-broker.js'
-import { alreadyDecided, assertFourEyes, assertSameInput, sessionDeleted, type FourEyesRuleOf } from './decision-checks.js'
+import { alreadyDecided, assertFourEyes, assertSameInput, chosenRules, sessionDeleted, type FourEyesRuleOf } from './decision-checks.js'
 import { historyView, permissionView, sessionView } from './views.js'
 import { resolveWorkspace } from './session-workspace.js'
 import type { Claim } from './session-ownership.js'
@@ -210,8 +210,16 @@ export class SessionService {
   async answerPermission(id: string, body: PermissionAnswerBody, principal: Principal = LOCAL): Promise<PermissionRequestRecord> {
     const row = await this.#openRequest(id, body.sessionId)
     assertSameInput(row, body.inputHash)
+    const rules = chosenRules(row, body)
     await assertFourEyes(this.#parts.store, row, principal, this.#parts.fourEyesRule)
-    const answer = { decision: body.decision, decidedBy: 'client' as const, message: body.message, scope: body.scope ?? 'once', decider: { id: principal.id, name: principal.name } }
+    const answer = {
+      decision: body.decision,
+      decidedBy: 'client' as const,
+      message: body.message,
+      scope: body.scope ?? 'once',
+      ...(rules === undefined ? {} : { rules }),
+      decider: { id: principal.id, name: principal.name },
+    }
     const outcome = await this.#parts.broker.answer(id, answer, actorOf(principal), body.sessionId)
     if (outcome.kind === 'unknown') throw new ToolexecError('API_ERR_PERMISSION_NOT_FOUND', [id])
     if (outcome.kind !== 'settled') throw alreadyDecided(id, outcome.answer)

@@ -8,6 +8,7 @@ import { inputHashOf } from '../contracts/input-hash.js'
 import { isErrorForHistory } from '../executor/history.js'
 import { DEFAULT_RESULT_BUDGET } from '../executor/result-serialization.js'
 import { declaredFlags } from '../executor/tool-flags.js'
+import { ruleChoicesOf } from '../permissions/rule-choices.js'
 import { resultView } from './result-view.js'
 
 export function sessionView(record: SessionRecord, counts: Session['counts'], running: boolean, lastEventId: number): Session {
@@ -92,7 +93,10 @@ export function permissionView(row: PermissionRow): PermissionRequestRecord {
     createdAt: row.createdAt,
   }
   if (row.preview !== undefined) view.preview = row.preview
-  if (row.suggestedRule !== null) view.suggestedRule = row.suggestedRule
+  if (row.suggestedRule !== null) {
+    view.suggestedRule = row.suggestedRule
+    view.suggestedRules = ruleChoicesOf(row.toolName, row.input, row.suggestedRule)
+  }
   if (row.decidedBy !== null) view.decidedBy = row.decidedBy as DecidedBy
   if (row.message !== null) view.message = row.message
   if (row.scope !== null) view.scope = row.scope

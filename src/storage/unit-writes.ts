@@ -136,9 +136,9 @@ function ruleWrites(write: Write, cached: CachedRows): RuleWrites {
   }
   return {
     insertProjectRule: (workspace, rule, at) => writeRules('insertProjectRule', newRuleId(), workspace, rule, at),
-    projectRuleFor(permissionId, at) {
+    projectRuleFor(permissionId, at, rule) {
       const id = newRuleId()
-      writeRules('projectRuleFor', id, permissionId, at)
+      writeRules('projectRuleFor', id, permissionId, at, rule ?? null)
       return id
     },
     deleteProjectRule: (id) => writeRules('deleteProjectRule', id),

@@ -921,7 +921,7 @@ export interface components {
         };
         ErrorClass: "not_found" | "validation" | "permission_denied" | "hook_blocked" | "cancelled" | "timeout" | "business" | "exception" | "turn_stop" | "interrupted";
         /** @description What went wrong, one of a fixed set: match on it, not on the message */
-        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_IDENTITY_PROVIDER_UNAVAILABLE" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
+        ErrorCode: "API_ERR_VALIDATION" | "API_ERR_BAD_REQUEST" | "API_ERR_BAD_DEPENDENCY" | "EXEC_ERR_DEPENDENCY_CYCLE" | "EXEC_ERR_UNKNOWN_DEPENDENCY" | "EXEC_ERR_INVALID_TOOL" | "API_ERR_UNAUTHORIZED" | "API_ERR_IDENTITY_PROVIDER_UNAVAILABLE" | "API_ERR_HOST_NOT_LOOPBACK" | "API_ERR_FORBIDDEN" | "API_ERR_KEY_TOO_WIDE" | "API_ERR_ORIGIN_NOT_ALLOWED" | "API_ERR_NOT_FOUND" | "API_ERR_SESSION_NOT_FOUND" | "API_ERR_SCHEDULE_NOT_FOUND" | "API_ERR_PERMISSION_NOT_FOUND" | "API_ERR_ARTIFACT_NOT_FOUND" | "API_ERR_ARTIFACT_FILE_MISSING" | "API_ERR_RULE_NOT_FOUND" | "API_ERR_RULE_NOT_OFFERED" | "API_ERR_TOOL_NOT_FOUND" | "API_ERR_KEY_NOT_FOUND" | "API_ERR_LINK_NOT_FOUND" | "API_ERR_REQUEST_TIMEOUT" | "API_ERR_SESSION_EXISTS" | "API_ERR_SESSION_DIFFERS" | "API_ERR_WORKSPACE_IN_INSTALL" | "API_ERR_SESSION_BUSY" | "API_ERR_CALL_ID_TAKEN" | "EXEC_ERR_DUPLICATE_CALL_ID" | "EXEC_ERR_DUPLICATE_TOOL" | "API_ERR_SCHEDULE_NOT_OPEN" | "API_ERR_PERMISSION_DECIDED" | "API_ERR_PERMISSION_CLOSED" | "API_ERR_PERMISSION_INPUT_CHANGED" | "API_ERR_FOUR_EYES" | "API_ERR_TOOL_NOT_DELETABLE" | "API_ERR_BODY_TOO_LARGE" | "API_ERR_URI_TOO_LONG" | "API_ERR_UNSUPPORTED_MEDIA_TYPE" | "API_ERR_RANGE" | "API_ERR_TOO_MANY_SCHEDULES" | "API_ERR_HEADERS_TOO_LARGE" | "API_ERR_NOT_ACCEPTABLE" | "API_ERR_INTERNAL" | "API_ERR_STORAGE_UNAVAILABLE" | "API_ERR_SESSION_MOVING" | "API_ERR_STORAGE_CORRUPT" | "API_ERR_SHUTTING_DOWN" | "API_ERR_STORAGE_FULL";
         /** @description Every error reply: 4xx and 5xx alike */
         ErrorReply: {
             error: {
@@ -1222,6 +1222,8 @@ export interface components {
             decision: "allow" | "deny";
             scope?: "once" | "session" | "project";
             message?: string;
+            /** @description With scope `project`: the `rules` of one of the request's `suggestedRules`, the choice the person took (else 400 `API_ERR_RULE_NOT_OFFERED`); absent: the `suggestedRule` */
+            rules?: string[];
             sessionId?: string;
             /** @description The request's `inputHash` as the decider saw it: when given, the decision holds only for that exact input (else 409 `API_ERR_PERMISSION_INPUT_CHANGED`) */
             inputHash?: string;
@@ -1235,11 +1237,19 @@ export interface components {
             input: unknown;
             /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785); send it with the decision to bind the decision to this input */
             inputHash: string;
+            /** @description As in the PermissionRequested event: a diff, or where and how a command would run */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
             reason: string;
             suggestedRule?: string;
+            /** @description The project rules a decision with scope `project` may add, `suggestedRule` first */
+            suggestedRules?: {
+                /** @description `exact`: this command (or file, domain, tool) only; `prefix`: each part of the command by its first words (`Bash(npm test:*)`); `segments`: each part of a compound command exactly */
+                kind: "exact" | "prefix" | "segments";
+                /** @description The allow rules the choice adds, all of them: together they allow this call again, and every part of it */
+                rules: string[];
+            }[];
             status: "pending" | "allow" | "deny";
             decidedBy?: components["schemas"]["DecidedBy"];
             /** @description Who decided through POST /permissions/{id}: the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
@@ -1267,7 +1277,7 @@ export interface components {
             input: unknown;
             /** @description SHA-256 (hex) of `input` in the JSON Canonicalization Scheme (RFC 8785): send it with the decision to bind it to this input */
             inputHash: string;
-            /** @description What the call would change (a diff for a file edit), when the tool can tell */
+            /** @description What the call would change, when the tool can tell: for a Write or an Edit `display`, a file_diff (the file relative to the workspace) and, when that diff is cut, `wholeDiff`, all of it; for Bash `command`: `cwd`, `confined` (with `reason` when not), where an allowed command may write (`writable`, but `protected`) and `network` */
             preview?: unknown;
             /** @description How much harm the call could do if it went wrong, as the permission rules judge it */
             riskLevel: "low" | "medium" | "high";
@@ -1275,6 +1285,13 @@ export interface components {
             reason: string;
             /** @description A permission rule that would allow calls like this one, to offer as "always allow" */
             suggestedRule?: string;
+            /** @description The project rules a decision with scope `project` may add (its `rules`), the narrowest first; absent: `suggestedRule` alone */
+            suggestedRules?: {
+                /** @description `exact`: this command (or file, domain, tool) only; `prefix`: each part of the command by its first words (`Bash(npm test:*)`); `segments`: each part of a compound command exactly */
+                kind: "exact" | "prefix" | "segments";
+                /** @description The allow rules the choice adds, all of them: together they allow this call again, and every part of it */
+                rules: string[];
+            }[];
             /** @description The event's sequence number in its session: 1, 2, 3, ... without gaps; also the frame's `id:` */
             seq: number;
             /** @description When the event was stored, ISO 8601 in UTC */
@@ -1301,6 +1318,8 @@ export interface components {
             ruleId?: string;
             /** @description How far an allow given by a person reaches: once, session or project */
             scope?: string;
+            /** @description With scope `project`, the rules the person chose to add; absent: `suggestedRule` */
+            rules?: string[];
             /** @description The person who decided (decidedBy `client`): the key id, `admin` (TOOLEXEC_TOKEN) or `local` (no token) */
             deciderId?: string;
             /** @description That key's name */

@@ -116,7 +116,7 @@ describe('rules over HTTP', () => {
     expect(call).toMatchObject({ status: 'succeeded', flags: { readOnly: true, sideEffectScope: 'none' } })
     expect(call.result?.permission).toBe('none')
     const asked = await api.runAnswering(sessionId, 'Bash', bash('mkdir -p build'), { decision: 'deny' })
-    expect(asked.request).toMatchObject({ reason: 'Tool Bash requires approval', riskLevel: 'high' })
+    expect(asked.request).toMatchObject({ reason: 'Tool Bash requires approval: mkdir is not a known read-only program', riskLevel: 'medium' })
   })
 
   it("R14 a workspace's own config adds rules but cannot loosen a server deny", async () => {

@@ -571,6 +571,18 @@ describe(`Store contract on ${testBackend()}`, () => {
       ])
       expect(rules.every((rule) => rule.id.length > 0)).toBe(true)
     })
+
+    it("projectRuleFor with a rule stores that rule (the choice a person took) for the request's workspace instead of its suggested rule", async () => {
+      await store.commit((u) => {
+        u.sessions.insert(session('s', { workspace: '/w' }))
+        u.approvals.insert({ ...permission('ruled', 's', 'c1'), toolName: 'Bash', suggestedRule: 'Bash(git status && rm -rf ./tmp)' })
+      })
+      await store.commit((u) => {
+        u.rules.projectRuleFor('ruled', at(1), 'Bash(git status *)')
+        u.rules.projectRuleFor('ruled', at(1), 'Bash(rm *)')
+      })
+      expect((await store.rules.projectRulesOf('/w')).sort()).toEqual(['Bash(git status *)', 'Bash(rm *)'])
+    })
   })
 
   describe('row counts, project rules, artifacts, todos, client tools', () => {

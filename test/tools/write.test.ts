@@ -167,6 +167,19 @@ describe('Write', () => {
     expect(requested?.preview).toMatchObject({ display: { kind: 'file_diff', operation: 'update', additions: 1, deletions: 1 } })
   })
 
+  it('R15 names the file relative to the workspace and, when the preview cuts the diff, carries the whole one to open', async () => {
+    const { call, broker, workspace } = await harness()
+    const sink = answeringSink(broker, CLIENT_ALLOW)
+    const content = Array.from({ length: 400 }, (_, index) => `line ${index + 1}`).join('\n') + '\n'
+    await call('Write', { file_path: path.join(workspace, 'src', 'long.txt'), content }, { permissionMode: 'default', emit: sink.emit })
+    const requested = sink.events.find((event): event is PermissionRequestedEvent => event.type === 'PermissionRequested')
+    const preview = requested?.preview as { title: string; display: FileDiffDisplay; wholeDiff: FileDiffDisplay }
+    expect(preview.title).toBe('Create src/long.txt')
+    expect(preview.display).toMatchObject({ filePath: 'src/long.txt', truncated: true, additions: 400 })
+    expect(preview.wholeDiff).toMatchObject({ filePath: 'src/long.txt', truncated: false, additions: 400 })
+    expect(preview.wholeDiff.hunks.flatMap((hunk) => hunk.lines)).toHaveLength(400)
+  })
+
   it('returns and streams sizes and hashes instead of the texts of a 3 MB overwrite, while PostToolUse hooks get both texts', async () => {
     const posted: HookPayload[] = []
     const { call, put } = await harness(createFunctionHookRunner([{ event: 'PostToolUse', matcher: 'Write', name: 'keep', run: (payload) => void posted.push(payload) }]))

@@ -1,8 +1,10 @@
 /**
- * @module One pending approval: the tool, the input that will run, the preview (a diff for a
- * Write or an Edit), the risk, the reason and the suggested rule; allow once, for the session
- * or for the project (after a confirmation naming the rule it adds), or deny with a message; by
- * mouse or by key (approval-keys.ts), the card taking focus when it becomes the one looked at.
+ * @module One pending approval: the change first (approval-change.tsx: a diff, a command with
+ * its sandbox, an input tree; the raw input collapsed), the risk, the reason and the suggested
+ * rule; allow once, for the session or for the project (after a confirmation naming the rules
+ * it adds, chosen among those the server offers), or deny with a message; by mouse or by key
+ * (approval-keys.ts), the card taking focus when it becomes the one looked at. The decisions
+ * stay in a bar at the bottom of the view while the card is in it, however long the change.
  * The answer names the input's hash, so that it
  * holds only for the input shown. An answer that lost the race (a hook or another tab answered
  * first) or came after the request closed is an outcome to show, not an error. A token
@@ -10,24 +12,43 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { PermissionAnswerBody, PermissionRequestRecord } from '../../src/contracts/api.js'
-import type { DecidedBy } from '../../src/contracts/events.js'
+import type { DecidedBy, RuleChoice } from '../../src/contracts/events.js'
 import { request } from './api.js'
+import { ChangeView } from './approval-change.js'
 import { isTyping, useApprovalKeys } from './approval-keys.js'
 import { useCan } from './caller.js'
-import { DiffView, previewDiff } from './diff-view.js'
 import { refreshPending } from './pending.js'
+import { ProjectConfirm } from './project-confirm.js'
 import type { PermissionRequest } from './timeline.js'
 
 /** What the card shows of a request: the event's fields, which a listed record gives too (approvalOf). */
-export type ApprovalRequest = Pick<PermissionRequest, 'permissionId' | 'sessionId' | 'callId' | 'toolName' | 'input' | 'inputHash' | 'preview' | 'riskLevel' | 'reason' | 'suggestedRule'>
+export type ApprovalRequest = Pick<
+  PermissionRequest,
+  'permissionId' | 'sessionId' | 'callId' | 'toolName' | 'input' | 'inputHash' | 'preview' | 'riskLevel' | 'reason' | 'suggestedRule' | 'suggestedRules'
+>
 
 export function approvalOf(record: PermissionRequestRecord): ApprovalRequest {
-  const { id, sessionId, callId, toolName, input, inputHash, preview, riskLevel, reason, suggestedRule } = record
-  return { permissionId: id, sessionId, callId, toolName, input, inputHash, preview, riskLevel, reason, ...(suggestedRule === undefined ? {} : { suggestedRule }) }
+  const { id, sessionId, callId, toolName, input, inputHash, preview, riskLevel, reason, suggestedRule, suggestedRules } = record
+  return {
+    permissionId: id,
+    sessionId,
+    callId,
+    toolName,
+    input,
+    inputHash,
+    preview,
+    riskLevel,
+    reason,
+    ...(suggestedRule === undefined ? {} : { suggestedRule }),
+    ...(suggestedRules === undefined ? {} : { suggestedRules }),
+  }
 }
 
 /** The rule "allow for the project" adds: the server stores the suggested rule, else the tool's name. */
 export const projectRuleOf = (asked: ApprovalRequest): string => asked.suggestedRule ?? asked.toolName
+
+/** What "allow for the project" may add: the server's choices; a request without them adds its one rule. */
+export const projectChoicesOf = (asked: ApprovalRequest): readonly RuleChoice[] => asked.suggestedRules ?? [{ kind: 'exact', rules: [projectRuleOf(asked)] }]
 
 const DECIDERS: Record<DecidedBy, string> = {
   client: 'a person (another tab or client)',
@@ -44,15 +65,6 @@ function decidedText(decision: unknown, decidedBy: unknown, deciderName?: unknow
   return `Already answered: ${what} by ${who}. Your answer was not used.`
 }
 
-function PreviewView({ preview }: { readonly preview: unknown }) {
-  const diff = previewDiff(preview)
-  if (diff !== undefined) return <DiffView display={diff} testId="approval-diff" />
-  if (typeof preview === 'object' && preview !== null && typeof (preview as { text?: unknown }).text === 'string') {
-    return <pre class="preview-text">{(preview as { text: string }).text}</pre>
-  }
-  return null
-}
-
 export interface ApprovalProps {
   readonly request: ApprovalRequest
   /** Set once this tab's answer lost the race; the card stays to say so. */
@@ -62,39 +74,6 @@ export interface ApprovalProps {
   readonly active?: boolean
   /** `j`/`k`: to the next or previous pending approval. */
   readonly onMove?: ((step: 1 | -1) => void) | undefined
-}
-
-interface ProjectConfirmProps {
-  readonly rule: string
-  readonly busy: boolean
-  readonly onConfirm: () => void
-  readonly onCancel: () => void
-}
-
-// A project rule outlives the session and lets later calls run unasked: it is added only once its text was seen.
-function ProjectConfirm({ rule, busy, onConfirm, onCancel }: ProjectConfirmProps) {
-  const confirm = useRef<HTMLButtonElement>(null)
-  useEffect(() => confirm.current?.focus(), [])
-  const onKeyDown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Escape') return
-    event.preventDefault()
-    onCancel()
-  }
-  return (
-    <div class="confirm" role="group" aria-labelledby="project-confirm-text" data-testid="project-confirm" onKeyDown={onKeyDown}>
-      <p id="project-confirm-text">
-        Add the project rule <code data-testid="project-confirm-rule">{rule}</code>? Later calls it matches in this workspace run without asking, until the rule is deleted on the Rules page.
-      </p>
-      <div class="actions">
-        <button type="button" ref={confirm} class="warning" data-testid="approve-project-confirm" disabled={busy} onClick={onConfirm}>
-          Add the rule and allow
-        </button>
-        <button type="button" class="secondary" data-testid="approve-project-cancel" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  )
 }
 
 export function ApprovalDialog({ request: asked, outcome, onOutcome, active = false, onMove }: ApprovalProps) {
@@ -107,7 +86,12 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome, active = fa
   const messageField = useRef<HTMLTextAreaElement>(null)
   useEffect(() => {
     // Not away from a field the person types in (another card's message, a form).
-    if (active && !isTyping(document.activeElement)) card.current?.focus()
+    if (!active || isTyping(document.activeElement)) return
+    const element = card.current
+    // Scrolled to only when its top is out of view: the change and the decisions stay where they are.
+    element?.focus({ preventScroll: true })
+    const top = element?.getBoundingClientRect().top
+    if (top !== undefined && (top < 0 || top > window.innerHeight - 80)) element?.scrollIntoView({ block: 'start' })
   }, [active])
   const answer = async (body: PermissionAnswerBody): Promise<void> => {
     setConfirming(false)
@@ -129,6 +113,9 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome, active = fa
       onOutcome(asked.permissionId, decidedText(reply.body.status, reply.body.decidedBy))
     } else if (reply.body === undefined) setError(`The server refused (${reply.status}): ${reply.error ?? ''}`)
   }
+  // A request that offers choices takes the rules of the one chosen; one without adds its suggested rule.
+  const allowForProject = (choice: RuleChoice): void =>
+    void answer(asked.suggestedRules === undefined ? { decision: 'allow', scope: 'project' } : { decision: 'allow', scope: 'project', rules: choice.rules })
   const deny = (): void => void answer(message.trim() === '' ? { decision: 'deny' } : { decision: 'deny', message: message.trim() })
   const open = canDecide && outcome === undefined && !busy
   useApprovalKeys(card, active, {
@@ -170,12 +157,8 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome, active = fa
         <span>call {asked.callId}</span>
       </p>
       <p data-testid="approval-reason">{asked.reason}</p>
-      <h3>Input that will run</h3>
-      <pre class="input" data-testid="approval-input">
-        {JSON.stringify(asked.input, null, 2)}
-      </pre>
-      <PreviewView preview={asked.preview} />
-      <p>
+      <ChangeView asked={asked} />
+      <p class="suggested">
         Suggested rule: <code data-testid="approval-rule">{asked.suggestedRule ?? 'none'}</code>
       </p>
       {!canDecide ? (
@@ -184,26 +167,26 @@ export function ApprovalDialog({ request: asked, outcome, onOutcome, active = fa
         </p>
       ) : outcome === undefined ? (
         <>
-          <div class="actions">
-            <button type="button" data-testid="approve-once" disabled={busy} aria-keyshortcuts="1" onClick={() => void answer({ decision: 'allow', scope: 'once' })}>
-              <kbd aria-hidden="true">1</kbd> Allow once
-            </button>
-            <button type="button" data-testid="approve-session" disabled={busy} aria-keyshortcuts="2" onClick={() => void answer({ decision: 'allow', scope: 'session' })}>
-              <kbd aria-hidden="true">2</kbd> Allow for this session
-            </button>
-            <button type="button" class="warning" data-testid="approve-project" disabled={busy} aria-keyshortcuts="3" aria-expanded={confirming} onClick={() => setConfirming(true)}>
-              <kbd aria-hidden="true">3</kbd> Allow for the project…
-            </button>
-          </div>
-          {confirming ? <ProjectConfirm rule={projectRuleOf(asked)} busy={busy} onConfirm={() => void answer({ decision: 'allow', scope: 'project' })} onCancel={() => setConfirming(false)} /> : null}
           <label>
             Message for the model (on deny; Enter denies, Shift+Enter a new line)
             <textarea ref={messageField} data-testid="deny-message" rows={2} value={message} onInput={(event) => setMessage(event.currentTarget.value)} onKeyDown={onMessageKey} />
           </label>
-          <div class="actions">
-            <button type="button" class="danger" data-testid="deny" disabled={busy} aria-keyshortcuts="Escape d" onClick={deny}>
-              <kbd aria-hidden="true">Esc</kbd> Deny
-            </button>
+          <div class="decide">
+            {confirming ? <ProjectConfirm choices={projectChoicesOf(asked)} busy={busy} onConfirm={allowForProject} onCancel={() => setConfirming(false)} /> : null}
+            <div class="actions decide-buttons" data-testid="approval-actions">
+              <button type="button" data-testid="approve-once" disabled={busy} aria-keyshortcuts="1" onClick={() => void answer({ decision: 'allow', scope: 'once' })}>
+                <kbd aria-hidden="true">1</kbd> Allow once
+              </button>
+              <button type="button" data-testid="approve-session" disabled={busy} aria-keyshortcuts="2" onClick={() => void answer({ decision: 'allow', scope: 'session' })}>
+                <kbd aria-hidden="true">2</kbd> Allow for this session
+              </button>
+              <button type="button" class="warning" data-testid="approve-project" disabled={busy} aria-keyshortcuts="3" aria-expanded={confirming} onClick={() => setConfirming(true)}>
+                <kbd aria-hidden="true">3</kbd> Allow for the project…
+              </button>
+              <button type="button" class="danger" data-testid="deny" disabled={busy} aria-keyshortcuts="Escape d" onClick={deny}>
+                <kbd aria-hidden="true">Esc</kbd> Deny
+              </button>
+            </div>
           </div>
           {error === undefined ? null : (
             <p class="error" role="alert">

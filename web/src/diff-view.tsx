@@ -1,14 +1,18 @@
 /** @module A file_diff display as a unified diff: hunk headers, old and new line numbers, one row a line. */
+import type { ComponentChildren } from 'preact'
 import type { DiffHunk, FileDiffDisplay } from '../../src/contracts/display.js'
 
-interface Row {
+interface LineRow {
   readonly kind: 'add' | 'del' | 'ctx'
   readonly oldLine: number | undefined
   readonly newLine: number | undefined
   readonly text: string
 }
 
-function rowsOf(hunk: DiffHunk): Row[] {
+/** A line of the diff, or a hunk's header: the rows of the whole diff's window. */
+export type DiffRow = LineRow | { readonly kind: 'hunk'; readonly text: string; readonly oldLine?: undefined; readonly newLine?: undefined }
+
+function rowsOf(hunk: DiffHunk): LineRow[] {
   let oldLine = hunk.oldStart
   let newLine = hunk.newStart
   return hunk.lines.map((line) => {
@@ -20,26 +24,39 @@ function rowsOf(hunk: DiffHunk): Row[] {
   })
 }
 
-const MARKERS = { add: '+', del: '-', ctx: ' ' } as const
+const hunkHeader = (hunk: DiffHunk): string => `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`
 
-export function DiffView({ display, testId = 'diff' }: { readonly display: FileDiffDisplay; readonly testId?: string }) {
+/** Every row of a display, hunk headers included, in order. */
+export function diffRows(display: FileDiffDisplay): DiffRow[] {
+  return display.hunks.flatMap((hunk): DiffRow[] => [{ kind: 'hunk', text: hunkHeader(hunk) }, ...rowsOf(hunk)])
+}
+
+export const MARKERS = { add: '+', del: '-', ctx: ' ' } as const
+
+export function DiffCaption({ display, children }: { readonly display: FileDiffDisplay; readonly children?: ComponentChildren }) {
   return (
-    <figure class="diff" data-testid={testId}>
-      <figcaption>
-        <span class="diff-path">{display.filePath}</span>
-        <span class="diff-op">{display.operation === 'create' ? 'new file' : 'update'}</span>
-        <span class="add-count">+{display.additions}</span>
-        <span class="del-count">-{display.deletions}</span>
-        {display.truncated ? <span class="notice">diff shortened (at most 8 hunks, 160 lines)</span> : null}
-      </figcaption>
+    <figcaption>
+      <span class="diff-path" data-testid="diff-path">
+        {display.filePath}
+      </span>
+      <span class="diff-op">{display.operation === 'create' ? 'new file' : 'update'}</span>
+      <span class="add-count">+{display.additions}</span>
+      <span class="del-count">-{display.deletions}</span>
+      {children}
+    </figcaption>
+  )
+}
+
+export function DiffView({ display, testId = 'diff', compact = false }: { readonly display: FileDiffDisplay; readonly testId?: string; readonly compact?: boolean }) {
+  return (
+    <figure class={compact ? 'diff compact' : 'diff'} data-testid={testId}>
+      <DiffCaption display={display}>{display.truncated ? <span class="notice">diff shortened (at most 8 hunks, 160 lines)</span> : null}</DiffCaption>
       <div class="diff-scroll">
         <table>
           {display.hunks.map((hunk, index) => (
             <tbody key={index}>
               <tr class="hunk">
-                <td colSpan={4}>
-                  @@ -{hunk.oldStart},{hunk.oldLines} +{hunk.newStart},{hunk.newLines} @@
-                </td>
+                <td colSpan={4}>{hunkHeader(hunk)}</td>
               </tr>
               {rowsOf(hunk).map((row, rowIndex) => (
                 <tr key={rowIndex} class={`line ${row.kind}`} data-testid="diff-line">
@@ -62,10 +79,14 @@ export function DiffView({ display, testId = 'diff' }: { readonly display: FileD
   )
 }
 
+/** A display that is a file_diff, when it is one. */
+export function asFileDiff(display: unknown): FileDiffDisplay | undefined {
+  if (typeof display !== 'object' || display === null) return undefined
+  return (display as { kind?: unknown }).kind === 'file_diff' ? (display as FileDiffDisplay) : undefined
+}
+
 /** A preview that is a file_diff display (Write, Edit), when it is one. */
 export function previewDiff(preview: unknown): FileDiffDisplay | undefined {
   if (typeof preview !== 'object' || preview === null) return undefined
-  const display = (preview as { display?: unknown }).display
-  if (typeof display !== 'object' || display === null) return undefined
-  return (display as { kind?: unknown }).kind === 'file_diff' ? (display as FileDiffDisplay) : undefined
+  return asFileDiff((preview as { display?: unknown }).display)
 }

@@ -82,7 +82,7 @@ const SQL = {
   setPermissionMode: 'UPDATE sessions SET permission_mode = $1 WHERE id = $2',
   insertProjectRule: 'INSERT INTO project_rules (id, workspace, rule, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
   projectRuleFor: `INSERT INTO project_rules (id, workspace, rule, created_at)
-      SELECT $1, s.workspace, COALESCE(p.suggested_rule, p.tool_name), $3 FROM permission_requests p JOIN sessions s ON s.id = p.session_id
+      SELECT $1, s.workspace, COALESCE(CAST($4 AS text), p.suggested_rule, p.tool_name), $3 FROM permission_requests p JOIN sessions s ON s.id = p.session_id
       WHERE p.id = $2 ON CONFLICT DO NOTHING`,
   projectRules: 'SELECT id, workspace, rule, created_at AS "createdAt" FROM project_rules ORDER BY created_at, id',
   projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = $1 ORDER BY created_at, id',

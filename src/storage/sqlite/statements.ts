@@ -60,7 +60,7 @@ const SQL = {
   setPermissionMode: 'UPDATE sessions SET permission_mode = ? WHERE id = ?',
   insertProjectRule: 'INSERT OR IGNORE INTO project_rules (id, workspace, rule, created_at) VALUES (?, ?, ?, ?)',
   projectRuleFor: `INSERT INTO project_rules (id, workspace, rule, created_at)
-      SELECT v.rule_id, s.workspace, COALESCE(p.suggested_rule, p.tool_name), v.at FROM (SELECT ? AS rule_id, ? AS id, ? AS at) v
+      SELECT v.rule_id, s.workspace, COALESCE(v.rule, p.suggested_rule, p.tool_name), v.at FROM (SELECT ? AS rule_id, ? AS id, ? AS at, ? AS rule) v
       JOIN permission_requests p ON p.id = v.id JOIN sessions s ON s.id = p.session_id WHERE true ON CONFLICT DO NOTHING`,
   projectRules: 'SELECT id, workspace, rule, created_at AS createdAt FROM project_rules ORDER BY created_at, id',
   projectRulesOf: 'SELECT rule FROM project_rules WHERE workspace = ? ORDER BY created_at, id',

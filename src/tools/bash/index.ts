@@ -22,6 +22,7 @@ import { commandOutput, isBackgroundOutput, type BashCommandOutput, type BashOut
 import type { CapturedOutput } from './captured-output.js'
 import { CommandOutput } from './command-output.js'
 import { startCommand, type CommandExit } from './command-runner.js'
+import { commandPreview } from './command-preview.js'
 import { confinementOf } from './confinement.js'
 import type { Confinement } from './sandbox.js'
 import { BASH_RESULT_BUDGET_BYTES, formatBackgroundText, formatCommandText, formatPersistedBashContent, tailPreview } from './model-text.js'
@@ -192,6 +193,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolEntry<BashInp
     resultBudget: { maxModelBytes: BASH_RESULT_BUDGET_BYTES, maxInlineBytes: BASH_RESULT_BUDGET_BYTES, strategy: 'artifact', previewDirection: 'tail' },
     retention: 'session',
     resolveFlags: bashFlagsResolver(sandbox.confined),
+    prepareApproval: async (_input, ctx) => ({ preview: { command: await commandPreview(sandbox, ctx) } }),
     formatModelContent: (output: BashOutput) => (isBackgroundOutput(output) ? formatBackgroundText(output.backgroundTaskId) : formatCommandText(output)),
     formatPersistedModelContent: formatPersistedBashContent,
     persistedArtifact: (output: BashOutput) => (isBackgroundOutput(output) ? undefined : output.artifact),

@@ -6,7 +6,7 @@
 import path from 'node:path'
 import type { ToolCallContext } from '../../contracts/ports.js'
 import type { ApprovalPreparation, InputContext, ToolEntry } from '../../contracts/tool-entry.js'
-import { buildFileDiffDisplay } from '../../output/file-diff-display.js'
+import { buildFileDiffDisplay, WHOLE_DIFF_LIMITS } from '../../output/file-diff-display.js'
 import { realLocation } from '../../paths/locations.js'
 import { createPathGuard, FileToolError, type PathGuard } from '../workspace.js'
 import { writeFileAtomically } from './atomic-write.js'
@@ -86,12 +86,22 @@ export async function previewChange(filePath: string, ctx: InputContext, change:
     const guard: PathGuard = { roots: [await realLocation(path.resolve(ctx.workspace))], workspace: ctx.workspace }
     const current = await readCurrentFile(guard, filePath)
     const decoded = current === undefined ? undefined : decodeText(current.bytes)
-    const display = buildFileDiffDisplay({ filePath, oldContent: decoded?.text ?? null, newContent: change(decoded) })
-    return { preview: { title: `${decoded === undefined ? 'Create' : 'Update'} ${filePath}`, display } }
+    const shown = shownPath(ctx.workspace, filePath)
+    const args = { filePath: shown, oldContent: decoded?.text ?? null, newContent: change(decoded) }
+    const display = buildFileDiffDisplay(args)
+    // The diff a person may open in full: only when the display had to cut it.
+    const wholeDiff = display.truncated ? buildFileDiffDisplay(args, WHOLE_DIFF_LIMITS) : undefined
+    return { preview: { title: `${decoded === undefined ? 'Create' : 'Update'} ${shown}`, display, ...(wholeDiff === undefined ? {} : { wholeDiff }) } }
   } catch {
     // An outside path, a missing match: the person is asked without a diff; the handler reports why.
     return {}
   }
+}
+
+/** The path as the person reads it: relative to the workspace, where it lies inside. */
+function shownPath(workspace: string, filePath: string): string {
+  const relative = path.relative(workspace, path.resolve(workspace, filePath))
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? filePath : relative.split(path.sep).join('/')
 }
 
 /** What Write and Edit declare alike (appendix A1: serial, scope workspace, 30 s, 100000 B). */
