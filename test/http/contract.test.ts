@@ -141,6 +141,8 @@ describe('every operation of openapi.yaml against a running server', () => {
     await expectStatus(api('POST', '/sessions', { body: { permissionMode: 'sometimes' } }), 400)
     await expectStatus(api('GET', '/sessions/contract-a'), 200)
     await expectStatus(api('GET', '/sessions/contract-missing'), 404)
+    await expectStatus(api('PATCH', '/sessions/contract-a', { body: { label: 'Contract A' } }), 200)
+    await expectStatus(api('PATCH', '/sessions/contract-missing', { body: { label: 'Nowhere' } }), 404)
     const page = await expectStatus(api('GET', '/sessions?limit=1'), 200)
     const next = (page.body as SessionList).next
     expect(next).toBeDefined()
@@ -371,6 +373,7 @@ describe('every operation of openapi.yaml against a running server', () => {
       full('POST', '/tools', { body: tool }),
       full('POST', '/keys', { body: { name: 'full', role: 'observer' } }),
       full('POST', '/sessions/full-a/links', { body: { purpose: 'watch' } }),
+      full('PATCH', '/sessions/full-a', { body: { label: 'Full' } }),
     ]
     for (const reply of await Promise.all(refused)) {
       expect(reply.status).toBe(507)
@@ -417,16 +420,16 @@ describe('every operation of openapi.yaml against a running server', () => {
     }
   })
 
-  it('every POST and DELETE answers 400 to a body that is not JSON', async () => {
-    for (const operation of operationsWith((candidate) => candidate.method === 'POST' || candidate.method === 'DELETE')) {
+  it('every POST, PATCH and DELETE answers 400 to a body that is not JSON', async () => {
+    for (const operation of operationsWith((candidate) => candidate.method !== 'GET')) {
       const reply = await api(operation.method, someUrlOf(operation.route), { rawBody: '{"id":' })
       expect(reply.status, `${operation.method} ${operation.route}`).toBe(400)
     }
   })
 
-  it('every POST and DELETE answers 413 to a body over the limit and 415 to a body that is not JSON', async () => {
+  it('every POST, PATCH and DELETE answers 413 to a body over the limit and 415 to a body that is not JSON', async () => {
     const oversized = 'x'.repeat(BODY_LIMIT_BYTES + 1)
-    for (const operation of operationsWith((candidate) => candidate.method === 'POST' || candidate.method === 'DELETE')) {
+    for (const operation of operationsWith((candidate) => candidate.method !== 'GET')) {
       const tooLarge = await api(operation.method, someUrlOf(operation.route), { rawBody: oversized })
       expect(tooLarge.status, `${operation.method} ${operation.route}`).toBe(413)
       const form = await api(operation.method, someUrlOf(operation.route), { rawBody: 'id=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
