@@ -20,7 +20,8 @@
  * calls/s are not a cluster's, its PostgreSQL CPU per call is what bounds one.
  * BENCH_SECONDS sets the measured time per size and cluster (default 10); BENCH_LEASE_MS the
  * lease (5000); BENCH_SIZES the sizes (1,2,3); BENCH_FAILOVER=0 leaves the failover out;
- * BENCH_PG_STATEMENTS=1 prints, per size, PostgreSQL's top statements of ours and of the floor.
+ * BENCH_PG_STATEMENTS=1 prints, per size, PostgreSQL's top statements of ours and of the floor;
+ * BENCH_PROFILE=<dir> writes CPU profiles of our nodes there (support/profile-summary.ts reads them).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -41,6 +42,7 @@ const WARMUP_MS = 2_000
 const LEASE_MS = Number(process.env.BENCH_LEASE_MS ?? 5_000)
 const SIZES = (process.env.BENCH_SIZES ?? '1,2,3').split(',').map(Number)
 const STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1'
+const PROFILE_DIR = process.env.BENCH_PROFILE
 
 const ROUNDS = 5
 /** Each round's clients start from idle: the first calls of a round are left out of it (as bench:http does). */
@@ -60,7 +62,8 @@ async function startNodes(count: number, url: string, prefix: string, script = '
   for (let index = 0; index < count; index++) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'toolexec-bench-cluster-'))
     const args = script === 'toolexec-child.ts' ? [dataDir, url] : [url]
-    const child = await startChild(childScript(script), { args, env: { BENCH_NODE_ID: `${prefix}-${index}`, BENCH_LEASE_MS: String(LEASE_MS) } })
+    const cpuProfileDir = script === 'toolexec-child.ts' ? PROFILE_DIR : undefined
+    const child = await startChild(childScript(script), { args, env: { BENCH_NODE_ID: `${prefix}-${index}`, BENCH_LEASE_MS: String(LEASE_MS) }, cpuProfileDir })
     nodes.push({ child, pool: poolFor(child.url, CLIENTS), dataDir })
   }
   return nodes
