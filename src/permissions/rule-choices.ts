@@ -11,7 +11,7 @@
  */
 import type { RuleChoice } from '../contracts/events.js'
 import { ruleCommandSplitter } from './command-splitter.js'
-import { compileRule, type CommandSplitter, type CompiledRule, type RuleRequest } from './rule-matcher.js'
+import { compileRule, partRequestsOf, type CommandSplitter, type CompiledRule, type RuleRequest } from './rule-matcher.js'
 import { escapeWildcards } from './rule.js'
 import { parseShell, type ShellWord } from './shell-parse.js'
 
@@ -73,10 +73,8 @@ export function commandPrefix(part: string): string | undefined {
 export function allowsAgain(rules: readonly string[], request: RuleRequest, split: CommandSplitter = ruleCommandSplitter): boolean {
   const compiled: CompiledRule[] = rules.map((rule) => compileRule(rule, 'allow', split))
   if (compiled.some((rule) => rule.matches(request))) return true
-  const command = request.target?.kind === 'command' ? request.target.command : undefined
-  const parts = command === undefined ? undefined : split(command, 'allow')
-  if (parts === undefined || parts.length < 2) return false
-  return parts.every((part) => compiled.some((rule) => rule.matches({ ...request, input: { ...(request.input as object), command: part }, target: { kind: 'command', command: part } })))
+  const parts = partRequestsOf(request, split)
+  return parts !== undefined && parts.every((part) => compiled.some((rule) => rule.matches(part)))
 }
 
 function commandChoices(command: string, split: CommandSplitter): RuleChoice[] {

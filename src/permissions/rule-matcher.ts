@@ -35,6 +35,18 @@ export interface CompiledRule {
   matches(request: RuleRequest): boolean
 }
 
+/**
+ * A compound command's parts, each as a request of its own for allow rules to match (a
+ * compound command no single rule covers is allowed when some rule allows each part);
+ * undefined for a request that is not a command of two parts or more, or is unsafe to split.
+ */
+export function partRequestsOf(request: RuleRequest, split: CommandSplitter): RuleRequest[] | undefined {
+  const command = commandOf(request)
+  const parts = command === undefined ? undefined : split(command, 'allow')
+  if (parts === undefined || parts.length < 2) return undefined
+  return parts.map((part) => ({ ...request, input: { ...(request.input as object), command: part }, target: { kind: 'command', command: part } }))
+}
+
 /** The rule language's file categories: `Edit(glob)` covers every file write, `Read(glob)` every file read. */
 const FILE_CATEGORY: Readonly<Record<string, 'read' | 'write'>> = { Edit: 'write', Read: 'read' }
 

@@ -17,7 +17,7 @@ import { evaluateMode } from './mode-permission-service.js'
 import { ruleCommandSplitter } from './command-splitter.js'
 import { accessTargetOf, commandOf, fileTargetOf, writesFile } from '../contracts/access-target.js'
 import { STEERING_RULE_ID } from '../contracts/permission-outcomes.js'
-import type { CommandSplitter, CompiledRule, RuleRequest } from './rule-matcher.js'
+import { partRequestsOf, type CommandSplitter, type CompiledRule, type RuleRequest } from './rule-matcher.js'
 import { narrowestRule } from './narrowest-rule.js'
 import { commandRisk } from './bash-risk.js'
 import { ruleChoicesOf } from './rule-choices.js'
@@ -106,12 +106,10 @@ export function createRulePermissionService(rules: RuleSource, split: CommandSpl
  * allowed by some rule (`npm test && npm run lint` with a rule for each), as in Claude Code.
  */
 function allowedPartByPart(request: RuleRequest, sets: readonly RuleSet[], split: CommandSplitter): CompiledRule | undefined {
-  const command = commandOf(request)
-  const parts = command === undefined ? undefined : split(command, 'allow')
-  if (parts === undefined || parts.length < 2) return undefined
+  const parts = partRequestsOf(request, split)
+  if (parts === undefined) return undefined
   const sources: string[] = []
-  for (const part of parts) {
-    const partRequest: RuleRequest = { ...request, input: { ...(request.input as object), command: part }, target: { kind: 'command', command: part } }
+  for (const partRequest of parts) {
     const rule = sets.flatMap((set) => set.allow).find((candidate) => candidate.matches(partRequest))
     if (rule === undefined) return undefined
     if (!sources.includes(rule.source)) sources.push(rule.source)
