@@ -10,49 +10,13 @@ import { request } from './api.js'
 import { ApprovalDialog, type ApprovalRequest } from './approval-dialog.js'
 import { useCan } from './caller.js'
 import { CALL_FILTER_NAMES, CALL_FILTERS, type CallFilter } from './call-filter.js'
-import { CallRow } from './call-row.js'
 import { useSessionEvents } from './event-stream.js'
 import { refreshPending } from './pending.js'
+import { ScheduleView } from './schedule-view.js'
 import { SessionTitle, useSessionRecord } from './session-title.js'
-import type { PermissionRequest, ScheduleState, Timeline } from './timeline.js'
+import type { PermissionRequest, Timeline } from './timeline.js'
 
 const CONNECTION_TEXT = { live: 'live', reconnecting: 'reconnecting…', closed: 'closed' } as const
-
-interface ScheduleViewProps {
-  readonly schedule: ScheduleState
-  readonly timeline: Timeline
-  readonly filter: CallFilter
-}
-
-function ScheduleView({ schedule, timeline, filter }: ScheduleViewProps) {
-  const keeps = CALL_FILTERS[filter].keeps
-  const groups = schedule.groups.map((group) => group.filter((id) => keeps(timeline.calls.get(id)?.status ?? 'pending')))
-  if (filter !== 'all' && groups.every((group) => group.length === 0)) return null
-  return (
-    <section class="schedule" data-testid="schedule" data-schedule-id={schedule.id} aria-label={`Schedule ${schedule.id}`}>
-      <header>
-        <h3>
-          Schedule <code>{schedule.id}</code>
-        </h3>
-        <span class={`status status-${schedule.status}`}>{schedule.status}</span>
-        <span class="meta">
-          <span class="turn" data-testid="turn-number" title={`turn ${schedule.turnId}`}>
-            turn {schedule.turn}
-          </span>{' '}
-          · {new Date(schedule.at).toLocaleTimeString()}
-        </span>
-      </header>
-      {groups.map((group, index) => (
-        <div key={index} class={group.length > 1 ? 'group parallel' : 'group'} data-testid="group" data-group-index={index} aria-label={`Group ${index + 1}${group.length > 1 ? ', in parallel' : ''}`}>
-          {group.map((id) => {
-            const call = timeline.calls.get(id)
-            return call === undefined ? null : <CallRow key={id} call={call} />
-          })}
-        </div>
-      ))}
-    </section>
-  )
-}
 
 /** Pending requests, then those whose answer here lost the race (kept to say so). */
 function approvalsToShow(timeline: Timeline, lost: ReadonlyMap<string, { request: PermissionRequest; outcome: string }>): { request: ApprovalRequest; outcome: string | undefined }[] {
