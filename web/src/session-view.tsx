@@ -16,6 +16,9 @@ import { ScheduleView } from './schedule-view.js'
 import { SessionTitle, useSessionRecord } from './session-title.js'
 import type { PermissionRequest, Timeline } from './timeline.js'
 
+/** A session with more calls draws a schedule's calls only once it comes near the viewport. */
+const WINDOWED_ABOVE_CALLS = 500
+
 const CONNECTION_TEXT = { live: 'live', reconnecting: 'reconnecting…', closed: 'closed' } as const
 
 /** Pending requests, then those whose answer here lost the race (kept to say so). */
@@ -68,6 +71,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     else setAbortText(reply.body.aborted ? 'The turn was aborted.' : 'Nothing was running.')
   }
   const approvals = approvalsToShow(timeline, lost)
+  const windowed = timeline.calls.size > WINDOWED_ABOVE_CALLS
   const found = approvals.findIndex(({ request: asked }) => asked.permissionId === activeId)
   const activeIndex = found < 0 ? 0 : found
   const move = (step: 1 | -1): void => {
@@ -75,7 +79,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     if (next !== undefined) setActiveId(next.request.permissionId)
   }
   return (
-    <section class="page session-view" data-testid="session-view" data-session-id={sessionId} aria-labelledby="session-title">
+    <section class="page session-view" data-testid="session-view" data-session-id={sessionId} data-last-seq={timeline.lastSeq} aria-labelledby="session-title">
       <div class="page-head">
         <SessionTitle sessionId={sessionId} session={session} onRenamed={setSession} />
         <span class={`connection connection-${connection}`} data-testid="connection-state" data-state={connection} role="status">
@@ -98,7 +102,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
       ))}
       {timeline.schedules.length === 0 ? <p class="empty">No schedules yet.</p> : <FilterControl filter={filter} onChange={setFilter} timeline={timeline} />}
       {timeline.schedules.map((schedule) => (
-        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} filter={filter} />
+        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} filter={filter} windowed={windowed} />
       ))}
     </section>
   )
