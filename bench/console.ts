@@ -5,10 +5,13 @@
  * filled through the HTTP API with 5,000 calls of the no-op tool (50 schedules of 100 calls: a
  * few seconds, and every row is what the server itself stored and streams).
  * (1) Open: from the start of the navigation to `#/sessions/<id>` until the session's timeline is
- * rendered, i.e. the row of its last call (`[data-call-id=…][data-status=succeeded]`) is in the
- * DOM, as a MutationObserver in the page sees it (performance.now(), whose origin is the
- * navigation's start); beside it the next animation frame, the one that paints it. Each run is a
- * fresh load of the page; min, median and max of BENCH_CONSOLE_RUNS (default 5). Target: under 1 s.
+ * rendered, i.e. the page's ready marker says it applied every event of the session (its
+ * session view's `data-last-seq` is the session's last event id) and the rows at the top of the
+ * viewport are drawn (the first call's row is in the DOM as `succeeded`), as a MutationObserver
+ * in the page sees it (performance.now(), whose origin is the navigation's start); beside it the
+ * next animation frame, the one that paints it. The console draws the calls of a big session's
+ * schedules only near the viewport, so the last call's row is not the mark. Each run is a fresh
+ * load of the page; min, median and max of BENCH_CONSOLE_RUNS (default 5). Target: under 1 s.
  * (2) Stream: with the page open, schedules of one no-op call are posted at a steady rate so that
  * ~100 events/s reach it (the rate from a calibration schedule's event count) for
  * BENCH_CONSOLE_STREAM_SECONDS (default 10); the page records every requestAnimationFrame delta
@@ -53,24 +56,24 @@ async function schedule(server: ChildTarget, prefix: string, count: number, wait
 
 const lastEventId = async (server: ChildTarget): Promise<number> => (await api<{ lastEventId: number }>(server, 'GET', `/sessions/${SESSION}`)).lastEventId
 
-/** The session's 5,000 calls; the id of the last one. */
+/** The session's 5,000 calls; the id of the first one. */
 async function fill(server: ChildTarget): Promise<string> {
   const schedules = CALLS / CALLS_PER_SCHEDULE
   for (let s = 0; s < schedules; s++) await schedule(server, `fill${s}`, CALLS_PER_SCHEDULE, true)
-  return `fill${schedules - 1}-${CALLS_PER_SCHEDULE - 1}`
+  return 'fill0-0'
 }
 
-/** Set before the page's own scripts: the time the last call's row first is in the DOM, and the frame after. */
-const OPEN_PROBE = (selector: string): string => `
+/** Set before the page's own scripts: the time every one of `selectors` first is in the DOM, and the frame after. */
+const OPEN_PROBE = (selectors: readonly string[]): string => `
 window.__opened = new Promise((resolve) => {
-  const found = () => document.querySelector(${JSON.stringify(selector)}) !== null
+  const found = () => ${JSON.stringify(selectors)}.every((selector) => document.querySelector(selector) !== null)
   const observer = new MutationObserver(() => {
     if (!found()) return
     observer.disconnect()
     const inDom = performance.now()
     requestAnimationFrame(() => resolve({ inDom, frame: performance.now() }))
   })
-  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-status'] })
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-status', 'data-last-seq'] })
 })
 `
 
@@ -126,7 +129,7 @@ const server = await startChild(childScript('toolexec-child.ts'), { args: [dataD
 const browser = await launchChromium()
 try {
   const filling = performance.now()
-  const lastCall = await fill(server)
+  const firstCall = await fill(server)
   const events = await lastEventId(server)
   console.log(
     `filled session ${SESSION}: ${CALLS.toLocaleString('en')} calls, ${events.toLocaleString('en')} events, in ${fmt(performance.now() - filling)} (HTTP, ${CALLS / CALLS_PER_SCHEDULE} schedules)`,
@@ -134,7 +137,7 @@ try {
 
   const page = browser.page
   await page.setViewportSize({ width: 1280, height: 800 })
-  await page.addInitScript(OPEN_PROBE(`[data-call-id="${lastCall}"][data-status="succeeded"]`))
+  await page.addInitScript(OPEN_PROBE([`[data-testid="session-view"][data-last-seq="${events}"]`, `[data-call-id="${firstCall}"][data-status="succeeded"]`]))
   const url = `${server.url}/#/sessions/${SESSION}`
   await openOnce(page, url) // untimed: the browser's caches as a second visit finds them
   const opens: Opened[] = []
@@ -143,7 +146,7 @@ try {
   const painted = opens.map((open) => open.frame).sort((a, b) => a - b)
   console.log(`load average ${os.loadavg()[0]?.toFixed(2)} on ${os.availableParallelism()} cores, ${RUNS} runs`)
   console.log(
-    `open, last call's row in DOM   min ${fmt(inDom[0] ?? NaN)}  median ${fmt(median(inDom))}  max ${fmt(inDom.at(-1) ?? NaN)}  target < ${OPEN_TARGET_MS} ms ${verdict(median(inDom) < OPEN_TARGET_MS)}`,
+    `open, timeline rendered        min ${fmt(inDom[0] ?? NaN)}  median ${fmt(median(inDom))}  max ${fmt(inDom.at(-1) ?? NaN)}  target < ${OPEN_TARGET_MS} ms ${verdict(median(inDom) < OPEN_TARGET_MS)}`,
   )
   console.log(`open, its frame painted        min ${fmt(painted[0] ?? NaN)}  median ${fmt(median(painted))}  max ${fmt(painted.at(-1) ?? NaN)}`)
 
