@@ -10,49 +10,16 @@ import { request } from './api.js'
 import { ApprovalDialog, type ApprovalRequest } from './approval-dialog.js'
 import { useCan } from './caller.js'
 import { CALL_FILTER_NAMES, CALL_FILTERS, type CallFilter } from './call-filter.js'
-import { CallRow } from './call-row.js'
 import { useSessionEvents } from './event-stream.js'
 import { refreshPending } from './pending.js'
+import { ScheduleView } from './schedule-view.js'
 import { SessionTitle, useSessionRecord } from './session-title.js'
-import type { PermissionRequest, ScheduleState, Timeline } from './timeline.js'
+import type { PermissionRequest, Timeline } from './timeline.js'
+
+/** A session with more calls draws a schedule's calls only once it comes near the viewport. */
+const WINDOWED_ABOVE_CALLS = 500
 
 const CONNECTION_TEXT = { live: 'live', reconnecting: 'reconnecting…', closed: 'closed' } as const
-
-interface ScheduleViewProps {
-  readonly schedule: ScheduleState
-  readonly timeline: Timeline
-  readonly filter: CallFilter
-}
-
-function ScheduleView({ schedule, timeline, filter }: ScheduleViewProps) {
-  const keeps = CALL_FILTERS[filter].keeps
-  const groups = schedule.groups.map((group) => group.filter((id) => keeps(timeline.calls.get(id)?.status ?? 'pending')))
-  if (filter !== 'all' && groups.every((group) => group.length === 0)) return null
-  return (
-    <section class="schedule" data-testid="schedule" data-schedule-id={schedule.id} aria-label={`Schedule ${schedule.id}`}>
-      <header>
-        <h3>
-          Schedule <code>{schedule.id}</code>
-        </h3>
-        <span class={`status status-${schedule.status}`}>{schedule.status}</span>
-        <span class="meta">
-          <span class="turn" data-testid="turn-number" title={`turn ${schedule.turnId}`}>
-            turn {schedule.turn}
-          </span>{' '}
-          · {new Date(schedule.at).toLocaleTimeString()}
-        </span>
-      </header>
-      {groups.map((group, index) => (
-        <div key={index} class={group.length > 1 ? 'group parallel' : 'group'} data-testid="group" data-group-index={index} aria-label={`Group ${index + 1}${group.length > 1 ? ', in parallel' : ''}`}>
-          {group.map((id) => {
-            const call = timeline.calls.get(id)
-            return call === undefined ? null : <CallRow key={id} call={call} />
-          })}
-        </div>
-      ))}
-    </section>
-  )
-}
 
 /** Pending requests, then those whose answer here lost the race (kept to say so). */
 function approvalsToShow(timeline: Timeline, lost: ReadonlyMap<string, { request: PermissionRequest; outcome: string }>): { request: ApprovalRequest; outcome: string | undefined }[] {
@@ -104,6 +71,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     else setAbortText(reply.body.aborted ? 'The turn was aborted.' : 'Nothing was running.')
   }
   const approvals = approvalsToShow(timeline, lost)
+  const windowed = timeline.calls.size > WINDOWED_ABOVE_CALLS
   const found = approvals.findIndex(({ request: asked }) => asked.permissionId === activeId)
   const activeIndex = found < 0 ? 0 : found
   const move = (step: 1 | -1): void => {
@@ -111,7 +79,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
     if (next !== undefined) setActiveId(next.request.permissionId)
   }
   return (
-    <section class="page session-view" data-testid="session-view" data-session-id={sessionId} aria-labelledby="session-title">
+    <section class="page session-view" data-testid="session-view" data-session-id={sessionId} data-last-seq={timeline.lastSeq} aria-labelledby="session-title">
       <div class="page-head">
         <SessionTitle sessionId={sessionId} session={session} onRenamed={setSession} />
         <span class={`connection connection-${connection}`} data-testid="connection-state" data-state={connection} role="status">
@@ -134,7 +102,7 @@ export function SessionView({ sessionId }: { readonly sessionId: string }) {
       ))}
       {timeline.schedules.length === 0 ? <p class="empty">No schedules yet.</p> : <FilterControl filter={filter} onChange={setFilter} timeline={timeline} />}
       {timeline.schedules.map((schedule) => (
-        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} filter={filter} />
+        <ScheduleView key={schedule.id} schedule={schedule} timeline={timeline} filter={filter} windowed={windowed} />
       ))}
     </section>
   )
