@@ -6,16 +6,20 @@
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StoreConflictError, type OpenedStore, type Store } from '../../src/contracts/store.js'
-import { GROUPS_IN_FLIGHT } from '../../src/storage/postgres/group-commit.js'
+import pg from 'pg'
+import { GROUPS_IN_FLIGHT, STALLED_MS } from '../../src/storage/postgres/group-commit.js'
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres.js'
 import { sessionRecord, STORE_TEST_AT, succeededResult, toolFlags } from '../support/store-records.js'
 import { freshDatabaseUrl } from '../support/test-database.js'
 
 const opened: OpenedStore[] = []
 
+let url = ''
+
 async function openStore(): Promise<Store> {
-  const url = await freshDatabaseUrl()
-  if (url === undefined) throw new Error('this suite runs only in the postgres project')
+  const fresh = await freshDatabaseUrl()
+  if (fresh === undefined) throw new Error('this suite runs only in the postgres project')
+  url = fresh
   const store = await openPostgresStore(url, { logger: pino({ level: 'silent' }) })
   opened.push(store)
   return store.store
@@ -58,7 +62,7 @@ describe('the PostgreSQL store commits units called together in shared transacti
   it("keeps each row's writes in the order their units were called: a call inserted, started and completed in one group ends completed", async () => {
     const store = await openStore()
     await store.commit((u) => u.sessions.insert(sessionRecord('s')))
-    // As many units in flight first as may be, so that the three after them wait and go as one group.
+    // Units in flight first, so that the three after them wait and go as one group.
     const ahead = Array.from({ length: GROUPS_IN_FLIGHT }, (_, i) => store.commit((u) => u.events.insert(note(i + 2), STORE_TEST_AT)))
     const lifecycle = [
       store.commit((u) => {
@@ -75,5 +79,28 @@ describe('the PostgreSQL store commits units called together in shared transacti
     const [call] = await store.schedules.calls('sch')
     expect(call).toMatchObject({ id: 'c', status: 'succeeded' })
     expect(await store.schedules.get('sch')).toMatchObject({ status: 'completed' })
+  })
+
+  it('sends units that wait behind a unit the database holds up once it has stalled, not after it', async () => {
+    const store = await openStore()
+    await store.commit((u) => u.sessions.insert(sessionRecord('s')))
+    const blocker = new pg.Client({ connectionString: url })
+    await blocker.connect()
+    try {
+      await blocker.query('BEGIN')
+      await blocker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE')
+      let heldUp = false
+      const held = store.commit((u) => u.events.insert(note(1), STORE_TEST_AT)).then(() => (heldUp = true))
+      const started = performance.now()
+      await store.commit((u) => u.sessions.setTodos('s', [], STORE_TEST_AT))
+      const waitedMs = performance.now() - started
+      expect(heldUp).toBe(false)
+      expect(waitedMs).toBeGreaterThanOrEqual(STALLED_MS - 1)
+      expect(waitedMs).toBeLessThan(1_000)
+      await blocker.query('COMMIT')
+      await held
+    } finally {
+      await blocker.end()
+    }
   })
 })

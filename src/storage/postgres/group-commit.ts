@@ -24,10 +24,15 @@ export interface GroupSender<U> {
 }
 
 /**
- * As many as the pool has connections (pg-pool.ts), so that a unit the database holds up (a lock,
- * a slow trigger) holds no other session's unit back; only beyond that do units wait and merge.
+ * At most as many as the pool has connections (pg-pool.ts). One is sent while none is in
+ * flight; another only once every group in flight has waited STALLED_MS for its answer, so
+ * that what comes meanwhile shares the next transaction, as a database's own group commit
+ * does, while a unit the database holds up (a lock, a slow trigger) holds no other session's
+ * unit back for longer than that.
  */
 export const GROUPS_IN_FLIGHT = POOL_SIZE
+/** Longer than a commit takes here (a few ms with its WAL flush), far shorter than a client notices. */
+export const STALLED_MS = 10
 /** Bounds a group's query text (every value is written into it). */
 const MAX_GROUP_UNITS = 64
 
@@ -35,7 +40,9 @@ export class GroupCommit<U> {
   readonly #sender: GroupSender<U>
   readonly #maxInFlight: number
   #waiting: Waiting<U>[] = []
-  #inFlight = 0
+  /** When each group in flight was sent. */
+  readonly #sentAt = new Set<number>()
+  #recheck: NodeJS.Timeout | undefined = undefined
 
   constructor(sender: GroupSender<U>, maxInFlight = GROUPS_IN_FLIGHT) {
     this.#sender = sender
@@ -51,14 +58,39 @@ export class GroupCommit<U> {
   }
 
   #sendWaiting(): void {
-    while (this.#inFlight < this.#maxInFlight && this.#waiting.length > 0) {
+    while (this.#waiting.length > 0 && this.#maySend()) {
       const group = this.#waiting.splice(0, MAX_GROUP_UNITS)
-      this.#inFlight++
+      const sentAt = performance.now()
+      this.#sentAt.add(sentAt)
       void this.#send(group).finally(() => {
-        this.#inFlight--
+        this.#sentAt.delete(sentAt)
         this.#sendWaiting()
       })
     }
+    if (this.#waiting.length > 0) this.#recheckWhenStalled()
+  }
+
+  #maySend(): boolean {
+    if (this.#sentAt.size === 0) return true
+    if (this.#sentAt.size >= this.#maxInFlight) return false
+    return performance.now() - this.#newestSent() >= STALLED_MS
+  }
+
+  #newestSent(): number {
+    let newest = 0
+    for (const at of this.#sentAt) newest = Math.max(newest, at)
+    return newest
+  }
+
+  /** Waiting units go once the groups in flight count as stalled, if none has answered by then. */
+  #recheckWhenStalled(): void {
+    if (this.#recheck !== undefined || this.#sentAt.size >= this.#maxInFlight) return
+    const inMs = Math.max(0, STALLED_MS - (performance.now() - this.#newestSent()))
+    this.#recheck = setTimeout(() => {
+      this.#recheck = undefined
+      this.#sendWaiting()
+    }, inMs)
+    this.#recheck.unref()
   }
 
   async #send(group: readonly Waiting<U>[]): Promise<void> {
