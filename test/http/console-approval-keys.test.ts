@@ -5,8 +5,9 @@
  * deny message, where typed digits decide nothing and Enter denies with the message; `?` lists
  * the keys. No console error or failed request.
  */
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { PermissionRequestRecord, ScheduleReply } from '../../src/contracts/api.js'
 import { builtinTools } from '../../src/tools/builtin.js'
@@ -16,6 +17,7 @@ import { tempDirSync } from '../support/temp-dirs.js'
 import { askingWrite as askingWriteIn, denyEveryPending, type AskingWrite } from '../support/pending-writes.js'
 
 const SHOWN_WITHIN_MS = 15_000
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/console')
 const workspace = tempDirSync('console-approval-keys')
 let server: TestServer
 let browser: Browser
@@ -68,6 +70,8 @@ describe('the approval keys', () => {
     await browser.page.keyboard.press('3')
     expect(await browser.page.getByTestId('project-confirm-rule').textContent()).toBe(asked.suggestedRule)
     await expect.poll(focusedTestId, { timeout: SHOWN_WITHIN_MS }).toBe('approve-project-confirm')
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await browser.page.screenshot({ path: path.join(SCREENSHOTS, 'keys-confirm-1280.png') })
     expect(await isPending(asked.id)).toBe(true)
     await browser.page.keyboard.press('Enter')
     expect(await ended(asked.scheduleId)).toMatchObject({ status: 'succeeded' })
