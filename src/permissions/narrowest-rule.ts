@@ -24,7 +24,8 @@ function escapeGlob(text: string): string {
   return text.replace(/[*?[\]{}()!+@\\]/g, '\\$&')
 }
 
-function relativeInside(workspace: string, full: string): string | undefined {
+/** `full` relative to the workspace, or undefined when it lies outside. */
+export function relativeInside(workspace: string, full: string): string | undefined {
   const relative = path.relative(workspace, full)
   return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative
 }

@@ -18,11 +18,9 @@ import { ruleCommandSplitter } from './command-splitter.js'
 import { accessTargetOf, commandOf, fileTargetOf, writesFile } from '../contracts/access-target.js'
 import { STEERING_RULE_ID } from '../contracts/permission-outcomes.js'
 import { partRequestsOf, type CommandSplitter, type CompiledRule, type RuleRequest } from './rule-matcher.js'
-import { narrowestRule } from './narrowest-rule.js'
+import { narrowestRule, relativeInside } from './narrowest-rule.js'
 import { commandRisk } from './bash-risk.js'
 import { ruleChoicesOf } from './rule-choices.js'
-
-export { narrowestRule } from './narrowest-rule.js'
 
 export interface RuleSet {
   readonly deny: readonly CompiledRule[]
@@ -121,11 +119,6 @@ function allowedPartByPart(request: RuleRequest, sets: readonly RuleSet[], split
 function target(request: RuleRequest): string | undefined {
   const file = fileTargetOf(request)
   return file === undefined ? undefined : path.resolve(request.workspace, file.path)
-}
-
-function relativeInside(workspace: string, full: string): string | undefined {
-  const relative = path.relative(workspace, full)
-  return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative
 }
 
 /** A path tool's target by name and, through symlinks, where it really is. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ruleCommandSplitter } from '../../src/permissions/command-splitter.js'
 import { compileRule } from '../../src/permissions/rule-matcher.js'
 import { allowsAgain, commandPrefix, offeredChoice, ruleChoicesOf } from '../../src/permissions/rule-choices.js'
-import { narrowestRule } from '../../src/permissions/rule-permission-service.js'
+import { narrowestRule } from '../../src/permissions/narrowest-rule.js'
 import { ruleRequest } from '../support/rule-requests.js'
 
 const WORKSPACE = '/work/project'

@@ -40,8 +40,8 @@ export class GroupCommit<U> {
   readonly #sender: GroupSender<U>
   readonly #maxInFlight: number
   #waiting: Waiting<U>[] = []
-  /** When each group in flight was sent. */
-  readonly #sentAt = new Set<number>()
+  /** The groups in flight, by when each was sent (one object each: two may share a time). */
+  readonly #inFlight = new Set<{ readonly sentAt: number }>()
   #recheck: NodeJS.Timeout | undefined = undefined
 
   constructor(sender: GroupSender<U>, maxInFlight = GROUPS_IN_FLIGHT) {
@@ -60,10 +60,10 @@ export class GroupCommit<U> {
   #sendWaiting(): void {
     while (this.#waiting.length > 0 && this.#maySend()) {
       const group = this.#waiting.splice(0, MAX_GROUP_UNITS)
-      const sentAt = performance.now()
-      this.#sentAt.add(sentAt)
+      const sent = { sentAt: performance.now() }
+      this.#inFlight.add(sent)
       void this.#send(group).finally(() => {
-        this.#sentAt.delete(sentAt)
+        this.#inFlight.delete(sent)
         this.#sendWaiting()
       })
     }
@@ -71,20 +71,20 @@ export class GroupCommit<U> {
   }
 
   #maySend(): boolean {
-    if (this.#sentAt.size === 0) return true
-    if (this.#sentAt.size >= this.#maxInFlight) return false
+    if (this.#inFlight.size === 0) return true
+    if (this.#inFlight.size >= this.#maxInFlight) return false
     return performance.now() - this.#newestSent() >= STALLED_MS
   }
 
   #newestSent(): number {
     let newest = 0
-    for (const at of this.#sentAt) newest = Math.max(newest, at)
+    for (const { sentAt } of this.#inFlight) newest = Math.max(newest, sentAt)
     return newest
   }
 
   /** Waiting units go once the groups in flight count as stalled, if none has answered by then. */
   #recheckWhenStalled(): void {
-    if (this.#recheck !== undefined || this.#sentAt.size >= this.#maxInFlight) return
+    if (this.#recheck !== undefined || this.#inFlight.size >= this.#maxInFlight) return
     const inMs = Math.max(0, STALLED_MS - (performance.now() - this.#newestSent()))
     this.#recheck = setTimeout(() => {
       this.#recheck = undefined
